@@ -1,0 +1,42 @@
+//! Rendering of input errors with codespan-reporting.
+
+use codespan_reporting::diagnostic::{Diagnostic, Label};
+use codespan_reporting::files::SimpleFile;
+use codespan_reporting::term::{self, termcolor::WriteColor};
+use engine::parse::ParseError;
+
+/// Renders parse errors of `source` (named `name`) to `out`.
+pub fn emit(
+    out: &mut dyn WriteColor,
+    name: &str,
+    source: &str,
+    errors: &[ParseError],
+) -> std::io::Result<()> {
+    let file = SimpleFile::new(name, source);
+    let config = term::Config::default();
+    for e in errors {
+        let mut labels = vec![Label::primary((), clamp(e.span.range(), source.len()))];
+        for (span, caption) in &e.labels {
+            labels.push(
+                Label::secondary((), clamp(span.range(), source.len())).with_message(caption),
+            );
+        }
+        let d = Diagnostic::error()
+            .with_message(&e.message)
+            .with_labels(labels)
+            .with_notes(e.notes.clone());
+        term::emit(out, &config, &file, &d).map_err(std::io::Error::other)?;
+    }
+    Ok(())
+}
+
+fn clamp(r: std::ops::Range<usize>, len: usize) -> std::ops::Range<usize> {
+    r.start.min(len)..r.end.min(len).max(r.start.min(len))
+}
+
+/// Renders parse errors without colours (for tests and logs).
+pub fn to_string(name: &str, source: &str, errors: &[ParseError]) -> String {
+    let mut buf = term::termcolor::NoColor::new(Vec::new());
+    emit(&mut buf, name, source, errors).expect("writing to memory");
+    String::from_utf8_lossy(&buf.into_inner()).into_owned()
+}

@@ -1,0 +1,121 @@
+//! `ase`: a verifier for concurrent programs (Abstract Analysis of Symbolic
+//! Executions).
+
+mod bench;
+mod check;
+mod diagnostics;
+mod render;
+
+use clap::{Parser, Subcommand, ValueEnum};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Exit code of a safe verdict.
+pub const EXIT_SAFE: u8 = 0;
+/// Exit code of an unsafe verdict.
+pub const EXIT_UNSAFE: u8 = 1;
+/// Exit code of a bad invocation or invalid input.
+pub const EXIT_INVALID: u8 = 2;
+/// Exit code of an unknown verdict.
+pub const EXIT_UNKNOWN: u8 = 3;
+
+#[derive(Parser)]
+#[command(
+    name = "ase",
+    version,
+    about = "Verify concurrent programs with Abstract Analysis of Symbolic Executions"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+/// Output format of `check`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    /// Human-readable text.
+    Text,
+    /// One JSON object.
+    Json,
+}
+
+/// Budgets shared by the subcommands.
+#[derive(clap::Args, Clone, Copy, Debug)]
+pub struct Limits {
+    /// Wall-clock limit in seconds; the verdict is `unknown` when it runs out.
+    #[arg(long, value_name = "SECONDS", default_value_t = 900.0)]
+    pub timeout: f64,
+    /// Maximal number of abstraction-refinement iterations.
+    #[arg(long, value_name = "N")]
+    pub max_iterations: Option<u32>,
+    /// Maximal number of symbolic states in one iteration.
+    #[arg(long, value_name = "N")]
+    pub max_states: Option<u64>,
+}
+
+impl Limits {
+    /// The engine configuration.
+    pub fn config(&self) -> anyhow::Result<engine::ase::Config> {
+        if !(self.timeout.is_finite() && self.timeout > 0.0) {
+            anyhow::bail!("--timeout must be a positive number of seconds");
+        }
+        Ok(engine::ase::Config {
+            timeout: Some(std::time::Duration::from_secs_f64(self.timeout)),
+            max_iterations: self.max_iterations,
+            max_states: self.max_states,
+        })
+    }
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Check a program (`.gc`) and print the verdict: safe, unsafe (with a
+    /// trace) or unknown (with the reason).
+    Check {
+        /// The program.
+        file: PathBuf,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+        #[command(flatten)]
+        limits: Limits,
+    },
+    /// Check every `.gc` model of a folder and print a markdown table beside
+    /// the figures of the papers.
+    Bench {
+        /// Folder of `.gc` files (each with an `// expect:` line).
+        dir: PathBuf,
+        /// Runs per model (the time column is their median).
+        #[arg(long, default_value_t = 3)]
+        runs: u32,
+        /// The papers' result tables (default: `paper-tables.md` beside DIR).
+        #[arg(long)]
+        paper: Option<PathBuf>,
+        #[command(flatten)]
+        limits: Limits,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Check {
+            file,
+            format,
+            limits,
+        } => check::run(&file, format, &limits),
+        Command::Bench {
+            dir,
+            runs,
+            paper,
+            limits,
+        } => bench::run(&dir, runs, paper.as_deref(), &limits),
+    };
+    match result {
+        Ok(code) => ExitCode::from(code),
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::from(EXIT_INVALID)
+        }
+    }
+}

@@ -1,0 +1,167 @@
+//! ASE: Abstract Analysis of Symbolic Executions (Albarghouthi, Gurfinkel,
+//! Wei, Chechik, CAV 2010).
+//!
+//! REFINE: starting from the atoms of the guards and of the error
+//! condition, repeat
+//! 1. SYMBOLICEXEC ([`symexec`]) builds an under-approximating abstract
+//!    transition system ([`ats`]); a reachable error ends with `unsafe`
+//!    (after a concrete replay);
+//! 2. SAFEFRAGMENT and the inductive-invariant check ([`checks`]) try to
+//!    show the under-approximation is also an over-approximation: `safe`;
+//! 3. otherwise refinement ([`refine`]) adds the atoms of the preimages of
+//!    the inexact transitions.
+//!
+//! Limits (time, iterations, states) end in `unknown`, never in `safe`.
+
+pub mod ats;
+pub mod checks;
+pub mod refine;
+pub mod symexec;
+pub mod system;
+
+use crate::ir::{Program, VarId};
+use crate::smt::{Smt, SmtError, Space};
+use crate::verdict::{Outcome, Proof, Stats, Trace, Verdict};
+use std::time::{Duration, Instant};
+use symexec::{Exploration, ExploreEnd, ExploreLimits, SymState};
+use system::{System, Update};
+
+/// Budgets of one check.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Config {
+    /// Wall-clock limit.
+    pub timeout: Option<Duration>,
+    /// Maximal number of refinement iterations.
+    pub max_iterations: Option<u32>,
+    /// Maximal number of symbolic states in one iteration.
+    pub max_states: Option<u64>,
+}
+
+/// Checks a program with ASE.
+pub fn check(program: &Program, config: &Config) -> Outcome {
+    let start = Instant::now();
+    let deadline = config.timeout.map(|t| start + t);
+    let mut sys = System::new(program);
+    let mut smt = Smt::new(deadline);
+    let mut stats = Stats::default();
+    let verdict = run(program, &mut sys, &mut smt, config, deadline, &mut stats);
+    stats.prover_queries = smt.queries;
+    stats.predicates = predicate_names(program, &sys);
+    stats.time = start.elapsed();
+    Outcome { verdict, stats }
+}
+
+fn run(
+    program: &Program,
+    sys: &mut System,
+    smt: &mut Smt,
+    config: &Config,
+    deadline: Option<Instant>,
+    stats: &mut Stats,
+) -> Verdict {
+    let limits = ExploreLimits {
+        max_states: config.max_states,
+        deadline,
+    };
+    let unknown = |e: SmtError| Verdict::Unknown(e.to_string());
+    loop {
+        if config.max_iterations.is_some_and(|m| stats.iterations >= m) {
+            return Verdict::Unknown(format!(
+                "iteration limit reached ({} iterations)",
+                stats.iterations
+            ));
+        }
+        stats.iterations += 1;
+        let exploration = match symexec::explore(sys, smt, limits) {
+            Ok(e) => e,
+            Err(e) => return unknown(e),
+        };
+        stats.symbolic_states = exploration.symbolic_states;
+        stats.abstract_states = exploration.ats.len() as u64;
+        match &exploration.end {
+            ExploreEnd::Complete => {}
+            ExploreEnd::Limit(why) => return Verdict::Unknown(why.clone()),
+            ExploreEnd::Error(state) => {
+                return match counterexample(program, sys, smt, &exploration, state) {
+                    Ok(Ok(trace)) => Verdict::Unsafe(trace),
+                    Ok(Err(why)) => Verdict::Unknown(format!(
+                        "internal error: the counterexample does not replay ({why})"
+                    )),
+                    Err(e) => unknown(e),
+                };
+            }
+        }
+        let fragment = match checks::safe_fragment(sys, smt, &exploration.ats) {
+            Ok(f) => f,
+            Err(e) => return unknown(e),
+        };
+        if fragment.inexact.is_empty() {
+            return Verdict::Safe(Proof::SafeFragment);
+        }
+        match checks::inductive_invariant(sys, smt, &exploration.ats, &fragment.exact) {
+            Ok(true) => return Verdict::Safe(Proof::InductiveInvariant),
+            Ok(false) => {}
+            Err(e) => return unknown(e),
+        }
+        match refine::refine(sys, smt, &exploration.ats, &fragment.inexact) {
+            Ok(0) => {
+                return Verdict::Unknown(
+                    "refinement found no new predicate (the preimages are not expressible)".into(),
+                )
+            }
+            Ok(_) => {}
+            Err(e) => return unknown(e),
+        }
+    }
+}
+
+/// A concrete trace to the error state `state`: initial values and inputs
+/// from a model of its path condition, replayed by the interpreter.
+fn counterexample(
+    program: &Program,
+    sys: &System,
+    smt: &mut Smt,
+    exploration: &Exploration,
+    state: &SymState,
+) -> Result<Result<Trace, String>, SmtError> {
+    smt.push();
+    state.pc.assert_in(smt);
+    let model = smt.check_model();
+    let result = (|| {
+        let Some(model) = model? else {
+            return Ok(Err("its path condition is unsatisfiable".to_string()));
+        };
+        let mut initial = Vec::with_capacity(sys.nvars);
+        for (v, sym) in exploration.initial_syms.iter().enumerate() {
+            initial.push(match (sys.initial_values[v], sym) {
+                (Some(c), _) => c,
+                (None, Some(s)) => smt.value(&model, Space::Symbolic, *s)?,
+                (None, None) => 0,
+            });
+        }
+        let mut steps = Vec::new();
+        for node in exploration.paths.path_to(state.path) {
+            let step = &sys.steps[node.step.expect("path nodes past the root have steps")];
+            let mut inputs = Vec::new();
+            for (v, u) in step.updates.iter().enumerate() {
+                if let Update::Input(k) = u {
+                    let value = smt.value(&model, Space::Symbolic, node.input_base + *k as u32)?;
+                    inputs.push((VarId::new(v), value));
+                }
+            }
+            steps.push((step.id, inputs));
+        }
+        Ok(Trace::execute(program, initial, &steps).map_err(|e| e.to_string()))
+    })();
+    smt.pop();
+    result
+}
+
+fn predicate_names(program: &Program, sys: &System) -> Vec<String> {
+    let name = |s: u32| program.vars[s as usize].name.clone();
+    sys.preds
+        .atoms()
+        .iter()
+        .map(|a| a.display(&name).to_string())
+        .collect()
+}

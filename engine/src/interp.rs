@@ -1,0 +1,145 @@
+//! A concrete interpreter of the IR: the reference semantics against which
+//! every counterexample is replayed before it is reported.
+
+use crate::ir::{CmpOp, Cond, LocId, Program, Rhs, Term, TransId, VarId};
+
+/// A concrete state: the location of every thread and the value of every
+/// variable.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct State {
+    /// Location of each thread.
+    pub locs: Vec<LocId>,
+    /// Value of each variable.
+    pub vals: Vec<i128>,
+}
+
+/// Why a concrete run failed.
+#[derive(Debug, Clone, thiserror::Error, PartialEq, Eq)]
+pub enum RunError {
+    /// Arithmetic left the range the interpreter can represent.
+    #[error("arithmetic overflow while evaluating")]
+    Overflow,
+    /// A declared initial value was not respected.
+    #[error("variable `{0}` must start at its declared value")]
+    BadInitialValue(String),
+    /// The `init` constraint does not hold.
+    #[error("the initial values violate the init constraint")]
+    InitViolated,
+    /// The thread is not at the transition's source location.
+    #[error("transition `{0}` is not at its source location")]
+    WrongLocation(String),
+    /// The guard is false.
+    #[error("the guard of transition `{0}` is false")]
+    GuardFalse(String),
+    /// An input was missing or given for a variable that reads none.
+    #[error("inputs of transition `{0}` do not match its `*` assignments")]
+    BadInputs(String),
+    /// The final state is not an error state.
+    #[error("the final state does not satisfy the error condition")]
+    NotAnError,
+    /// A recorded value differs from the recomputed one.
+    #[error("step {0}: the recorded state differs from the recomputed one")]
+    Mismatch(usize),
+}
+
+/// The value of a term.
+pub fn eval_term(t: &Term, vals: &[i128]) -> Result<i128, RunError> {
+    let r = match t {
+        Term::Const(k) => Some(*k as i128),
+        Term::Var(v) => Some(vals[v.index()]),
+        Term::Add(a, b) => eval_term(a, vals)?.checked_add(eval_term(b, vals)?),
+        Term::Sub(a, b) => eval_term(a, vals)?.checked_sub(eval_term(b, vals)?),
+        Term::Mul(k, a) => eval_term(a, vals)?.checked_mul(*k as i128),
+        Term::Neg(a) => eval_term(a, vals)?.checked_neg(),
+    };
+    r.ok_or(RunError::Overflow)
+}
+
+/// The truth value of a condition.
+pub fn eval_cond(c: &Cond, s: &State) -> Result<bool, RunError> {
+    Ok(match c {
+        Cond::True => true,
+        Cond::False => false,
+        Cond::Cmp(op, a, b) => {
+            let (a, b) = (eval_term(a, &s.vals)?, eval_term(b, &s.vals)?);
+            match op {
+                CmpOp::Eq => a == b,
+                CmpOp::Ne => a != b,
+                CmpOp::Lt => a < b,
+                CmpOp::Le => a <= b,
+                CmpOp::Gt => a > b,
+                CmpOp::Ge => a >= b,
+            }
+        }
+        Cond::At(t, l) => s.locs[t.index()] == *l,
+        Cond::Not(a) => !eval_cond(a, s)?,
+        Cond::And(a, b) => eval_cond(a, s)? && eval_cond(b, s)?,
+        Cond::Or(a, b) => eval_cond(a, s)? || eval_cond(b, s)?,
+    })
+}
+
+/// The initial state with the given variable values, checked against the
+/// declarations and the `init` constraints.
+pub fn initial_state(p: &Program, vals: Vec<i128>) -> Result<State, RunError> {
+    for (v, d) in vals.iter().zip(&p.vars) {
+        if d.init.is_some_and(|i| i as i128 != *v) {
+            return Err(RunError::BadInitialValue(d.name.clone()));
+        }
+    }
+    let s = State {
+        locs: p.threads.iter().map(|t| t.initial).collect(),
+        vals,
+    };
+    for c in &p.init {
+        if !eval_cond(c, &s)? {
+            return Err(RunError::InitViolated);
+        }
+    }
+    Ok(s)
+}
+
+/// Takes one transition; `inputs` gives the value of every `*` assignment.
+pub fn step(
+    p: &Program,
+    s: &State,
+    t: TransId,
+    inputs: &[(VarId, i128)],
+) -> Result<State, RunError> {
+    let tr = p.transition(t);
+    if s.locs[tr.thread.index()] != tr.from {
+        return Err(RunError::WrongLocation(tr.label.clone()));
+    }
+    if !eval_cond(&tr.guard, s)? {
+        return Err(RunError::GuardFalse(tr.label.clone()));
+    }
+    let mut next = s.clone();
+    let mut used = 0;
+    for a in &tr.assigns {
+        next.vals[a.var.index()] = match &a.rhs {
+            Rhs::Expr(e) => eval_term(e, &s.vals)?,
+            Rhs::Nondet => {
+                used += 1;
+                inputs
+                    .iter()
+                    .find(|(v, _)| *v == a.var)
+                    .map(|(_, x)| *x)
+                    .ok_or_else(|| RunError::BadInputs(tr.label.clone()))?
+            }
+        };
+    }
+    if used != inputs.len() {
+        return Err(RunError::BadInputs(tr.label.clone()));
+    }
+    next.locs[tr.thread.index()] = tr.to;
+    Ok(next)
+}
+
+/// Whether a state satisfies the error condition.
+pub fn is_error(p: &Program, s: &State) -> Result<bool, RunError> {
+    for c in &p.error {
+        if eval_cond(c, s)? {
+            return Ok(true);
+        }
+    }
+    Ok(false)
+}

@@ -1,0 +1,443 @@
+//! The guarded-command intermediate representation.
+//!
+//! A program is a tuple (V, I, T) as in the ASE paper: integer variables, an
+//! initial condition, and threads whose transitions are guarded concurrent
+//! assignments. Everything is plain data: entities live in vectors and refer
+//! to each other by typed indices; names are stored once, in the declaration
+//! tables. Source positions are kept in a side table ([`SourceMap`]) so the
+//! checker never has to look at them.
+
+use std::fmt;
+
+macro_rules! index_type {
+    ($(#[$doc:meta])* $name:ident) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
+        pub struct $name(pub u32);
+
+        impl $name {
+            /// The position in the owning vector.
+            pub fn index(self) -> usize {
+                self.0 as usize
+            }
+            /// The id of the element at `index`.
+            pub fn new(index: usize) -> Self {
+                Self(u32::try_from(index).expect("index fits in u32"))
+            }
+        }
+    };
+}
+
+index_type!(
+    /// A program variable (index into [`Program::vars`]).
+    VarId
+);
+index_type!(
+    /// A thread (index into [`Program::threads`]).
+    ThreadId
+);
+index_type!(
+    /// A location of one thread (index into [`Thread::locs`]).
+    LocId
+);
+index_type!(
+    /// A transition (index into [`Program::transitions`]).
+    TransId
+);
+
+/// A byte range in a source file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, serde::Serialize)]
+pub struct Span {
+    /// First byte.
+    pub start: u32,
+    /// One past the last byte.
+    pub end: u32,
+}
+
+impl Span {
+    /// The span from `start` to `end` (byte offsets).
+    pub fn new(start: usize, end: usize) -> Self {
+        Span {
+            start: start as u32,
+            end: end as u32,
+        }
+    }
+    /// The byte range, for indexing source text.
+    pub fn range(self) -> std::ops::Range<usize> {
+        self.start as usize..self.end as usize
+    }
+}
+
+/// Comparison operators of atomic conditions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CmpOp {
+    /// `==`
+    Eq,
+    /// `!=`
+    Ne,
+    /// `<`
+    Lt,
+    /// `<=`
+    Le,
+    /// `>`
+    Gt,
+    /// `>=`
+    Ge,
+}
+
+impl CmpOp {
+    /// The operator as written in `.gc` (and C).
+    pub fn symbol(self) -> &'static str {
+        match self {
+            CmpOp::Eq => "==",
+            CmpOp::Ne => "!=",
+            CmpOp::Lt => "<",
+            CmpOp::Le => "<=",
+            CmpOp::Gt => ">",
+            CmpOp::Ge => ">=",
+        }
+    }
+}
+
+/// An integer-valued linear term over program variables.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Term {
+    /// An integer literal.
+    Const(i64),
+    /// The current value of a variable.
+    Var(VarId),
+    /// `a + b`
+    Add(Box<Term>, Box<Term>),
+    /// `a - b`
+    Sub(Box<Term>, Box<Term>),
+    /// `k * a` (one side of every product is a literal: arithmetic is linear)
+    Mul(i64, Box<Term>),
+    /// `-a`
+    Neg(Box<Term>),
+}
+
+/// A Boolean condition over variables and thread locations.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Cond {
+    /// `true`
+    True,
+    /// `false`
+    False,
+    /// `a op b`
+    Cmp(CmpOp, Term, Term),
+    /// `thread@loc`: the thread is at the location.
+    At(ThreadId, LocId),
+    /// `!c`
+    Not(Box<Cond>),
+    /// `a && b`
+    And(Box<Cond>, Box<Cond>),
+    /// `a || b`
+    Or(Box<Cond>, Box<Cond>),
+}
+
+/// The right-hand side of an assignment.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Rhs {
+    /// An expression evaluated in the state before the step.
+    Expr(Term),
+    /// `*`: any integer (a nondeterministic input).
+    Nondet,
+}
+
+/// One assignment `var := rhs` of a concurrent assignment.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Assign {
+    /// The assigned variable.
+    pub var: VarId,
+    /// Its new value.
+    pub rhs: Rhs,
+}
+
+/// A variable declaration.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct VarDecl {
+    /// The variable's name.
+    pub name: String,
+    /// Its initial value; `None` means any integer.
+    pub init: Option<i64>,
+}
+
+/// A thread: its locations, the initial one, and its transitions.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Thread {
+    /// The thread's name.
+    pub name: String,
+    /// Location names, in order of first appearance.
+    pub locs: Vec<String>,
+    /// Where the thread starts.
+    pub initial: LocId,
+    /// The thread's transitions, in source order.
+    pub transitions: Vec<TransId>,
+}
+
+/// A guarded transition `from -> to when guard do assigns`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Transition {
+    /// The thread that takes it.
+    pub thread: ThreadId,
+    /// The name shown in traces (the label, or `THREAD.N`).
+    pub label: String,
+    /// Whether the label was written in the source (else it was generated).
+    pub explicit_label: bool,
+    /// Source location.
+    pub from: LocId,
+    /// Target location.
+    pub to: LocId,
+    /// Enabling condition (`Cond::True` when absent). Never mentions locations.
+    pub guard: Cond,
+    /// Concurrent assignments; each variable at most once.
+    pub assigns: Vec<Assign>,
+}
+
+/// Source positions of program entities: a side table, not part of the
+/// semantics. Vectors are indexed like the program's own; they may be empty
+/// for programs built in memory.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SourceMap {
+    /// Span of each variable's declaration.
+    pub vars: Vec<Span>,
+    /// Span of each thread's header.
+    pub threads: Vec<Span>,
+    /// Span of each transition.
+    pub transitions: Vec<Span>,
+}
+
+/// A guarded-command program.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Program {
+    /// The variables.
+    pub vars: Vec<VarDecl>,
+    /// Constraints on the initial values (conjoined).
+    pub init: Vec<Cond>,
+    /// The threads.
+    pub threads: Vec<Thread>,
+    /// All transitions of all threads.
+    pub transitions: Vec<Transition>,
+    /// Error predicates (disjoined); the program is safe when no reachable
+    /// state satisfies any of them.
+    pub error: Vec<Cond>,
+    /// Where each entity was written.
+    pub source_map: SourceMap,
+}
+
+impl Program {
+    /// The declaration of a variable.
+    pub fn var(&self, v: VarId) -> &VarDecl {
+        &self.vars[v.index()]
+    }
+    /// A thread.
+    pub fn thread(&self, t: ThreadId) -> &Thread {
+        &self.threads[t.index()]
+    }
+    /// A transition.
+    pub fn transition(&self, t: TransId) -> &Transition {
+        &self.transitions[t.index()]
+    }
+    /// The name of a location of a thread.
+    pub fn loc_name(&self, t: ThreadId, l: LocId) -> &str {
+        &self.threads[t.index()].locs[l.index()]
+    }
+    /// The variable with this name, if any.
+    pub fn var_by_name(&self, name: &str) -> Option<VarId> {
+        self.vars
+            .iter()
+            .position(|v| v.name == name)
+            .map(VarId::new)
+    }
+    /// The thread with this name, if any.
+    pub fn thread_by_name(&self, name: &str) -> Option<ThreadId> {
+        self.threads
+            .iter()
+            .position(|t| t.name == name)
+            .map(ThreadId::new)
+    }
+    /// The span of a transition, when the program came from source text.
+    pub fn transition_span(&self, t: TransId) -> Option<Span> {
+        self.source_map.transitions.get(t.index()).copied()
+    }
+    /// The error condition as one formula (the disjunction).
+    pub fn error_cond(&self) -> Cond {
+        disjunction(self.error.iter().cloned())
+    }
+    /// The initial constraint as one formula (the conjunction).
+    pub fn init_cond(&self) -> Cond {
+        self.init
+            .iter()
+            .cloned()
+            .reduce(|a, b| Cond::And(Box::new(a), Box::new(b)))
+            .unwrap_or(Cond::True)
+    }
+    /// Whether some transition reads a nondeterministic input.
+    pub fn has_inputs(&self) -> bool {
+        self.transitions
+            .iter()
+            .any(|t| t.assigns.iter().any(|a| a.rhs == Rhs::Nondet))
+    }
+}
+
+/// The disjunction of conditions (`false` when empty).
+pub fn disjunction(conds: impl IntoIterator<Item = Cond>) -> Cond {
+    conds
+        .into_iter()
+        .reduce(|a, b| Cond::Or(Box::new(a), Box::new(b)))
+        .unwrap_or(Cond::False)
+}
+
+impl Term {
+    /// Calls `f` on every variable the term reads.
+    pub fn for_each_var(&self, f: &mut impl FnMut(VarId)) {
+        match self {
+            Term::Const(_) => {}
+            Term::Var(v) => f(*v),
+            Term::Add(a, b) | Term::Sub(a, b) => {
+                a.for_each_var(f);
+                b.for_each_var(f);
+            }
+            Term::Mul(_, a) | Term::Neg(a) => a.for_each_var(f),
+        }
+    }
+}
+
+impl Cond {
+    /// Whether the condition mentions a thread location.
+    pub fn mentions_locations(&self) -> bool {
+        match self {
+            Cond::True | Cond::False | Cond::Cmp(..) => false,
+            Cond::At(..) => true,
+            Cond::Not(c) => c.mentions_locations(),
+            Cond::And(a, b) | Cond::Or(a, b) => a.mentions_locations() || b.mentions_locations(),
+        }
+    }
+}
+
+/// Displays an IR fragment with the program's names (used by the printer,
+/// traces and error messages).
+pub struct Named<'a, T: ?Sized> {
+    /// The program that owns the names.
+    pub program: &'a Program,
+    /// The fragment.
+    pub item: &'a T,
+}
+
+impl Program {
+    /// Wraps a fragment for display with this program's names.
+    pub fn named<'a, T: ?Sized>(&'a self, item: &'a T) -> Named<'a, T> {
+        Named {
+            program: self,
+            item,
+        }
+    }
+}
+
+fn term_prec(t: &Term) -> u8 {
+    match t {
+        Term::Add(..) | Term::Sub(..) => 1,
+        Term::Mul(..) => 2,
+        Term::Neg(..) => 3,
+        Term::Const(k) if *k < 0 => 3,
+        Term::Const(_) | Term::Var(_) => 4,
+    }
+}
+
+fn fmt_term(p: &Program, t: &Term, min_prec: u8, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+    let prec = term_prec(t);
+    let paren = prec < min_prec;
+    if paren {
+        f.write_str("(")?;
+    }
+    match t {
+        Term::Const(k) => write!(f, "{k}")?,
+        Term::Var(v) => f.write_str(&p.var(*v).name)?,
+        Term::Add(a, b) => {
+            fmt_term(p, a, 1, f)?;
+            f.write_str(" + ")?;
+            fmt_term(p, b, 2, f)?;
+        }
+        Term::Sub(a, b) => {
+            fmt_term(p, a, 1, f)?;
+            f.write_str(" - ")?;
+            fmt_term(p, b, 2, f)?;
+        }
+        Term::Mul(k, a) => {
+            write!(f, "{k} * ")?;
+            fmt_term(p, a, 3, f)?;
+        }
+        // `-3` reads back as the literal `Const(-3)`, so the negation of a
+        // non-negative literal needs parentheses: `-(3)`.
+        Term::Neg(a) if matches!(**a, Term::Const(k) if k >= 0) => {
+            f.write_str("-(")?;
+            fmt_term(p, a, 0, f)?;
+            f.write_str(")")?;
+        }
+        Term::Neg(a) => {
+            f.write_str("-")?;
+            fmt_term(p, a, 4, f)?;
+        }
+    }
+    if paren {
+        f.write_str(")")?;
+    }
+    Ok(())
+}
+
+fn cond_prec(c: &Cond) -> u8 {
+    match c {
+        Cond::Or(..) => 1,
+        Cond::And(..) => 2,
+        Cond::Not(..) => 3,
+        _ => 4,
+    }
+}
+
+fn fmt_cond(p: &Program, c: &Cond, min_prec: u8, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+    let prec = cond_prec(c);
+    let paren = prec < min_prec;
+    if paren {
+        f.write_str("(")?;
+    }
+    match c {
+        Cond::True => f.write_str("true")?,
+        Cond::False => f.write_str("false")?,
+        Cond::Cmp(op, a, b) => {
+            fmt_term(p, a, 1, f)?;
+            write!(f, " {} ", op.symbol())?;
+            fmt_term(p, b, 1, f)?;
+        }
+        Cond::At(t, l) => write!(f, "{}@{}", p.thread(*t).name, p.loc_name(*t, *l))?,
+        Cond::Not(a) => {
+            f.write_str("!")?;
+            fmt_cond(p, a, 4, f)?;
+        }
+        Cond::And(a, b) => {
+            fmt_cond(p, a, 2, f)?;
+            f.write_str(" && ")?;
+            fmt_cond(p, b, 3, f)?;
+        }
+        Cond::Or(a, b) => {
+            fmt_cond(p, a, 1, f)?;
+            f.write_str(" || ")?;
+            fmt_cond(p, b, 2, f)?;
+        }
+    }
+    if paren {
+        f.write_str(")")?;
+    }
+    Ok(())
+}
+
+impl fmt::Display for Named<'_, Term> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt_term(self.program, self.item, 0, f)
+    }
+}
+
+impl fmt::Display for Named<'_, Cond> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt_cond(self.program, self.item, 0, f)
+    }
+}

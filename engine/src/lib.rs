@@ -1,0 +1,12 @@
+//! The verification engine of `ase`: the guarded-command IR, its text form
+//! (`.gc`), a concrete interpreter, and the ASE checker.
+#![warn(missing_docs)]
+
+pub mod ase;
+pub mod interp;
+pub mod ir;
+pub mod linear;
+pub mod parse;
+pub mod print;
+pub mod smt;
+pub mod verdict;

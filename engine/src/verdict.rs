@@ -1,0 +1,153 @@
+//! What a check returns: the verdict with its evidence, and statistics.
+
+use crate::interp::{self, RunError, State};
+use crate::ir::{Program, TransId, VarId};
+use std::time::Duration;
+
+/// Which check proved a program safe.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub enum Proof {
+    /// Every path ends in an exact fragment without error states (SF).
+    SafeFragment,
+    /// The explored abstract states are closed under all transitions (II).
+    InductiveInvariant,
+}
+
+impl Proof {
+    /// The short name used in the paper's tables.
+    pub fn short(self) -> &'static str {
+        match self {
+            Proof::SafeFragment => "SF",
+            Proof::InductiveInvariant => "II",
+        }
+    }
+    /// A phrase for users.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Proof::SafeFragment => "safe-fragment check",
+            Proof::InductiveInvariant => "inductive-invariant check",
+        }
+    }
+}
+
+/// One step of a counterexample.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TraceStep {
+    /// The transition taken (its thread is the one that moves).
+    pub transition: TransId,
+    /// Values chosen for the `*` assignments.
+    pub inputs: Vec<(VarId, i128)>,
+    /// The state after the step.
+    pub state: State,
+}
+
+/// A concrete counterexample: an initial state and the steps to an error.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Trace {
+    /// The initial state.
+    pub initial: State,
+    /// The steps.
+    pub steps: Vec<TraceStep>,
+}
+
+impl Trace {
+    /// Runs the initial values and inputs through the interpreter, recording
+    /// the states, and checks that the run ends in an error state.
+    pub fn execute(
+        p: &Program,
+        initial_values: Vec<i128>,
+        steps: &[(TransId, Vec<(VarId, i128)>)],
+    ) -> Result<Trace, RunError> {
+        let initial = interp::initial_state(p, initial_values)?;
+        let mut cur = initial.clone();
+        let mut out = Vec::with_capacity(steps.len());
+        for (t, inputs) in steps {
+            cur = interp::step(p, &cur, *t, inputs)?;
+            out.push(TraceStep {
+                transition: *t,
+                inputs: inputs.clone(),
+                state: cur.clone(),
+            });
+        }
+        if !interp::is_error(p, &cur)? {
+            return Err(RunError::NotAnError);
+        }
+        Ok(Trace {
+            initial,
+            steps: out,
+        })
+    }
+
+    /// Replays the trace: every recorded state must be what the interpreter
+    /// computes, and the last one an error state.
+    pub fn replay(&self, p: &Program) -> Result<(), RunError> {
+        let steps: Vec<_> = self
+            .steps
+            .iter()
+            .map(|s| (s.transition, s.inputs.clone()))
+            .collect();
+        let again = Trace::execute(p, self.initial.vals.clone(), &steps)?;
+        if let Some(i) = again
+            .steps
+            .iter()
+            .zip(&self.steps)
+            .position(|(a, b)| a != b)
+        {
+            return Err(RunError::Mismatch(i + 1));
+        }
+        Ok(())
+    }
+}
+
+/// The answer of a check.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// No reachable state is an error state.
+    Safe(Proof),
+    /// An error state is reachable; the trace shows how (it replays).
+    Unsafe(Trace),
+    /// No answer, and why.
+    Unknown(String),
+}
+
+impl Verdict {
+    /// `safe`, `unsafe` or `unknown`.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Verdict::Safe(_) => "safe",
+            Verdict::Unsafe(_) => "unsafe",
+            Verdict::Unknown(_) => "unknown",
+        }
+    }
+}
+
+/// Figures of one run (iteration-dependent ones are of the last iteration).
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct Stats {
+    /// Abstraction-refinement iterations.
+    pub iterations: u32,
+    /// Prover queries (satisfiability checks and quantifier eliminations).
+    pub prover_queries: u64,
+    /// The predicates, printed over the program's variables.
+    pub predicates: Vec<String>,
+    /// Symbolic states explored in the last iteration.
+    pub symbolic_states: u64,
+    /// Abstract states in the last iteration.
+    pub abstract_states: u64,
+    /// Wall-clock time.
+    #[serde(serialize_with = "ser_duration_secs")]
+    pub time: Duration,
+}
+
+fn ser_duration_secs<S: serde::Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_f64(d.as_secs_f64())
+}
+
+/// A verdict with the figures of the run that produced it.
+#[derive(Clone, Debug)]
+pub struct Outcome {
+    /// The answer.
+    pub verdict: Verdict,
+    /// The figures.
+    pub stats: Stats,
+}

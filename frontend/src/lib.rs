@@ -1,0 +1,1 @@
+//! C front end: preprocessing and parsing pthread-style C (not implemented yet; see ARCHITECTURE.md).

@@ -1,0 +1,1 @@
+//! Lowering of the C AST to the guarded-command IR (not implemented yet; see ARCHITECTURE.md).
