@@ -46,18 +46,21 @@ pub struct Limits {
     #[arg(long, value_name = "SECONDS", default_value_t = 900.0)]
     pub timeout: f64,
     /// Maximal number of abstraction-refinement iterations.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     pub max_iterations: Option<u32>,
     /// Maximal number of symbolic states in one iteration.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub max_states: Option<u64>,
 }
 
 impl Limits {
     /// The engine configuration.
     pub fn config(&self) -> anyhow::Result<engine::ase::Config> {
-        if !(self.timeout.is_finite() && self.timeout > 0.0) {
-            anyhow::bail!("--timeout must be a positive number of seconds");
+        // A year is "no limit" for practical purposes, and keeps deadline
+        // arithmetic far from overflow.
+        const MAX_TIMEOUT: f64 = 365.0 * 24.0 * 3600.0;
+        if !(self.timeout.is_finite() && self.timeout > 0.0 && self.timeout <= MAX_TIMEOUT) {
+            anyhow::bail!("--timeout must be a number of seconds in (0, {MAX_TIMEOUT}]");
         }
         Ok(engine::ase::Config {
             timeout: Some(std::time::Duration::from_secs_f64(self.timeout)),
@@ -91,6 +94,9 @@ enum Command {
         /// The papers' result tables (default: `paper-tables.md` beside DIR).
         #[arg(long)]
         paper: Option<PathBuf>,
+        /// Also write the markdown table to FILE.
+        #[arg(long, value_name = "FILE")]
+        output: Option<PathBuf>,
         #[command(flatten)]
         limits: Limits,
     },
@@ -108,8 +114,12 @@ fn main() -> ExitCode {
             dir,
             runs,
             paper,
+            output,
             limits,
-        } => bench::run(&dir, runs, paper.as_deref(), &limits),
+        } => match output {
+            None => bench::run(&dir, runs, paper.as_deref(), &limits),
+            Some(out) => bench::run_to(&dir, runs, paper.as_deref(), &limits, Some(&out)),
+        },
     };
     match result {
         Ok(code) => ExitCode::from(code),

@@ -50,6 +50,20 @@ pub fn trace_text(p: &Program, trace: &Trace) -> String {
                 .collect();
             let _ = write!(out, "  input {}", inputs.join(", "));
         }
+        let changed: Vec<String> = t
+            .assigns
+            .iter()
+            .map(|a| {
+                format!(
+                    "{} := {}",
+                    p.var(a.var).name,
+                    step.state.vals[a.var.index()]
+                )
+            })
+            .collect();
+        if !changed.is_empty() {
+            let _ = write!(out, "  {}", changed.join(", "));
+        }
         out.push('\n');
         if !p.vars.is_empty() {
             let _ = writeln!(out, "      {}", values(p, &step.state));
@@ -78,10 +92,11 @@ pub fn text(p: &Program, o: &Outcome) -> String {
             let _ = writeln!(out, "safe (proved by the {})", proof.describe());
         }
         Verdict::Unsafe(trace) => {
+            let n = trace.steps.len();
             let _ = writeln!(
                 out,
-                "unsafe: an error state is reachable in {} steps",
-                trace.steps.len()
+                "unsafe: an error state is reachable in {n} step{}",
+                if n == 1 { "" } else { "s" }
             );
             out.push_str(&trace_text(p, trace));
         }
@@ -91,6 +106,15 @@ pub fn text(p: &Program, o: &Outcome) -> String {
     }
     let _ = writeln!(out, "{}", stats_text(&o.stats));
     out
+}
+
+/// An integer as a JSON number, or as a string when it does not fit in 64
+/// bits (JSON readers commonly lose precision beyond that).
+fn int_json(v: i128) -> Value {
+    match i64::try_from(v) {
+        Ok(v) => json!(v),
+        Err(_) => json!(v.to_string()),
+    }
 }
 
 fn state_json(p: &Program, s: &State) -> Value {
@@ -103,7 +127,7 @@ fn state_json(p: &Program, s: &State) -> Value {
     }
     let mut vals = Map::new();
     for (d, v) in p.vars.iter().zip(&s.vals) {
-        vals.insert(d.name.clone(), json!(v));
+        vals.insert(d.name.clone(), int_json(*v));
     }
     json!({ "locations": locs, "values": vals })
 }
@@ -118,7 +142,7 @@ pub fn trace_json(p: &Program, trace: &Trace) -> Value {
             let t = p.transition(step.transition);
             let mut inputs = Map::new();
             for (v, x) in &step.inputs {
-                inputs.insert(p.var(*v).name.clone(), json!(x));
+                inputs.insert(p.var(*v).name.clone(), int_json(*x));
             }
             let mut s = state_json(p, &step.state);
             let obj = s.as_object_mut().expect("state is an object");

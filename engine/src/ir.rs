@@ -188,7 +188,8 @@ pub struct Transition {
     pub from: LocId,
     /// Target location.
     pub to: LocId,
-    /// Enabling condition (`Cond::True` when absent). Never mentions locations.
+    /// Enabling condition (`Cond::True` when absent); may read the
+    /// locations of threads (`p@L`).
     pub guard: Cond,
     /// Concurrent assignments; each variable at most once.
     pub assigns: Vec<Assign>,

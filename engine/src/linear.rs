@@ -7,7 +7,37 @@
 //! a hash lookup.
 
 use crate::ir::{CmpOp, Cond, LocId, Term, ThreadId};
+use std::cell::Cell;
 use std::fmt;
+
+thread_local! {
+    static OVERFLOW: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Whether arithmetic on coefficients has overflowed since the last call
+/// (and clears the flag). Coefficients can grow without bound (`x := 2x`
+/// doubles them at every step); after an overflow every result computed
+/// from them is meaningless, so the checker must answer `unknown`.
+pub fn take_overflow() -> bool {
+    OVERFLOW.with(|f| f.replace(false))
+}
+
+fn overflowed() -> i128 {
+    OVERFLOW.with(|f| f.set(true));
+    0
+}
+
+fn add(a: i128, b: i128) -> i128 {
+    a.checked_add(b).unwrap_or_else(overflowed)
+}
+
+fn mul(a: i128, b: i128) -> i128 {
+    a.checked_mul(b).unwrap_or_else(overflowed)
+}
+
+fn neg(a: i128) -> i128 {
+    a.checked_neg().unwrap_or_else(overflowed)
+}
 
 /// A symbol of a linear expression. What it stands for depends on the
 /// context: a program variable (by [`crate::ir::VarId`] index, possibly
@@ -58,10 +88,10 @@ impl Lin {
                 terms.push(self.terms[i]);
                 i += 1;
             } else if take_right {
-                terms.push((other.terms[j].0, k * other.terms[j].1));
+                terms.push((other.terms[j].0, mul(k, other.terms[j].1)));
                 j += 1;
             } else {
-                let c = self.terms[i].1 + k * other.terms[j].1;
+                let c = add(self.terms[i].1, mul(k, other.terms[j].1));
                 if c != 0 {
                     terms.push((self.terms[i].0, c));
                 }
@@ -71,7 +101,7 @@ impl Lin {
         }
         Lin {
             terms,
-            constant: self.constant + k * other.constant,
+            constant: add(self.constant, mul(k, other.constant)),
         }
     }
     /// `k·self`.
@@ -80,8 +110,8 @@ impl Lin {
             return Lin::constant(0);
         }
         Lin {
-            terms: self.terms.iter().map(|&(s, c)| (s, c * k)).collect(),
-            constant: self.constant * k,
+            terms: self.terms.iter().map(|&(s, c)| (s, mul(c, k))).collect(),
+            constant: mul(self.constant, k),
         }
     }
     /// Replaces every symbol `s` by `f(s)`.
@@ -96,7 +126,7 @@ impl Lin {
     pub fn eval(&self, value: &impl Fn(Sym) -> i128) -> i128 {
         self.terms
             .iter()
-            .fold(self.constant, |acc, &(s, c)| acc + c * value(s))
+            .fold(self.constant, |acc, &(s, c)| add(acc, mul(c, value(s))))
     }
     /// Whether the expression mentions `s`.
     pub fn mentions(&self, s: Sym) -> bool {
@@ -137,7 +167,10 @@ pub enum Norm {
 }
 
 fn gcd(a: i128, b: i128) -> i128 {
-    let (mut a, mut b) = (a.abs(), b.abs());
+    let (mut a, mut b) = (
+        a.checked_abs().unwrap_or_else(overflowed),
+        b.checked_abs().unwrap_or_else(overflowed),
+    );
     while b != 0 {
         (a, b) = (b, a % b);
     }
@@ -150,8 +183,8 @@ impl Atom {
         if e.terms.is_empty() {
             return Norm::Const(e.constant <= 0);
         }
-        let g = e.terms.iter().fold(0, |g, &(_, c)| gcd(g, c));
-        let rhs = (-e.constant).div_euclid(g);
+        let g = e.terms.iter().fold(0, |g, &(_, c)| gcd(g, c)).max(1);
+        let rhs = neg(e.constant).div_euclid(g);
         let terms: Vec<_> = e.terms.iter().map(|&(s, c)| (s, c / g)).collect();
         if terms[0].1 > 0 {
             Norm::Lit(
@@ -168,10 +201,10 @@ impl Atom {
                 Atom {
                     rel: Rel::Le,
                     lhs: Lin {
-                        terms: terms.into_iter().map(|(s, c)| (s, -c)).collect(),
+                        terms: terms.into_iter().map(|(s, c)| (s, neg(c))).collect(),
                         constant: 0,
                     },
-                    rhs: -rhs - 1,
+                    rhs: add(neg(rhs), -1),
                 },
                 false,
             )
@@ -183,7 +216,7 @@ impl Atom {
         if e.terms.is_empty() {
             return Norm::Const(e.constant == 0);
         }
-        let g = e.terms.iter().fold(0, |g, &(_, c)| gcd(g, c));
+        let g = e.terms.iter().fold(0, |g, &(_, c)| gcd(g, c)).max(1);
         if e.constant % g != 0 {
             return Norm::Const(false);
         }
@@ -192,10 +225,14 @@ impl Atom {
             Atom {
                 rel: Rel::Eq,
                 lhs: Lin {
-                    terms: e.terms.iter().map(|&(s, c)| (s, sign * c / g)).collect(),
+                    terms: e
+                        .terms
+                        .iter()
+                        .map(|&(s, c)| (s, mul(sign, c) / g))
+                        .collect(),
                     constant: 0,
                 },
-                rhs: -sign * e.constant / g,
+                rhs: mul(-sign, e.constant) / g,
             },
             true,
         )
@@ -203,14 +240,14 @@ impl Atom {
 
     /// Normalises `e ≡ 0 (mod k)`, `k >= 1`.
     pub fn mod_zero(e: &Lin, k: i128) -> Norm {
-        let k = k.abs();
+        let k = k.checked_abs().unwrap_or_else(overflowed).max(1);
         let terms: Vec<_> = e
             .terms
             .iter()
             .map(|&(s, c)| (s, c.rem_euclid(k)))
             .filter(|&(_, c)| c != 0)
             .collect();
-        let rhs = (-e.constant).rem_euclid(k);
+        let rhs = neg(e.constant).rem_euclid(k);
         if terms.is_empty() || k == 1 {
             return Norm::Const(k == 1 || rhs == 0);
         }
@@ -243,7 +280,7 @@ impl Atom {
         match self.rel {
             Rel::Le => l <= self.rhs,
             Rel::Eq => l == self.rhs,
-            Rel::Mod(k) => (l - self.rhs).rem_euclid(k) == 0,
+            Rel::Mod(k) => add(l, neg(self.rhs)).rem_euclid(k) == 0,
         }
     }
 

@@ -219,7 +219,15 @@ impl Smt {
         model
             .eval(&c, true)
             .and_then(|v| v.as_i128())
-            .ok_or_else(|| SmtError::Unsupported(format!("model value of symbol {s}")))
+            .ok_or_else(|| {
+                SmtError::Unsupported(format!(
+                    "a model value does not fit in 128 bits ({})",
+                    model
+                        .eval(&c, true)
+                        .map(|v| v.to_string())
+                        .unwrap_or_default()
+                ))
+            })
     }
 
     /// Eliminates the existentially quantified symbols `bound` from `f`

@@ -497,17 +497,13 @@ fn error_semantic_restrictions() {
     assert_eq!(e.message, "integer literal out of range");
     assert_eq!(text, "-99999999999999999999999");
 
-    let (e, text) = single_error("var x; thread p at 0 { 0 -> 1 when p@0 && x > 0; }");
-    assert_eq!(
-        e.message,
-        "location condition `p@0` is not allowed in a guard"
-    );
-    assert_eq!(text, "p@0");
-    let (e, _) = single_error("thread p at 0 { } init p@0;");
-    assert_eq!(
-        e.message,
-        "location condition `p@0` is not allowed in an `init` constraint"
-    );
+    // Location conditions are allowed in guards and `init` (as the grammar
+    // says), but must name a known location.
+    assert!(parse_program("var x; thread p at 0 { 0 -> 1 when p@0 && x > 0; }").is_ok());
+    assert!(parse_program("thread p at 0 { } init p@0;").is_ok());
+    let (e, text) = single_error("var x; thread p at 0 { 0 -> 1 when p@7; }");
+    assert_eq!(e.message, "thread `p` has no location `7`");
+    assert_eq!(text, "7");
 
     let (e, text) = single_error("var x; error x;");
     assert_eq!(

@@ -99,7 +99,7 @@ fn closed(
     post: &[Norm],
     targets: &[&Cube],
 ) -> Result<Option<Cube>, SmtError> {
-    let pre = Formula::and([a.formula(sys), step.guard.clone()]);
+    let pre = Formula::and([a.formula(sys), step.guard.at_locations(&a.locs)]);
     let escape = crate::linear::negate(&Formula::or(targets.iter().map(|b| successor_in(post, b))));
     let q = smt.formula(Space::State, &Formula::and([pre, escape]));
     smt.push();

@@ -44,7 +44,16 @@ pub fn check(program: &Program, config: &Config) -> Outcome {
     let mut sys = System::new(program);
     let mut smt = Smt::new(deadline);
     let mut stats = Stats::default();
-    let verdict = run(program, &mut sys, &mut smt, config, deadline, &mut stats);
+    crate::linear::take_overflow();
+    let mut verdict = run(program, &mut sys, &mut smt, config, deadline, &mut stats);
+    // A replayed trace is evidence on its own; a proof is not, once the
+    // arithmetic it was built on has overflowed.
+    if crate::linear::take_overflow() && matches!(verdict, Verdict::Safe(_)) {
+        verdict = Verdict::Unknown(
+            "arithmetic overflow: a coefficient of the symbolic values or predicates exceeds 128 bits"
+                .into(),
+        );
+    }
     stats.prover_queries = smt.queries;
     stats.predicates = predicate_names(program, &sys);
     stats.time = start.elapsed();
@@ -67,8 +76,9 @@ fn run(
     loop {
         if config.max_iterations.is_some_and(|m| stats.iterations >= m) {
             return Verdict::Unknown(format!(
-                "iteration limit reached ({} iterations)",
-                stats.iterations
+                "iteration limit reached ({} iteration{})",
+                stats.iterations,
+                if stats.iterations == 1 { "" } else { "s" }
             ));
         }
         stats.iterations += 1;

@@ -67,7 +67,7 @@ pub struct Step {
     pub from: LocId,
     /// Target location.
     pub to: LocId,
-    /// The guard over program variables.
+    /// The guard over program variables (and thread locations).
     pub guard: Formula<Atom>,
     /// The guard over predicates (all its atoms are predicates).
     pub guard_preds: Formula<PredId>,
@@ -162,13 +162,15 @@ impl System {
             });
         }
         let error = cond_to_formula(&p.error_cond(), true);
+        let initial_locs: Vec<LocId> = p.threads.iter().map(|t| t.initial).collect();
         let error_preds = lift(&error, &mut preds);
         System {
             nvars,
             nthreads: p.threads.len(),
-            initial_locs: p.threads.iter().map(|t| t.initial).collect(),
+            initial_locs: initial_locs.clone(),
             initial_values: p.vars.iter().map(|v| v.init.map(i128::from)).collect(),
-            init: cond_to_formula(&p.init_cond(), true),
+            // Location literals of `init` are decided by the initial locations.
+            init: cond_to_formula(&p.init_cond(), true).at_locations(&initial_locs),
             steps,
             steps_of_thread,
             error,

@@ -10,8 +10,9 @@ use super::ast::*;
 use super::ParseError;
 use crate::ir::*;
 
-/// Where a condition occurs: location conditions are only meaningful in
-/// error predicates.
+/// Where a condition occurs (location conditions are allowed everywhere:
+/// in a guard `p@L` reads another thread's location, in `init` it is
+/// evaluated at the initial locations).
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum CondCtx {
     Guard,
@@ -344,33 +345,7 @@ impl<'a> Resolver<'a> {
         }
     }
 
-    fn at(&mut self, span: Span, thread: Name<'a>, loc: Name<'a>, ctx: CondCtx) -> Option<Cond> {
-        let rejected = match ctx {
-            CondCtx::Error => None,
-            CondCtx::Guard => Some((
-                "a guard",
-                "guards may only read variables (the source location is the one \
-                 before `->`); location conditions are allowed only in `error` predicates",
-            )),
-            CondCtx::Init => Some((
-                "an `init` constraint",
-                "threads start at their `at` location; location conditions are \
-                 allowed only in `error` predicates",
-            )),
-        };
-        if let Some((place, note)) = rejected {
-            self.errors.push(
-                ParseError::new(
-                    span,
-                    format!(
-                        "location condition `{}@{}` is not allowed in {place}",
-                        thread.text, loc.text
-                    ),
-                )
-                .with_note(note),
-            );
-            return None;
-        }
+    fn at(&mut self, _span: Span, thread: Name<'a>, loc: Name<'a>, _ctx: CondCtx) -> Option<Cond> {
         let Some(&tid) = self.threads.get(thread.text) else {
             let mut names: Vec<&str> = Vec::new();
             for t in &self.program.threads {

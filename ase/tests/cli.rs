@@ -1,0 +1,560 @@
+//! End-to-end tests of the `ase` binary.
+//!
+//! - every `examples/*.gc` and `tests-gc/*.gc`: the exit code matches the
+//!   file's `// expect:` line, and the text output is snapshotted (with the
+//!   time of the stats line normalised);
+//! - every `tests-gc/invalid/*.gc`: exit code 2 and a snapshot of the
+//!   rendered diagnostics;
+//! - every `tests-gc/diverging/*.gc`: checked with its budget, the verdict is
+//!   the expected one or `unknown`, never the opposite one;
+//! - the JSON output of a safe, an unsafe and an unknown case;
+//! - bad invocations;
+//! - the models of `/work/shared/gc-models` when that folder exists.
+//!
+//! A `.gc` file may carry, among its first comment lines, `// expect: V`
+//! (`safe`, `unsafe`, `unknown` or `invalid`) and `// args: ...`, extra
+//! arguments for `ase check` (budgets, e.g. `--max-iterations 3`).
+//!
+//! Every child process runs in the workspace root and gets paths relative to
+//! it, so the paths in the outputs (diagnostics) are stable.
+
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+const ASE: &str = env!("CARGO_BIN_EXE_ase");
+
+/// The workspace root (parent of the `ase` package).
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("the ase package lies inside the workspace")
+        .to_path_buf()
+}
+
+/// Runs `ase ARGS` in the workspace root.
+fn ase(args: &[&str]) -> Output {
+    Command::new(ASE)
+        .current_dir(root())
+        .args(args)
+        .output()
+        .expect("cannot run the ase binary")
+}
+
+fn code(out: &Output) -> i32 {
+    out.status.code().expect("ase was killed by a signal")
+}
+
+fn stdout(out: &Output) -> String {
+    String::from_utf8(out.stdout.clone()).expect("stdout is UTF-8")
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8(out.stderr.clone()).expect("stderr is UTF-8")
+}
+
+/// The `.gc` files of `dir` (relative to the workspace root), as relative
+/// paths with `/` separators, sorted.
+fn gc_files(dir: &str) -> Vec<String> {
+    let mut files: Vec<String> = std::fs::read_dir(root().join(dir))
+        .unwrap_or_else(|e| panic!("cannot read `{dir}`: {e}"))
+        .map(|entry| entry.expect("directory entry").path())
+        .filter(|p| p.is_file() && p.extension().is_some_and(|e| e == "gc"))
+        .map(|p| {
+            let name = p.file_name().unwrap().to_str().unwrap().to_owned();
+            format!("{dir}/{name}")
+        })
+        .collect();
+    files.sort();
+    assert!(!files.is_empty(), "no .gc file in `{dir}`");
+    files
+}
+
+fn stem(path: &str) -> &str {
+    Path::new(path).file_stem().unwrap().to_str().unwrap()
+}
+
+/// What the leading comment lines of a `.gc` file say.
+struct Header {
+    /// The `// expect:` verdict.
+    expect: String,
+    /// The `// args:` arguments.
+    args: Vec<String>,
+}
+
+fn header(path: &Path) -> Header {
+    let source = std::fs::read_to_string(path)
+        .unwrap_or_else(|e| panic!("cannot read `{}`: {e}", path.display()));
+    let mut expect = None;
+    let mut args = Vec::new();
+    for line in source.lines() {
+        let line = line.trim();
+        if line.is_empty() {
+            continue;
+        }
+        let Some(comment) = line.strip_prefix("//").or_else(|| line.strip_prefix('#')) else {
+            break; // the end of the leading comments
+        };
+        let comment = comment.trim();
+        if let Some(v) = comment.strip_prefix("expect:") {
+            expect = Some(v.trim().to_owned());
+        } else if let Some(a) = comment.strip_prefix("args:") {
+            args.extend(a.split_whitespace().map(str::to_owned));
+        }
+    }
+    let expect = expect.unwrap_or_else(|| panic!("`{}` has no `// expect:` line", path.display()));
+    Header { expect, args }
+}
+
+/// The exit code of a verdict.
+fn exit_code_of(verdict: &str) -> i32 {
+    match verdict {
+        "safe" => 0,
+        "unsafe" => 1,
+        "invalid" => 2,
+        "unknown" => 3,
+        other => panic!("unknown verdict `{other}`"),
+    }
+}
+
+/// Replaces every `time: 0.123 s` by `time: [t] s`.
+fn normalise_time(text: &str) -> String {
+    const KEY: &str = "time: ";
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(i) = rest.find(KEY) {
+        let (before, after) = rest.split_at(i + KEY.len());
+        out.push_str(before);
+        let digits = after
+            .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+            .unwrap_or(after.len());
+        if digits > 0 && after[digits..].starts_with(" s") {
+            out.push_str("[t]");
+            rest = &after[digits..];
+        } else {
+            rest = after;
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// Snapshot of an output, described by the command that produced it.
+fn snapshot(name: &str, command: &str, output: &str) {
+    let mut settings = insta::Settings::clone_current();
+    settings.set_description(command);
+    settings.set_omit_expression(true);
+    settings.set_prepend_module_to_snapshot(true);
+    settings.bind(|| insta::assert_snapshot!(name, output));
+}
+
+/// Runs `ase check [ARGS] FILE` in text format, checks the exit code against
+/// the `// expect:` line and snapshots stdout.
+fn check_and_snapshot(file: &str) {
+    let h = header(&root().join(file));
+    let mut args = vec!["check".to_owned()];
+    args.extend(h.args.iter().cloned());
+    args.push(file.to_owned());
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let out = ase(&args);
+    let command = format!("ase {}", args.join(" "));
+    assert_eq!(
+        code(&out),
+        exit_code_of(&h.expect),
+        "`{command}`: exit code does not match `// expect: {}`\nstdout:\n{}\nstderr:\n{}",
+        h.expect,
+        stdout(&out),
+        stderr(&out),
+    );
+    let first = stdout(&out).lines().next().unwrap_or_default().to_owned();
+    assert!(
+        first.starts_with(&h.expect),
+        "`{command}`: the verdict line `{first}` does not start with `{}`",
+        h.expect
+    );
+    snapshot(stem(file), &command, &normalise_time(&stdout(&out)));
+}
+
+#[test]
+fn time_normalisation() {
+    assert_eq!(
+        normalise_time("iterations: 1, time: 0.012 s\ntime: 12 s, time: x s"),
+        "iterations: 1, time: [t] s\ntime: [t] s, time: x s"
+    );
+}
+
+#[test]
+fn snapshot_names_are_unique() {
+    let mut names: Vec<String> = gc_files("examples")
+        .iter()
+        .chain(&gc_files("tests-gc"))
+        .map(|f| stem(f).to_owned())
+        .collect();
+    names.extend(
+        gc_files("tests-gc/invalid")
+            .iter()
+            .map(|f| format!("invalid-{}", stem(f))),
+    );
+    let count = names.len();
+    names.sort();
+    names.dedup();
+    assert_eq!(names.len(), count, "two .gc files share a snapshot name");
+}
+
+#[test]
+fn examples() {
+    for file in gc_files("examples") {
+        check_and_snapshot(&file);
+    }
+}
+
+#[test]
+fn tests_gc() {
+    let files = gc_files("tests-gc");
+    assert!(files.len() >= 12);
+    for file in files {
+        check_and_snapshot(&file);
+    }
+}
+
+#[test]
+fn invalid_inputs() {
+    for file in gc_files("tests-gc/invalid") {
+        let h = header(&root().join(&file));
+        assert_eq!(h.expect, "invalid", "`{file}`");
+        let out = ase(&["check", &file]);
+        assert_eq!(
+            code(&out),
+            2,
+            "`ase check {file}` should reject the input\nstdout:\n{}\nstderr:\n{}",
+            stdout(&out),
+            stderr(&out)
+        );
+        assert_eq!(stdout(&out), "", "`{file}`: nothing on stdout");
+        let err = stderr(&out);
+        assert!(
+            err.contains(&format!("┌─ {file}:")),
+            "`{file}`: the diagnostic names the file\n{err}"
+        );
+        snapshot(
+            &format!("invalid-{}", stem(&file)),
+            &format!("ase check {file} (stderr)"),
+            &err,
+        );
+    }
+}
+
+/// Programs on which the refinement does not converge: with a budget the
+/// verdict is `unknown` (or, should the engine learn to converge, the
+/// expected one), but never the opposite verdict.
+#[test]
+fn diverging_programs_are_never_wrong() {
+    for file in gc_files("tests-gc/diverging") {
+        let h = header(&root().join(&file));
+        assert!(!h.args.is_empty(), "`{file}` needs a budget in `// args:`");
+        let mut args = vec!["check"];
+        args.extend(h.args.iter().map(String::as_str));
+        args.push(&file);
+        let out = ase(&args);
+        let c = code(&out);
+        assert!(
+            c == exit_code_of(&h.expect) || c == 3,
+            "`ase {}`: exit code {c}, expected `{}` or unknown\n{}{}",
+            args.join(" "),
+            h.expect,
+            stdout(&out),
+            stderr(&out)
+        );
+    }
+}
+
+// ---------------------------------------------------------------- JSON
+
+/// Runs `ase check --format json ARGS` and parses stdout.
+fn json(args: &[&str], expected_code: i32) -> Value {
+    let mut all = vec!["check", "--format", "json"];
+    all.extend_from_slice(args);
+    let out = ase(&all);
+    assert_eq!(
+        code(&out),
+        expected_code,
+        "`ase {}`\nstdout:\n{}\nstderr:\n{}",
+        all.join(" "),
+        stdout(&out),
+        stderr(&out)
+    );
+    serde_json::from_str(&stdout(&out))
+        .unwrap_or_else(|e| panic!("`ase {}`: stdout is not JSON: {e}", all.join(" ")))
+}
+
+fn check_stats(v: &Value) {
+    let stats = v["stats"].as_object().expect("\"stats\" is an object");
+    for key in [
+        "iterations",
+        "prover_queries",
+        "symbolic_states",
+        "abstract_states",
+    ] {
+        assert!(stats[key].is_u64(), "stats.{key} is a count: {v}");
+    }
+    let time = stats["time"].as_f64().expect("stats.time is a number");
+    assert!(time >= 0.0);
+    let preds = &stats["predicates"];
+    let count = preds["count"].as_u64().expect("stats.predicates.count");
+    let list = preds["list"].as_array().expect("stats.predicates.list");
+    assert_eq!(list.len() as u64, count);
+    assert!(list.iter().all(Value::is_string), "predicates are strings");
+}
+
+#[test]
+fn json_safe() {
+    let v = json(&["examples/ticket.gc"], 0);
+    assert_eq!(v["verdict"], "safe");
+    let check = v["check"].as_str().expect("\"check\" names the proof");
+    assert!(check == "SF" || check == "II", "check = {check}");
+    assert!(v.get("trace").is_none() && v.get("reason").is_none());
+    check_stats(&v);
+    assert!(v["stats"]["predicates"]["count"].as_u64().unwrap() > 0);
+}
+
+#[test]
+fn json_unsafe() {
+    let v = json(&["tests-gc/nd-input-bug.gc"], 1);
+    assert_eq!(v["verdict"], "unsafe");
+    assert!(v.get("check").is_none() && v.get("reason").is_none());
+    check_stats(&v);
+    let trace = &v["trace"];
+    assert_eq!(trace["initial"]["values"]["x"], 0);
+    assert_eq!(trace["initial"]["values"]["seen"], 0);
+    assert_eq!(trace["initial"]["locations"]["reader"], "start");
+    let steps = trace["steps"].as_array().expect("trace.steps");
+    assert_eq!(steps.len(), 2);
+    for (i, step) in steps.iter().enumerate() {
+        assert_eq!(step["step"], i as u64 + 1);
+        assert_eq!(step["thread"], "reader");
+        assert!(step["values"].is_object() && step["inputs"].is_object());
+    }
+    assert_eq!(steps[0]["transition"], "read");
+    assert_eq!(steps[0]["from"], "start");
+    assert_eq!(steps[0]["to"], "check");
+    assert_eq!(steps[0]["inputs"]["x"], 42);
+    assert_eq!(steps[0]["values"]["x"], 42);
+    assert_eq!(steps[1]["transition"], "magic");
+    assert_eq!(steps[1]["inputs"], serde_json::json!({}));
+    assert_eq!(steps[1]["locations"]["reader"], "bad");
+    assert_eq!(steps[1]["values"], serde_json::json!({"x": 42, "seen": 0}));
+}
+
+#[test]
+fn json_unsafe_multi_thread_trace() {
+    let v = json(&["examples/lost-update.gc"], 1);
+    let steps = v["trace"]["steps"].as_array().expect("trace.steps");
+    let threads: Vec<&str> = steps
+        .iter()
+        .map(|s| s["thread"].as_str().unwrap())
+        .collect();
+    assert_eq!(steps.len(), 4);
+    assert!(threads.contains(&"t1") && threads.contains(&"t2"));
+    let last = steps.last().unwrap();
+    assert_eq!(last["values"]["x"], 1);
+    assert_eq!(
+        last["locations"],
+        serde_json::json!({"t1": "done", "t2": "done"})
+    );
+}
+
+#[test]
+fn json_unknown_iterations() {
+    let v = json(&["--max-iterations", "1", "tests-gc/count-to-10.gc"], 3);
+    assert_eq!(v["verdict"], "unknown");
+    let reason = v["reason"].as_str().expect("\"reason\" is a string");
+    assert!(reason.contains("iteration limit"), "reason = {reason}");
+    assert!(v.get("check").is_none() && v.get("trace").is_none());
+    check_stats(&v);
+    assert_eq!(v["stats"]["iterations"], 1);
+}
+
+#[test]
+fn json_unknown_states() {
+    let v = json(&["--max-states", "5", "tests-gc/three-threads-bug.gc"], 3);
+    assert_eq!(v["verdict"], "unknown");
+    let reason = v["reason"].as_str().expect("\"reason\" is a string");
+    assert!(reason.contains("state limit"), "reason = {reason}");
+    check_stats(&v);
+}
+
+/// The engine is deterministic: two runs give the same output but the time.
+#[test]
+fn json_is_deterministic() {
+    for (file, code) in [
+        ("examples/mutex.gc", 0),
+        ("tests-gc/three-threads-bug.gc", 1),
+        ("tests-gc/nd-countdown.gc", 1),
+    ] {
+        let mut a = json(&[file], code);
+        let mut b = json(&[file], code);
+        a["stats"]["time"] = Value::Null;
+        b["stats"]["time"] = Value::Null;
+        assert_eq!(a, b, "`{file}`: two runs differ");
+    }
+}
+
+/// Values beyond 64 bits are written as strings (JSON readers lose
+/// precision beyond that); this once panicked the renderer.
+#[test]
+fn json_values_beyond_64_bits() {
+    let v = json(&["tests-gc/big-values.gc"], 1);
+    assert_eq!(v["verdict"], "unsafe");
+    let steps = v["trace"]["steps"].as_array().expect("steps");
+    let last = &steps[steps.len() - 1]["values"];
+    assert!(
+        last.as_object()
+            .expect("values")
+            .values()
+            .any(|x| x.is_string()),
+        "{last}"
+    );
+}
+
+// ---------------------------------------------------- bad invocations
+
+fn assert_bad_invocation(args: &[&str], message: &str) {
+    let out = ase(args);
+    assert_eq!(
+        code(&out),
+        2,
+        "`ase {}` should fail with exit code 2\nstdout:\n{}\nstderr:\n{}",
+        args.join(" "),
+        stdout(&out),
+        stderr(&out)
+    );
+    assert_eq!(stdout(&out), "", "`ase {}`", args.join(" "));
+    let err = stderr(&out);
+    assert!(
+        err.contains(message),
+        "`ase {}`: stderr lacks `{message}`:\n{err}",
+        args.join(" ")
+    );
+}
+
+#[test]
+fn missing_file() {
+    assert_bad_invocation(&["check", "tests-gc/no-such-file.gc"], "cannot read");
+}
+
+#[test]
+fn directory_instead_of_file() {
+    assert_bad_invocation(&["check", "tests-gc"], "cannot read");
+}
+
+#[test]
+fn not_a_gc_file() {
+    assert_bad_invocation(&["check", "Cargo.toml"], "unsupported input");
+}
+
+#[test]
+fn unknown_flag() {
+    assert_bad_invocation(&["check", "--bogus", "examples/mutex.gc"], "--bogus");
+}
+
+#[test]
+fn no_file_argument() {
+    assert_bad_invocation(&["check"], "<FILE>");
+}
+
+#[test]
+fn unknown_format() {
+    assert_bad_invocation(
+        &["check", "--format", "xml", "examples/mutex.gc"],
+        "invalid value 'xml'",
+    );
+}
+
+#[test]
+fn zero_timeout() {
+    assert_bad_invocation(
+        &["check", "--timeout", "0", "examples/mutex.gc"],
+        "--timeout must be a number of seconds",
+    );
+}
+
+#[test]
+fn nan_timeout() {
+    assert_bad_invocation(
+        &["check", "--timeout", "NaN", "examples/mutex.gc"],
+        "--timeout must be a number of seconds",
+    );
+}
+
+#[test]
+fn negative_max_iterations() {
+    assert_bad_invocation(
+        &["check", "--max-iterations", "-1", "examples/mutex.gc"],
+        "-1",
+    );
+}
+
+/// A timeout beyond a year is rejected (it once panicked in
+/// `Duration::from_secs_f64`).
+#[test]
+fn huge_timeout() {
+    assert_bad_invocation(
+        &["check", "--timeout", "1e20", "examples/mutex.gc"],
+        "--timeout",
+    );
+}
+
+// ------------------------------------------------ the shared models
+
+/// The models of the papers, if the shared folder is there (the slow ones
+/// are left out to keep the debug-build test time low).
+#[test]
+fn shared_gc_models() {
+    let dir = Path::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../shared/gc-models"
+    ));
+    if !dir.is_dir() {
+        eprintln!(
+            "note: {} is absent; skipping the shared models",
+            dir.display()
+        );
+        return;
+    }
+    const SLOW: [&str; 3] = ["peterson2", "ticket2-nd", "ticket4"];
+    let mut models: Vec<PathBuf> = std::fs::read_dir(dir)
+        .expect("read the shared models")
+        .map(|e| e.expect("directory entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "gc"))
+        .filter(|p| {
+            let name = p.file_stem().unwrap().to_str().unwrap();
+            !name.starts_with("elev") && !SLOW.contains(&name)
+        })
+        .collect();
+    models.sort();
+    assert!(!models.is_empty(), "no model in {}", dir.display());
+    let mut failures = Vec::new();
+    for model in &models {
+        let h = header(model);
+        let path = model.to_str().unwrap();
+        let out = ase(&["check", "--format", "json", "--timeout", "60", path]);
+        let verdict = serde_json::from_str::<Value>(&stdout(&out))
+            .ok()
+            .and_then(|v| v["verdict"].as_str().map(str::to_owned));
+        if verdict.as_deref() != Some(h.expect.as_str()) || code(&out) != exit_code_of(&h.expect) {
+            failures.push(format!(
+                "{}: expected {}, got {:?} (exit code {})\n{}",
+                model.display(),
+                h.expect,
+                verdict,
+                code(&out),
+                stderr(&out)
+            ));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "wrong verdicts:\n{}",
+        failures.join("\n")
+    );
+}
