@@ -1,7 +1,8 @@
 //! `ase check`.
 
 use crate::{
-    diagnostics, render, Format, Limits, EXIT_INVALID, EXIT_SAFE, EXIT_UNKNOWN, EXIT_UNSAFE,
+    diagnostics, render, EngineKind, Format, Limits, EXIT_INVALID, EXIT_SAFE, EXIT_UNKNOWN,
+    EXIT_UNSAFE,
 };
 use anyhow::Context;
 use engine::ir::Program;
@@ -40,7 +41,7 @@ pub fn exit_code(v: &Verdict) -> u8 {
 }
 
 /// Runs `ase check`.
-pub fn run(path: &Path, format: Format, limits: &Limits) -> anyhow::Result<u8> {
+pub fn run(path: &Path, format: Format, engine: EngineKind, limits: &Limits) -> anyhow::Result<u8> {
     let config = limits.config()?;
     let (_source, program) = match load(path)? {
         Ok(p) => p,
@@ -49,7 +50,7 @@ pub fn run(path: &Path, format: Format, limits: &Limits) -> anyhow::Result<u8> {
             return Ok(EXIT_INVALID);
         }
     };
-    let outcome: Outcome = engine::ase::check(&program, &config);
+    let outcome: Outcome = engine.check(&program, &config);
     match format {
         Format::Text => print!("{}", render::text(&program, &outcome)),
         Format::Json => println!(

@@ -53,6 +53,30 @@ pub struct Limits {
     pub max_states: Option<u64>,
 }
 
+/// The checking algorithm.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum EngineKind {
+    /// Abstract Analysis of Symbolic Executions (the verifier).
+    Ase,
+    /// Under-approximation refinement (Pasareanu, Pelánek, Visser): one
+    /// concrete initial state, no inputs.
+    Ur,
+}
+
+impl EngineKind {
+    /// Runs the engine.
+    pub fn check(
+        self,
+        program: &engine::ir::Program,
+        config: &engine::ase::Config,
+    ) -> engine::verdict::Outcome {
+        match self {
+            EngineKind::Ase => engine::ase::check(program, config),
+            EngineKind::Ur => engine::ur::check(program, config),
+        }
+    }
+}
+
 impl Limits {
     /// The engine configuration.
     pub fn config(&self) -> anyhow::Result<engine::ase::Config> {
@@ -80,6 +104,9 @@ enum Command {
         /// Output format.
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
+        /// The checking algorithm.
+        #[arg(long, value_enum, default_value_t = EngineKind::Ase)]
+        engine: EngineKind,
         #[command(flatten)]
         limits: Limits,
     },
@@ -108,8 +135,9 @@ fn main() -> ExitCode {
         Command::Check {
             file,
             format,
+            engine,
             limits,
-        } => check::run(&file, format, &limits),
+        } => check::run(&file, format, engine, &limits),
         Command::Bench {
             dir,
             runs,

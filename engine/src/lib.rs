@@ -9,4 +9,5 @@ pub mod linear;
 pub mod parse;
 pub mod print;
 pub mod smt;
+pub mod ur;
 pub mod verdict;

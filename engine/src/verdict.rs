@@ -11,6 +11,9 @@ pub enum Proof {
     SafeFragment,
     /// The explored abstract states are closed under all transitions (II).
     InductiveInvariant,
+    /// UR: every explored abstract transition passed the exactness checks,
+    /// so the explored abstract states are closed (EX).
+    ExactAbstraction,
 }
 
 impl Proof {
@@ -19,6 +22,7 @@ impl Proof {
         match self {
             Proof::SafeFragment => "SF",
             Proof::InductiveInvariant => "II",
+            Proof::ExactAbstraction => "EX",
         }
     }
     /// A phrase for users.
@@ -26,6 +30,7 @@ impl Proof {
         match self {
             Proof::SafeFragment => "safe-fragment check",
             Proof::InductiveInvariant => "inductive-invariant check",
+            Proof::ExactAbstraction => "exactness checks of under-approximation refinement",
         }
     }
 }

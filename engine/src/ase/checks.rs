@@ -66,7 +66,7 @@ fn successor_in(post: &[Norm], b: &Cube) -> Formula<crate::linear::Atom> {
 
 /// The successor cube of every state of `a`, when the predicates of `a`
 /// alone determine it (no prover needed).
-fn determined_successor(sys: &System, a: &Cube, post: &[Norm]) -> Option<Cube> {
+pub fn determined_successor(sys: &System, a: &Cube, post: &[Norm]) -> Option<Cube> {
     let mut c = Cube::new(sys.preds.len());
     for (i, n) in post.iter().enumerate() {
         let v = match n {

@@ -167,7 +167,7 @@ fn counterexample(
     result
 }
 
-fn predicate_names(program: &Program, sys: &System) -> Vec<String> {
+pub(crate) fn predicate_names(program: &Program, sys: &System) -> Vec<String> {
     let name = |s: u32| program.vars[s as usize].name.clone();
     sys.preds
         .atoms()

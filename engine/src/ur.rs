@@ -1,0 +1,240 @@
+//! UR: under-approximation refinement (Pasareanu, Pelánek, Visser,
+//! "Concrete model checking with abstract matching and refinement", CAV'05;
+//! "Predicate abstraction with under-approximation refinement", LMCS 2007).
+//! The algorithm ASE was measured against.
+//!
+//! Breadth-first search over *concrete* states, with abstract matching
+//! against a *global* table of visited abstract states: a successor whose
+//! abstract state was seen before is not explored. Every explored abstract
+//! transition `(a, t, a')` is checked for exactness, `a ⇒ g ∧ a'[e/x]` (all
+//! states of `a` take `t` into `a'`); for disabled transitions the check
+//! `a ⇒ ¬g` holds by construction, because the guard atoms are predicates.
+//! Refinement adds the atoms of the failed checks; when an iteration adds no
+//! predicate, every explored abstract state has all its successors among
+//! the explored ones, none is an error: safe.
+//!
+//! As in the paper, UR handles one concrete initial state and no
+//! nondeterministic input; on other programs it answers unknown.
+
+use crate::ase::ats::{AbsState, Cube};
+use crate::ase::checks::{determined_successor, post_predicates};
+use crate::ase::system::System;
+use crate::ase::Config;
+use crate::interp::{self, State};
+use crate::ir::{Program, TransId};
+use crate::linear::{norm_to_formula, Atom, Formula, Norm};
+use crate::smt::{Smt, SmtError, Space};
+use crate::verdict::{Outcome, Proof, Stats, Trace, Verdict};
+use std::collections::{HashMap, HashSet, VecDeque};
+use std::time::Instant;
+
+/// Checks a program with UR.
+pub fn check(program: &Program, config: &Config) -> Outcome {
+    let start = Instant::now();
+    let deadline = config.timeout.map(|t| start + t);
+    let mut sys = System::new(program);
+    let mut smt = Smt::new(deadline);
+    let mut stats = Stats::default();
+    let verdict = run(program, &mut sys, &mut smt, config, &mut stats);
+    stats.prover_queries = smt.queries;
+    stats.predicates = crate::ase::predicate_names(program, &sys);
+    stats.time = start.elapsed();
+    Outcome { verdict, stats }
+}
+
+/// Why UR cannot handle a program, if it cannot.
+pub fn unsupported(program: &Program) -> Option<String> {
+    if let Some(v) = program.vars.iter().find(|v| v.init.is_none()) {
+        return Some(format!(
+            "UR needs one concrete initial state, but `{}` has no initial value",
+            v.name
+        ));
+    }
+    if program.has_inputs() {
+        return Some("UR does not handle nondeterministic inputs (`x := *`)".into());
+    }
+    None
+}
+
+fn abstraction(sys: &System, s: &State) -> AbsState {
+    let mut cube = Cube::new(sys.preds.len());
+    for (i, p) in sys.preds.atoms().iter().enumerate() {
+        cube.set(i, p.eval(&|v| s.vals[v as usize]));
+    }
+    AbsState {
+        locs: s.locs.clone().into_boxed_slice(),
+        cube,
+    }
+}
+
+/// One explored concrete state and how it was reached.
+struct Node {
+    state: State,
+    parent: Option<(usize, TransId)>,
+}
+
+fn run(
+    program: &Program,
+    sys: &mut System,
+    smt: &mut Smt,
+    config: &Config,
+    stats: &mut Stats,
+) -> Verdict {
+    if let Some(why) = unsupported(program) {
+        return Verdict::Unknown(why);
+    }
+    let initial_vals: Vec<i128> = program
+        .vars
+        .iter()
+        .map(|v| i128::from(v.init.expect("checked by `unsupported`")))
+        .collect();
+    let initial = match interp::initial_state(program, initial_vals) {
+        Ok(s) => s,
+        // The single candidate violates `init`: there are no initial states.
+        Err(interp::RunError::InitViolated) => return Verdict::Safe(Proof::ExactAbstraction),
+        Err(e) => return Verdict::Unknown(e.to_string()),
+    };
+    loop {
+        if config.max_iterations.is_some_and(|m| stats.iterations >= m) {
+            return Verdict::Unknown(format!(
+                "iteration limit reached ({} iteration{})",
+                stats.iterations,
+                if stats.iterations == 1 { "" } else { "s" }
+            ));
+        }
+        stats.iterations += 1;
+        match iteration(program, sys, smt, config, &initial, stats) {
+            Ok(Some(v)) => return v,
+            Ok(None) => {}
+            Err(e) => return Verdict::Unknown(e.to_string()),
+        }
+    }
+}
+
+/// One breadth-first search; `None` when it added predicates.
+fn iteration(
+    program: &Program,
+    sys: &mut System,
+    smt: &mut Smt,
+    config: &Config,
+    initial: &State,
+    stats: &mut Stats,
+) -> Result<Option<Verdict>, SmtError> {
+    let mut nodes = vec![Node {
+        state: initial.clone(),
+        parent: None,
+    }];
+    let mut visited: HashSet<AbsState> = HashSet::from([abstraction(sys, initial)]);
+    let mut checked: HashMap<(AbsState, usize), bool> = HashMap::new();
+    let mut new_atoms: Vec<Atom> = Vec::new();
+    let mut failed = false;
+    let mut queue = VecDeque::from([0usize]);
+    stats.symbolic_states = 0;
+    while let Some(i) = queue.pop_front() {
+        stats.symbolic_states += 1;
+        stats.abstract_states = visited.len() as u64;
+        if config.max_states.is_some_and(|m| stats.symbolic_states > m) {
+            return Ok(Some(Verdict::Unknown(format!(
+                "state limit reached ({} concrete states)",
+                stats.symbolic_states - 1
+            ))));
+        }
+        if smt.out_of_time() {
+            return Err(SmtError::Timeout);
+        }
+        let state = nodes[i].state.clone();
+        match interp::is_error(program, &state) {
+            Ok(true) => return Ok(Some(counterexample(program, &nodes, i))),
+            Ok(false) => {}
+            Err(e) => return Ok(Some(Verdict::Unknown(e.to_string()))),
+        }
+        let a = abstraction(sys, &state);
+        for (k, step) in sys.steps.iter().enumerate() {
+            if step.from != state.locs[step.thread] {
+                continue;
+            }
+            let next = match interp::step(program, &state, step.id, &[]) {
+                Ok(n) => n,
+                Err(interp::RunError::GuardFalse(_)) => continue,
+                Err(e) => return Ok(Some(Verdict::Unknown(e.to_string()))),
+            };
+            let b = abstraction(sys, &next);
+            if !checked.contains_key(&(a.clone(), k)) {
+                let post = post_predicates(sys, step);
+                let exact = match determined_successor(sys, &a.cube, &post) {
+                    Some(c) => c == b.cube,
+                    None => exact(sys, smt, &a, k, &post, &b.cube)?,
+                };
+                if !exact {
+                    failed = true;
+                    step.guard.for_each_atom(&mut |x: &Atom| new_atoms.push(x.clone()));
+                    for n in post {
+                        if let Norm::Lit(x, _) = n {
+                            new_atoms.push(x);
+                        }
+                    }
+                }
+                checked.insert((a.clone(), k), exact);
+            }
+            if visited.insert(b) {
+                nodes.push(Node {
+                    state: next,
+                    parent: Some((i, step.id)),
+                });
+                queue.push_back(nodes.len() - 1);
+            }
+        }
+    }
+    stats.abstract_states = visited.len() as u64;
+    let mut added = 0;
+    for x in new_atoms {
+        if sys.preds.intern(x).1 {
+            added += 1;
+        }
+    }
+    Ok(match (failed, added) {
+        (false, _) => Some(Verdict::Safe(Proof::ExactAbstraction)),
+        (true, 0) => Some(Verdict::Unknown(
+            "refinement found no new predicate".into(),
+        )),
+        (true, _) => None,
+    })
+}
+
+/// `a ⇒ g ∧ b[e/x]`: every state of `a` takes step `k` into `b`.
+fn exact(
+    sys: &System,
+    smt: &mut Smt,
+    a: &AbsState,
+    k: usize,
+    post: &[Norm],
+    b: &Cube,
+) -> Result<bool, SmtError> {
+    let step = &sys.steps[k];
+    let target = Formula::and([
+        step.guard.at_locations(&a.locs),
+        Formula::and(
+            post.iter()
+                .enumerate()
+                .map(|(i, n)| norm_to_formula(n.clone(), b.get(i))),
+        ),
+    ]);
+    let q = Formula::and([a.formula(sys), crate::linear::negate(&target)]);
+    let q = smt.formula(Space::State, &q);
+    Ok(!smt.is_sat(&[q])?)
+}
+
+fn counterexample(program: &Program, nodes: &[Node], mut i: usize) -> Verdict {
+    let mut steps = Vec::new();
+    while let Some((parent, t)) = nodes[i].parent {
+        steps.push((t, Vec::new()));
+        i = parent;
+    }
+    steps.reverse();
+    match Trace::execute(program, nodes[0].state.vals.clone(), &steps) {
+        Ok(trace) => Verdict::Unsafe(trace),
+        Err(e) => Verdict::Unknown(format!(
+            "internal error: the counterexample does not replay ({e})"
+        )),
+    }
+}
