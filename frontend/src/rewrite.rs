@@ -1,0 +1,458 @@
+//! Rewrites of preprocessed text for the GNU extensions lang-c does not parse; the
+//! crate documentation has the list.
+
+use std::collections::{BTreeMap, HashSet};
+use std::fmt;
+
+use crate::lex::{tokenize, Kind, Tok};
+use crate::source_map::Edit;
+
+/// Identifiers renamed because they contain `$`, which lang-c does not accept.
+///
+/// Every `$` in such a name is replaced by one identifier character (the
+/// [`marker`](Renames::marker)), chosen per translation unit so that the map is
+/// injective and no renamed name equals another identifier or a keyword.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Renames {
+    marker: Option<char>,
+    /// Renamed name → original name.
+    map: BTreeMap<String, String>,
+}
+
+impl Renames {
+    /// The original spelling of a name as it appears in the AST, if it was renamed.
+    pub fn original(&self, parsed: &str) -> Option<&str> {
+        self.map.get(parsed).map(String::as_str)
+    }
+
+    /// The name to show a user: the original spelling if `parsed` was renamed,
+    /// otherwise `parsed` itself.
+    pub fn display<'a>(&'a self, parsed: &'a str) -> &'a str {
+        self.original(parsed).unwrap_or(parsed)
+    }
+
+    /// The character that replaced `$`, if any name was renamed.
+    pub fn marker(&self) -> Option<char> {
+        self.marker
+    }
+
+    /// `(renamed, original)` pairs, sorted by renamed name.
+    pub fn iter(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.map.iter().map(|(k, v)| (k.as_str(), v.as_str()))
+    }
+
+    /// How many names were renamed.
+    pub fn len(&self) -> usize {
+        self.map.len()
+    }
+
+    /// Whether no name was renamed.
+    pub fn is_empty(&self) -> bool {
+        self.map.is_empty()
+    }
+}
+
+/// What a [`Rewrite`] did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum RewriteKind {
+    /// `__thread` became `_Thread_local`.
+    ThreadKeyword,
+    /// `__const__` became `const`.
+    ConstKeyword,
+    /// An `__attribute__((…))` lang-c cannot parse in its position was blanked out.
+    DroppedAttribute,
+    /// A `__label__` declaration was blanked out.
+    DroppedLocalLabels,
+}
+
+impl fmt::Display for RewriteKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            RewriteKind::ThreadKeyword => "`__thread` read as `_Thread_local`",
+            RewriteKind::ConstKeyword => "`__const__` read as `const`",
+            RewriteKind::DroppedAttribute => "attribute ignored",
+            RewriteKind::DroppedLocalLabels => "local label declaration ignored",
+        })
+    }
+}
+
+/// One rewrite of the preprocessed text (renames of `$` identifiers are in
+/// [`Renames`] instead).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Rewrite {
+    /// What was done.
+    pub kind: RewriteKind,
+    /// Where, as a byte offset in the parsed text.
+    pub offset: usize,
+    /// The text that was replaced.
+    pub original: String,
+}
+
+/// Why the text was refused before parsing.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Refusal {
+    /// Offset in the preprocessed text.
+    pub offset: usize,
+    pub message: String,
+}
+
+/// The result of [`rewrite`].
+pub(crate) struct Rewritten {
+    pub text: String,
+    pub edits: Vec<Edit>,
+    pub renames: Renames,
+    pub rewrites: Vec<Rewrite>,
+}
+
+/// The most deeply nested expression lang-c is given: brackets plus chains of prefix
+/// operators (`- - !x`), each of which costs parser stack. Clang's default bracket
+/// depth limit is 256.
+pub(crate) const MAX_NESTING: usize = 1024;
+
+const KEYWORDS: &[&str] = &[
+    "auto", "break", "case", "char", "const", "continue", "default", "do", "double", "else",
+    "enum", "extern", "float", "for", "goto", "if", "inline", "int", "long", "register",
+    "restrict", "return", "short", "signed", "sizeof", "static", "struct", "switch", "typedef",
+    "union", "unsigned", "void", "volatile", "while", "asm", "typeof",
+];
+
+/// Replaces each `$` of `name` by `marker`.
+fn mangle(name: &str, marker: u8) -> String {
+    name.replace('$', std::str::from_utf8(&[marker]).unwrap_or("_"))
+}
+
+/// Picks the character that replaces `$`: one that occurs in no `$` identifier (so the
+/// renaming is injective) and makes no renamed name collide with another identifier or
+/// a keyword.
+fn choose_marker(plain: &HashSet<&str>, dollar: &HashSet<&str>) -> Option<u8> {
+    let leading_dollar = dollar.iter().any(|d| d.starts_with('$'));
+    let candidates = b"_SDZXQJKVWY"
+        .iter()
+        .chain(b"ABCEFGHILMNOPRTUabcdefghijklmnopqrstuvwxyz0123456789")
+        .copied();
+    candidates.into_iter().find(|&c| {
+        if c.is_ascii_digit() && leading_dollar {
+            return false;
+        }
+        dollar.iter().all(|d| {
+            if d.as_bytes().contains(&c) {
+                return false;
+            }
+            let image = mangle(d, c);
+            !plain.contains(image.as_str()) && !KEYWORDS.contains(&image.as_str())
+        })
+    })
+}
+
+/// Checks that the parser's recursion stays bounded: bracket depth plus the prefix
+/// operators chained at each level.
+fn check_nesting(src: &str, toks: &[Tok]) -> Result<(), Refusal> {
+    let mut enclosing: Vec<usize> = Vec::new();
+    let (mut sum, mut run) = (0usize, 0usize);
+    for t in toks {
+        let text = t.text(src);
+        match (t.kind, text) {
+            (Kind::Directive, _) => {}
+            (Kind::Punct, "(" | "[" | "{") => {
+                enclosing.push(run + 1);
+                sum += run + 1;
+                run = 0;
+            }
+            (Kind::Punct, ")" | "]" | "}") => {
+                sum -= enclosing.pop().unwrap_or(0);
+                run = 0;
+            }
+            (Kind::Punct, ";" | ",") => run = 0,
+            (Kind::Punct, _) => run += 1,
+            _ => run = 0,
+        }
+        if sum + run > MAX_NESTING {
+            return Err(Refusal {
+                offset: t.start,
+                message: format!(
+                    "expression or block nested too deeply (more than {MAX_NESTING} levels)"
+                ),
+            });
+        }
+    }
+    Ok(())
+}
+
+/// Rewrites the GNU extensions lang-c cannot parse (see the module documentation).
+pub(crate) fn rewrite(pre: &str) -> Result<Rewritten, Refusal> {
+    let toks: Vec<Tok> = tokenize(pre)
+        .into_iter()
+        .filter(|t| t.kind != Kind::Directive)
+        .collect();
+    check_nesting(pre, &toks)?;
+    let text = |i: usize| toks.get(i).map(|t: &Tok| t.text(pre));
+
+    // `$` identifiers.
+    let mut plain = HashSet::new();
+    let mut dollar = HashSet::new();
+    for t in toks.iter().filter(|t| t.kind == Kind::Ident) {
+        let s = t.text(pre);
+        if s.contains('$') {
+            dollar.insert(s);
+        } else {
+            plain.insert(s);
+        }
+    }
+    let marker = if dollar.is_empty() {
+        None
+    } else {
+        match choose_marker(&plain, &dollar) {
+            Some(m) => Some(m),
+            None => {
+                let first = toks.iter().find(|t| t.text(pre).contains('$'));
+                return Err(Refusal {
+                    offset: first.map_or(0, |t| t.start),
+                    message: "cannot rename the identifiers containing `$` without a collision"
+                        .into(),
+                });
+            }
+        }
+    };
+
+    // Attribute groups: `__attribute__((…))` sequences, and which ones to blank.
+    let mut in_attr = vec![false; toks.len()];
+    let mut blank = vec![None::<RewriteKind>; toks.len()];
+    let is_attr = |i: usize| matches!(text(i), Some("__attribute__" | "__attribute"));
+    let mut i = 0;
+    while i < toks.len() {
+        if !is_attr(i) {
+            i += 1;
+            continue;
+        }
+        let first = i;
+        let mut last = None;
+        let mut j = i;
+        while is_attr(j) && text(j + 1) == Some("(") {
+            let Some(close) = matching_paren(pre, &toks, j + 1) else {
+                break;
+            };
+            last = Some(close);
+            j = close + 1;
+        }
+        let Some(last) = last else {
+            i += 1;
+            continue;
+        };
+        for flag in &mut in_attr[first..=last] {
+            *flag = true;
+        }
+        let prev = first.checked_sub(1).and_then(text);
+        let next = text(last + 1);
+        let standalone = matches!(prev, None | Some(";" | "{" | "}" | ":")) && next == Some(";");
+        if standalone || prev == Some("enum") {
+            for b in &mut blank[first..=last] {
+                *b = Some(RewriteKind::DroppedAttribute);
+            }
+        }
+        i = last + 1;
+    }
+
+    // `__label__ a, b;`
+    for i in 0..toks.len() {
+        if text(i) == Some("__label__") && !in_attr[i] && blank[i].is_none() {
+            let end = (i..toks.len()).find(|&j| text(j) == Some(";"));
+            for b in &mut blank[i..=end.unwrap_or(i)] {
+                *b = Some(RewriteKind::DroppedLocalLabels);
+            }
+        }
+    }
+
+    // Collect the edits, in order: (range in `pre`, replacement, kind to log).
+    let mut edits: Vec<(usize, usize, String, Option<RewriteKind>)> = Vec::new();
+    let mut renames = Renames {
+        marker: marker.map(char::from),
+        map: BTreeMap::new(),
+    };
+    let mut i = 0;
+    while i < toks.len() {
+        let t = toks[i];
+        if let Some(kind) = blank[i] {
+            // Blank this run of tokens, keeping newlines (and directive lines).
+            let mut j = i;
+            while j + 1 < toks.len() && blank[j + 1] == Some(kind) {
+                j += 1;
+            }
+            let (start, end) = (t.start, toks[j].end);
+            let blanked = blank_out(&pre[start..end]);
+            // Keep directive lines inside the blanked range intact.
+            let blanked = keep_directives(&pre[start..end], blanked);
+            edits.push((start, end, blanked, Some(kind)));
+            i = j + 1;
+            continue;
+        }
+        let s = t.text(pre);
+        if t.kind == Kind::Ident {
+            if let Some(m) = marker.filter(|_| s.contains('$')) {
+                let renamed = mangle(s, m);
+                renames.map.insert(renamed.clone(), s.to_string());
+                edits.push((t.start, t.end, renamed, None));
+            } else if !in_attr[i] {
+                match s {
+                    "__thread" => edits.push((
+                        t.start,
+                        t.end,
+                        "_Thread_local".into(),
+                        Some(RewriteKind::ThreadKeyword),
+                    )),
+                    "__const__" => edits.push((
+                        t.start,
+                        t.end,
+                        "const    ".into(),
+                        Some(RewriteKind::ConstKeyword),
+                    )),
+                    _ => {}
+                }
+            }
+        }
+        i += 1;
+    }
+
+    // Apply them.
+    let mut out = String::with_capacity(pre.len() + 16);
+    let mut map_edits = Vec::new();
+    let mut rewrites = Vec::new();
+    let mut copied = 0;
+    for (start, end, replacement, kind) in edits {
+        out.push_str(&pre[copied..start]);
+        let text_start = out.len();
+        if replacement.len() != end - start {
+            map_edits.push(Edit {
+                text_start,
+                pre_start: start,
+                old_len: end - start,
+                new_len: replacement.len(),
+            });
+        }
+        if let Some(kind) = kind {
+            rewrites.push(Rewrite {
+                kind,
+                offset: text_start,
+                original: pre[start..end].to_string(),
+            });
+        }
+        out.push_str(&replacement);
+        copied = end;
+    }
+    out.push_str(&pre[copied..]);
+    Ok(Rewritten {
+        text: out,
+        edits: map_edits,
+        renames,
+        rewrites,
+    })
+}
+
+/// `s` with every character but newlines replaced by spaces, byte for byte.
+fn blank_out(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        if c == '\n' {
+            out.push('\n');
+        } else {
+            out.push_str(&" ".repeat(c.len_utf8()));
+        }
+    }
+    out
+}
+
+/// `blanked` with the directive lines of `original` restored (same length).
+fn keep_directives(original: &str, blanked: String) -> String {
+    if !original.contains('#') {
+        return blanked;
+    }
+    let mut out = String::with_capacity(blanked.len());
+    for (orig, blank) in original
+        .split_inclusive('\n')
+        .zip(blanked.split_inclusive('\n'))
+    {
+        if orig.trim_start().starts_with('#') {
+            out.push_str(orig);
+        } else {
+            out.push_str(blank);
+        }
+    }
+    out
+}
+
+/// Index of the `)` matching the `(` at `open`.
+fn matching_paren(src: &str, toks: &[Tok], open: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    for (i, t) in toks.iter().enumerate().skip(open) {
+        match t.text(src) {
+            "(" => depth += 1,
+            ")" => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(i);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dollar_renames_avoid_collisions() {
+        let src = "int a_b; int a$b; int aSb; char *s = \"a$b\"; int $x = a$b;";
+        let r = rewrite(src).unwrap();
+        assert_eq!(r.text.len(), src.len());
+        let m = r.renames.marker().unwrap();
+        assert!(m != '_' && m != 'S');
+        let renamed = format!("a{m}b");
+        assert_eq!(r.renames.original(&renamed), Some("a$b"));
+        assert_eq!(r.renames.display(&format!("{m}x")), "$x");
+        assert!(r.text.contains("\"a$b\""));
+        assert_eq!(r.text.matches(&renamed).count(), 2);
+        assert!(r.edits.is_empty());
+    }
+
+    #[test]
+    fn thread_keyword_changes_length() {
+        let src = "__thread int x; int __attribute__((__thread)) y;";
+        let r = rewrite(src).unwrap();
+        assert!(r.text.starts_with("_Thread_local int x;"));
+        assert!(r.text.contains("((__thread))"));
+        assert_eq!(r.edits.len(), 1);
+        assert_eq!(r.rewrites[0].kind, RewriteKind::ThreadKeyword);
+    }
+
+    #[test]
+    fn standalone_attributes_blanked() {
+        let src = "struct __attribute__((packed)) S { int a; } __attribute__((aligned(8)));\n\
+                   void f(int x) { switch (x) { case 1: x++; __attribute__((fallthrough)); case 2: L: __attribute__((unused)); } }\n\
+                   enum __attribute__((packed)) E { A };\n\
+                   void g(void) __attribute__((noreturn));";
+        let r = rewrite(src).unwrap();
+        assert_eq!(r.text.len(), src.len());
+        assert_eq!(r.text.matches("__attribute__").count(), 2, "{}", r.text);
+        assert!(r.text.contains("__attribute__((noreturn))"));
+        assert!(r.text.contains("__attribute__((packed)) S"));
+        assert_eq!(
+            r.rewrites
+                .iter()
+                .filter(|w| w.kind == RewriteKind::DroppedAttribute)
+                .count(),
+            4
+        );
+    }
+
+    #[test]
+    fn nesting_refused() {
+        let deep = format!("int x = {}1{};", "(".repeat(2000), ")".repeat(2000));
+        assert!(rewrite(&deep).is_err());
+        let minus = format!("int x = {}1;", "- ".repeat(2000));
+        assert!(rewrite(&minus).is_err());
+        let fine = format!("int x = {}1{};", "(".repeat(100), ")".repeat(100));
+        assert!(rewrite(&fine).is_ok());
+    }
+}

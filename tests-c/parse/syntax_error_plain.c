@@ -1,0 +1,7 @@
+int x;
+
+int main(void)
+{
+  x = 1
+  return x;
+}
