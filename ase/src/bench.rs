@@ -1,11 +1,15 @@
 //! `ase bench`: checks every `.gc` model of a folder and prints a markdown
 //! table of our verdicts and figures beside those of the papers.
 //!
+//! With `--engine ur` the table is UR's (beside UR's columns of the ASE
+//! paper's Fig. 7); with `--compare` both engines run on every model and the
+//! table puts their figures side by side, in the shape of Fig. 7.
+//!
 //! A wrong verdict (one that contradicts the model's `// expect:` line), an
 //! unsafe verdict whose trace does not replay, and a crash of the engine make
 //! the bench fail (exit code 1); everything else is reported in the table.
 
-use crate::Limits;
+use crate::{EngineKind, Limits};
 use anyhow::Context;
 use engine::ir::Program;
 use engine::verdict::{Outcome, Verdict};
@@ -181,6 +185,8 @@ pub mod paper {
 /// Tables of the papers' file whose rows are compared with ours (the ASE
 /// paper's Fig. 7 and Fig. 8).
 const PAPER_HEADING: &str = "ASE ";
+/// The ASE paper's figure that compares ASE with UR.
+const FIG7_HEADING: &str = "ASE Fig. 7";
 /// The column that names a row's `.gc` file (its stem).
 const FILE_COLUMN: &str = ".gc file";
 /// Column names of the paper's figures, ASE's column first when a table has
@@ -194,27 +200,106 @@ const PAPER_PREDS: &[&str] = &["Preds. ASE", "Preds."];
 const PAPER_STATES: &[&str] = &["Con/Abs ASE", "Symb/Abs States"];
 /// See [`PAPER_ITER`].
 const PAPER_CHECK: &[&str] = &["Check ASE", "Check"];
+/// UR's iterations in Fig. 7.
+const PAPER_ITER_UR: &str = "Iter. UR";
+/// UR's prover queries in Fig. 7.
+const PAPER_QUERIES_UR: &str = "Prvr. Qurs. UR";
+/// UR's predicates in Fig. 7.
+const PAPER_PREDS_UR: &str = "Preds. UR";
+/// UR's concrete/abstract states in Fig. 7.
+const PAPER_STATES_UR: &str = "Con/Abs UR";
 
-/// The column names of the output table.
-const HEADERS: [&str; 14] = [
-    "model",
-    "expect",
-    "verdict",
-    "check",
-    "iter",
-    "queries",
-    "preds",
-    "sym/abs states",
-    "time (s)",
-    "paper iter",
-    "paper queries",
-    "paper preds",
-    "paper states",
-    "paper check",
-];
+/// Where an engine's figures stand in the papers' file: the tables looked
+/// in and, for each paper column of the output, the names tried in order
+/// (none: the cell is always `–`).
+struct PaperColumns {
+    /// Prefix of the headings of the tables looked in.
+    heading: &'static str,
+    /// Iterations, queries, predicates, states and check.
+    columns: [&'static [&'static str]; 5],
+}
+
+impl PaperColumns {
+    /// The columns of `engine`: ASE's from Fig. 7 and Fig. 8, UR's from
+    /// Fig. 7 (UR has no check column; Fig. 8 has no UR figures).
+    fn of(engine: EngineKind) -> PaperColumns {
+        match engine {
+            EngineKind::Ase => PaperColumns {
+                heading: PAPER_HEADING,
+                columns: [
+                    PAPER_ITER,
+                    PAPER_QUERIES,
+                    PAPER_PREDS,
+                    PAPER_STATES,
+                    PAPER_CHECK,
+                ],
+            },
+            EngineKind::Ur => PaperColumns {
+                heading: FIG7_HEADING,
+                columns: [
+                    &[PAPER_ITER_UR],
+                    &[PAPER_QUERIES_UR],
+                    &[PAPER_PREDS_UR],
+                    &[PAPER_STATES_UR],
+                    &[],
+                ],
+            },
+        }
+    }
+}
+
+/// The column names of the one-engine table of `engine` (UR explores
+/// concrete states, ASE symbolic ones).
+fn headers(engine: EngineKind) -> [&'static str; 14] {
+    [
+        "model",
+        "expect",
+        "verdict",
+        "check",
+        "iter",
+        "queries",
+        "preds",
+        match engine {
+            EngineKind::Ase => "sym/abs states",
+            EngineKind::Ur => "con/abs states",
+        },
+        "time (s)",
+        "paper iter",
+        "paper queries",
+        "paper preds",
+        "paper states",
+        "paper check",
+    ]
+}
 /// Which output columns are right-aligned (numbers).
 const RIGHT: [bool; 14] = [
     false, false, false, false, true, true, true, true, true, true, true, true, true, false,
+];
+
+/// The column names of the `--compare` table (the shape of Fig. 7).
+const COMPARE_HEADERS: [&str; 17] = [
+    "model",
+    "expect",
+    "verdict ASE",
+    "verdict UR",
+    "iter ASE",
+    "iter UR",
+    "queries ASE",
+    "queries UR",
+    "preds ASE",
+    "preds UR",
+    "time ASE",
+    "time UR",
+    "states ASE",
+    "states UR",
+    "check ASE",
+    "paper iter ASE/UR",
+    "paper preds ASE/UR",
+];
+/// Which columns of the `--compare` table are right-aligned.
+const COMPARE_RIGHT: [bool; 17] = [
+    false, false, false, false, true, true, true, true, true, true, true, true, true, true, false,
+    true, true,
 ];
 
 /// What the runs of one model produced.
@@ -258,6 +343,9 @@ pub enum Class {
     Wrong,
     /// The engine gave no answer.
     Unknown,
+    /// The engine does not handle this kind of program (UR: several
+    /// initial states or nondeterministic inputs).
+    Unsupported,
     /// A definite verdict for a model without a known expectation.
     Unchecked,
     /// The model could not be read or parsed.
@@ -280,6 +368,7 @@ impl ModelRun {
             Answer::Invalid(_) => Class::Invalid,
             Answer::Crashed(_) => Class::Crashed,
             Answer::Checked { outcome, bad_trace } => match &outcome.verdict {
+                Verdict::Unknown(why) if is_unsupported(why) => Class::Unsupported,
                 Verdict::Unknown(_) => Class::Unknown,
                 _ if bad_trace.is_some() => Class::Wrong,
                 v => match self.expect.as_deref() {
@@ -290,6 +379,14 @@ impl ModelRun {
             },
         }
     }
+}
+
+/// Whether an unknown verdict's reason says that the engine does not handle
+/// the program at all (UR's answer to programs without one concrete initial
+/// state or with `x := *`), rather than that it ran out of budget.
+pub fn is_unsupported(reason: &str) -> bool {
+    reason.contains("needs one concrete initial state")
+        || reason.contains("does not handle nondeterministic inputs")
 }
 
 /// The `// expect:` value of a `.gc` source (lower-cased first word),
@@ -365,8 +462,18 @@ fn parse_error(source: &str, errors: &[engine::parse::ParseError]) -> String {
     format!("line {line}: {}", e.message)
 }
 
-/// Parses the model at `path` and checks it `runs` times.
-pub fn run_model(path: &Path, runs: u32, config: &engine::ase::Config) -> ModelRun {
+/// A model file, read and parsed.
+pub struct Loaded {
+    /// The file stem (matched against the papers' `.gc file` column).
+    pub name: String,
+    /// The `// expect:` value, lower-cased.
+    pub expect: Option<String>,
+    /// The program, or why there is none (read or parse error).
+    pub program: Result<Program, String>,
+}
+
+/// Reads and parses the model at `path`.
+pub fn load(path: &Path) -> Loaded {
     let name = path
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
@@ -374,27 +481,37 @@ pub fn run_model(path: &Path, runs: u32, config: &engine::ase::Config) -> ModelR
     let source = match std::fs::read_to_string(path) {
         Ok(s) => s,
         Err(e) => {
-            return ModelRun {
+            return Loaded {
                 name,
                 expect: None,
-                result: Answer::Invalid(format!("cannot read: {e}")),
-                time: None,
-                notes: Vec::new(),
+                program: Err(format!("cannot read: {e}")),
             }
         }
     };
     let expect = expected(&source);
-    let (result, time, notes) = match engine::parse::parse_program(&source) {
-        Err(errors) => (
-            Answer::Invalid(parse_error(&source, &errors)),
-            None,
-            Vec::new(),
-        ),
-        Ok(program) => check_runs(&program, runs, config),
-    };
-    ModelRun {
+    let program =
+        engine::parse::parse_program(&source).map_err(|errors| parse_error(&source, &errors));
+    Loaded {
         name,
         expect,
+        program,
+    }
+}
+
+/// Checks a loaded model `runs` times with `engine`.
+pub fn run_loaded(
+    model: &Loaded,
+    kind: EngineKind,
+    runs: u32,
+    config: &engine::ase::Config,
+) -> ModelRun {
+    let (result, time, notes) = match &model.program {
+        Err(why) => (Answer::Invalid(why.clone()), None, Vec::new()),
+        Ok(program) => check_runs(program, kind, runs, config),
+    };
+    ModelRun {
+        name: model.name.clone(),
+        expect: model.expect.clone(),
         result,
         time,
         notes,
@@ -405,6 +522,7 @@ pub fn run_model(path: &Path, runs: u32, config: &engine::ase::Config) -> ModelR
 /// median time and notes on runs that disagree.
 fn check_runs(
     program: &Program,
+    kind: EngineKind,
     runs: u32,
     config: &engine::ase::Config,
 ) -> (Answer, Option<Duration>, Vec<String>) {
@@ -414,7 +532,7 @@ fn check_runs(
     let mut last = None;
     for _ in 0..runs.max(1) {
         let start = Instant::now();
-        let outcome = panic::catch_unwind(AssertUnwindSafe(|| engine::ase::check(program, config)));
+        let outcome = panic::catch_unwind(AssertUnwindSafe(|| kind.check(program, config)));
         times.push(start.elapsed());
         match outcome {
             Ok(o) => {
@@ -479,11 +597,12 @@ fn escape(s: &str) -> String {
 }
 
 /// The verdict cell: loud for failures, with the reason for unknown and
-/// invalid models.
+/// invalid models; `unsupported` for programs the engine does not handle.
 fn verdict_cell(m: &ModelRun) -> String {
     match (&m.result, m.class()) {
         (Answer::Invalid(why), _) => format!("invalid ({})", truncate(why, REASON_WIDTH)),
         (Answer::Crashed(why), _) => format!("**CRASH: {}**", truncate(why, REASON_WIDTH)),
+        (Answer::Checked { .. }, Class::Unsupported) => "unsupported".to_string(),
         (Answer::Checked { outcome, .. }, class) => match &outcome.verdict {
             Verdict::Unknown(why) => format!("unknown ({})", truncate(why, REASON_WIDTH)),
             Verdict::Unsafe(_)
@@ -497,51 +616,109 @@ fn verdict_cell(m: &ModelRun) -> String {
     }
 }
 
-/// The paper's figures for the model's row (`–` where there is none).
-fn paper_cells(row: Option<paper::Row<'_>>) -> [String; 5] {
-    let cell = |names: &[&str]| {
-        row.and_then(|r| r.first_of(names))
-            .filter(|c| !c.is_empty())
-            .unwrap_or("–")
-            .to_string()
-    };
-    [
-        cell(PAPER_ITER),
-        cell(PAPER_QUERIES),
-        cell(PAPER_PREDS),
-        cell(PAPER_STATES),
-        cell(PAPER_CHECK),
-    ]
+/// A paper cell: the first of `names` the row has, `–` when there is no
+/// row, no such column or an empty cell.
+fn paper_cell(row: Option<paper::Row<'_>>, names: &[&str]) -> String {
+    row.and_then(|r| r.first_of(names))
+        .filter(|c| !c.is_empty())
+        .unwrap_or("–")
+        .to_string()
 }
 
-/// The output row of a model, beside its paper row (if any).
-pub fn format_row(m: &ModelRun, paper: Option<paper::Row<'_>>) -> Vec<String> {
+/// The paper's figures for the model's row (`–` where there is none), in
+/// the columns of `columns`.
+fn paper_cells(row: Option<paper::Row<'_>>, columns: &PaperColumns) -> [String; 5] {
+    columns.columns.map(|names| paper_cell(row, names))
+}
+
+/// The figures of a run: check (`SF`, `II`, `EX`, `cex`, or empty for
+/// unknown), iterations, queries, predicates and states (last iteration).
+/// `None` if the engine did not run (invalid, crashed, unsupported).
+fn figures(m: &ModelRun) -> Option<[String; 5]> {
+    let Answer::Checked { outcome, .. } = &m.result else {
+        return None;
+    };
+    if m.class() == Class::Unsupported {
+        return None;
+    }
+    let s = &outcome.stats;
+    Some([
+        match &outcome.verdict {
+            Verdict::Safe(p) => p.short().to_string(),
+            Verdict::Unsafe(_) => "cex".to_string(),
+            Verdict::Unknown(_) => String::new(),
+        },
+        s.iterations.to_string(),
+        s.prover_queries.to_string(),
+        s.predicates.len().to_string(),
+        format!("{}/{}", s.symbolic_states, s.abstract_states),
+    ])
+}
+
+/// The time cell: the median in seconds, empty if the engine did not run.
+fn time_cell(m: &ModelRun) -> String {
+    match m.time {
+        Some(t) if m.class() != Class::Unsupported => format!("{:.3}", t.as_secs_f64()),
+        _ => String::new(),
+    }
+}
+
+/// The output row of a model checked by `kind`, beside its paper row (if
+/// any; see [`paper_row`]).
+pub fn format_row(m: &ModelRun, kind: EngineKind, paper: Option<paper::Row<'_>>) -> Vec<String> {
     let mut cells = vec![
         m.name.clone(),
         m.expect.clone().unwrap_or_else(|| "?".to_string()),
         verdict_cell(m),
     ];
-    match &m.result {
-        Answer::Checked { outcome, .. } => {
-            let s = &outcome.stats;
-            cells.push(match &outcome.verdict {
-                Verdict::Safe(p) => p.short().to_string(),
-                Verdict::Unsafe(_) => "cex".to_string(),
-                Verdict::Unknown(_) => String::new(),
-            });
-            cells.push(s.iterations.to_string());
-            cells.push(s.prover_queries.to_string());
-            cells.push(s.predicates.len().to_string());
-            cells.push(format!("{}/{}", s.symbolic_states, s.abstract_states));
-        }
-        _ => cells.extend(vec![String::new(); 5]),
+    cells.extend(figures(m).unwrap_or_default());
+    cells.push(time_cell(m));
+    cells.extend(paper_cells(paper, &PaperColumns::of(kind)));
+    cells.iter().map(|c| escape(c)).collect()
+}
+
+/// The paper row of the model `name` for the one-engine table of `kind`.
+fn paper_row<'a>(
+    tables: &'a paper::Tables,
+    kind: EngineKind,
+    name: &str,
+) -> Option<paper::Row<'a>> {
+    tables.find(PaperColumns::of(kind).heading, FILE_COLUMN, name)
+}
+
+/// `a/b` of two paper cells of a Fig. 7 row (each `–` if missing); `–`
+/// without a row.
+fn paper_pair(row: Option<paper::Row<'_>>, ase: &str, ur: &str) -> String {
+    match row {
+        None => "–".to_string(),
+        Some(_) => format!("{}/{}", paper_cell(row, &[ase]), paper_cell(row, &[ur])),
     }
-    cells.push(
-        m.time
-            .map(|t| format!("{:.3}", t.as_secs_f64()))
-            .unwrap_or_default(),
-    );
-    cells.extend(paper_cells(paper));
+}
+
+/// The `--compare` row of a model: ASE's and UR's runs side by side, beside
+/// the model's row of the paper's Fig. 7 (if any).
+pub fn compare_row(ase: &ModelRun, ur: &ModelRun, fig7: Option<paper::Row<'_>>) -> Vec<String> {
+    let fa = figures(ase).unwrap_or_default();
+    let fu = figures(ur).unwrap_or_default();
+    let cells = vec![
+        ase.name.clone(),
+        ase.expect.clone().unwrap_or_else(|| "?".to_string()),
+        verdict_cell(ase),
+        verdict_cell(ur),
+        fa[1].clone(),
+        fu[1].clone(),
+        fa[2].clone(),
+        fu[2].clone(),
+        fa[3].clone(),
+        fu[3].clone(),
+        time_cell(ase),
+        time_cell(ur),
+        fa[4].clone(),
+        fu[4].clone(),
+        fa[0].clone(),
+        paper_pair(fig7, PAPER_ITER[0], PAPER_ITER_UR),
+        paper_pair(fig7, PAPER_PREDS[0], PAPER_PREDS_UR),
+    ];
     cells.iter().map(|c| escape(c)).collect()
 }
 
@@ -593,8 +770,10 @@ pub fn markdown_table(headers: &[&str], right: &[bool], rows: &[Vec<String>]) ->
     out
 }
 
-/// The summary line and the notes after the table.
-pub fn summary(models: &[ModelRun], runs: u32, paper: Option<&Path>) -> String {
+/// `N models: a correct, b wrong, c unknown, ...; total time T s (...).`
+/// The unsupported count is shown if nonzero or `always_unsupported`; the
+/// crashed, invalid and unchecked counts if nonzero.
+fn count_line(models: &[ModelRun], runs: u32, always_unsupported: bool) -> String {
     let count = |c: Class| models.iter().filter(|m| m.class() == c).count();
     let total: Duration = models.iter().filter_map(|m| m.time).sum();
     let mut out = format!(
@@ -604,6 +783,9 @@ pub fn summary(models: &[ModelRun], runs: u32, paper: Option<&Path>) -> String {
         count(Class::Wrong),
         count(Class::Unknown)
     );
+    if always_unsupported || count(Class::Unsupported) > 0 {
+        let _ = write!(out, ", {} unsupported", count(Class::Unsupported));
+    }
     for (class, what) in [
         (Class::Crashed, "crashed"),
         (Class::Invalid, "invalid"),
@@ -620,20 +802,76 @@ pub fn summary(models: &[ModelRun], runs: u32, paper: Option<&Path>) -> String {
         runs,
         if runs == 1 { "" } else { "s" }
     );
+    out
+}
+
+/// The `Paper figures:` line (with a blank line before it).
+fn paper_line(paper: Option<&Path>) -> String {
     match paper {
-        Some(p) => {
-            let _ = writeln!(out, "\nPaper figures: `{}`.", p.display());
-        }
-        None => out.push_str("\nPaper figures: none.\n"),
+        Some(p) => format!("\nPaper figures: `{}`.\n", p.display()),
+        None => "\nPaper figures: none.\n".to_string(),
     }
-    let notes: Vec<String> = models
+}
+
+/// The notes of the models as list items, `- name (label): note` (without
+/// ` (label)` for an empty label).
+fn note_items(models: &[ModelRun], label: &str) -> Vec<String> {
+    let label = if label.is_empty() {
+        String::new()
+    } else {
+        format!(" ({label})")
+    };
+    models
         .iter()
-        .flat_map(|m| m.notes.iter().map(move |n| format!("- {}: {n}\n", m.name)))
-        .collect();
-    if !notes.is_empty() {
-        out.push_str("\nNotes:\n\n");
-        out.extend(notes);
+        .flat_map(|m| {
+            let label = label.clone();
+            m.notes
+                .iter()
+                .map(move |n| format!("- {}{label}: {n}\n", m.name))
+        })
+        .collect()
+}
+
+/// The `Notes:` section (empty without notes).
+fn notes_section(notes: Vec<String>) -> String {
+    if notes.is_empty() {
+        return String::new();
     }
+    let mut out = "\nNotes:\n\n".to_string();
+    out.extend(notes);
+    out
+}
+
+/// The summary line and the notes after the table.
+pub fn summary(models: &[ModelRun], runs: u32, paper: Option<&Path>) -> String {
+    let mut out = count_line(models, runs, false);
+    out.push_str(&paper_line(paper));
+    out.push_str(&notes_section(note_items(models, "")));
+    out
+}
+
+/// The summary lines (one per engine) and the notes after the `--compare`
+/// table.
+pub fn compare_summary(
+    ase: &[ModelRun],
+    ur: &[ModelRun],
+    runs: u32,
+    paper: Option<&Path>,
+) -> String {
+    let mut out = format!(
+        "ASE: {}\nUR: {}",
+        count_line(ase, runs, true),
+        count_line(ur, runs, true)
+    );
+    out.push_str(
+        "\nStates are those of the last iteration: symbolic/abstract for ASE, \
+         concrete/abstract for UR. The paper columns are the Fig. 7 row of the \
+         model's `.gc file` (ASE/UR; `–` where the paper has none).\n",
+    );
+    out.push_str(&paper_line(paper));
+    let mut notes = note_items(ase, "ASE");
+    notes.extend(note_items(ur, "UR"));
+    out.push_str(&notes_section(notes));
     out
 }
 
@@ -688,6 +926,9 @@ fn progress(m: &ModelRun) -> String {
         Answer::Invalid(why) => format!("invalid ({})", truncate(why, REASON_WIDTH)),
         Answer::Crashed(why) => format!("CRASHED ({})", truncate(why, REASON_WIDTH)),
         Answer::Checked { outcome, .. } => match &outcome.verdict {
+            Verdict::Unknown(why) if is_unsupported(why) => {
+                format!("unsupported ({})", truncate(why, REASON_WIDTH))
+            }
             Verdict::Unknown(why) => format!("unknown ({})", truncate(why, REASON_WIDTH)),
             v => verdict_label(v),
         },
@@ -700,65 +941,128 @@ fn progress(m: &ModelRun) -> String {
     format!("{what}{time}{mark}")
 }
 
-/// Runs `ase bench`: prints the table to stdout and returns the exit code
-/// (1 if a verdict is wrong or the engine crashed, else 0).
-pub fn run(dir: &Path, runs: u32, paper: Option<&Path>, limits: &Limits) -> anyhow::Result<u8> {
-    run_to(dir, runs, paper, limits, None)
+/// What `ase bench` runs and where it writes.
+#[derive(Clone, Copy, Debug)]
+pub struct Options<'a> {
+    /// Runs per model and engine (the time is their median); at least 1.
+    pub runs: u32,
+    /// The papers' tables (default: `paper-tables.md` beside the folder).
+    pub paper: Option<&'a Path>,
+    /// A file to write the markdown report to, besides stdout.
+    pub output: Option<&'a Path>,
+    /// The engine of the one-engine table.
+    pub engine: EngineKind,
+    /// Run both engines and print the `--compare` table instead.
+    pub compare: bool,
 }
 
-/// Like [`run`], and also writes the markdown to `output` if given.
-pub fn run_to(
-    dir: &Path,
-    runs: u32,
-    paper: Option<&Path>,
-    limits: &Limits,
-    output: Option<&Path>,
-) -> anyhow::Result<u8> {
+/// Runs `ase bench` on the `.gc` models of `dir`: prints the table (and
+/// writes it to `opts.output`) and returns the exit code (1 if a verdict is
+/// wrong or an engine crashed, else 0).
+pub fn run(dir: &Path, opts: &Options<'_>, limits: &Limits) -> anyhow::Result<u8> {
     let config = limits.config()?;
+    let runs = opts.runs;
     if runs == 0 {
         anyhow::bail!("--runs must be at least 1");
     }
     let files = models_in(dir)?;
-    let tables = load_paper(dir, paper)?;
+    let tables = load_paper(dir, opts.paper)?;
+    let paper_path = tables.as_ref().map(|(p, _)| p.as_path());
     // Fail on an unwritable output before the (long) runs, not after.
-    let mut out_file = output
+    let mut out_file = opts
+        .output
         .map(|p| {
             std::fs::File::create(p).with_context(|| format!("cannot write `{}`", p.display()))
         })
         .transpose()?;
-    let mut models = Vec::with_capacity(files.len());
+    let engines: &[EngineKind] = if opts.compare {
+        &[EngineKind::Ase, EngineKind::Ur]
+    } else {
+        std::slice::from_ref(&opts.engine)
+    };
+    // `runs_of[e][i]`: model `i` checked by `engines[e]`.
+    let mut runs_of: Vec<Vec<ModelRun>> = vec![Vec::with_capacity(files.len()); engines.len()];
     for (i, path) in files.iter().enumerate() {
         let name = path.file_name().unwrap_or_default().to_string_lossy();
         eprint!("[{}/{}] {name} ... ", i + 1, files.len());
-        let m = run_model(path, runs, &config);
-        eprintln!("{}", progress(&m));
-        models.push(m);
+        let model = load(path);
+        let mut reports = Vec::new();
+        for (e, kind) in engines.iter().enumerate() {
+            let m = run_loaded(&model, *kind, runs, &config);
+            reports.push(if opts.compare {
+                format!("{}: {}", engine_name(*kind), progress(&m))
+            } else {
+                progress(&m)
+            });
+            runs_of[e].push(m);
+        }
+        eprintln!("{}", reports.join("; "));
     }
-    let rows: Vec<Vec<String>> = models
-        .iter()
-        .map(|m| {
-            let row = tables
-                .as_ref()
-                .and_then(|(_, t)| t.find(PAPER_HEADING, FILE_COLUMN, &m.name));
-            format_row(m, row)
-        })
-        .collect();
-    let report = format!(
-        "{}\n{}",
-        markdown_table(&HEADERS, &RIGHT, &rows),
-        summary(&models, runs, tables.as_ref().map(|(p, _)| p.as_path()))
-    );
+    let report = if opts.compare {
+        let (ase, ur) = (&runs_of[0], &runs_of[1]);
+        let rows: Vec<Vec<String>> = ase
+            .iter()
+            .zip(ur)
+            .map(|(a, u)| {
+                let fig7 = tables
+                    .as_ref()
+                    .and_then(|(_, t)| t.find(FIG7_HEADING, FILE_COLUMN, &a.name));
+                compare_row(a, u, fig7)
+            })
+            .collect();
+        format!(
+            "{}\n{}",
+            markdown_table(&COMPARE_HEADERS, &COMPARE_RIGHT, &rows),
+            compare_summary(ase, ur, runs, paper_path)
+        )
+    } else {
+        let models = &runs_of[0];
+        let rows: Vec<Vec<String>> = models
+            .iter()
+            .map(|m| {
+                let row = tables
+                    .as_ref()
+                    .and_then(|(_, t)| paper_row(t, opts.engine, &m.name));
+                format_row(m, opts.engine, row)
+            })
+            .collect();
+        format!(
+            "{}\n{}",
+            markdown_table(&headers(opts.engine), &RIGHT, &rows),
+            summary(models, runs, paper_path)
+        )
+    };
     print!("{report}");
-    if let (Some(f), Some(p)) = (out_file.as_mut(), output) {
+    if let (Some(f), Some(p)) = (out_file.as_mut(), opts.output) {
         use std::io::Write;
         f.write_all(report.as_bytes())
             .with_context(|| format!("cannot write `{}`", p.display()))?;
     }
-    let failed = models.iter().any(|m| m.class().fails());
-    if failed {
-        eprintln!("bench FAILED: a verdict is wrong or the engine crashed (see the table)");
+    let failed: Vec<&str> = engines
+        .iter()
+        .zip(&runs_of)
+        .filter(|(_, models)| models.iter().any(|m| m.class().fails()))
+        .map(|(kind, _)| engine_name(*kind))
+        .collect();
+    if !failed.is_empty() {
+        eprintln!(
+            "bench FAILED: a verdict is wrong or the engine crashed ({}; see the table)",
+            failed.join(", ")
+        );
     }
-    Ok(if failed { EXIT_FAILED } else { EXIT_OK })
+    Ok(if failed.is_empty() {
+        EXIT_OK
+    } else {
+        EXIT_FAILED
+    })
+}
+
+/// The engine's name in tables and messages.
+fn engine_name(kind: EngineKind) -> &'static str {
+    match kind {
+        EngineKind::Ase => "ASE",
+        EngineKind::Ur => "UR",
+    }
 }
 
 #[cfg(test)]
@@ -925,18 +1229,25 @@ Notes after the table.
         let m = model(Some("safe"), safe.clone());
         assert_eq!(m.class(), Class::Correct);
         assert_eq!(
-            format_row(&m, None),
+            format_row(&m, EngineKind::Ase, None),
             [
                 "m", "safe", "safe", "II", "2", "17", "1", "9/4", "1.235", "–", "–", "–", "–", "–"
             ]
         );
         let t = Tables::parse(SAMPLE);
-        let row = format_row(&m, t.find("ASE ", ".gc file", "rax"));
+        let row = format_row(&m, EngineKind::Ase, paper_row(&t, EngineKind::Ase, "rax"));
         assert_eq!(row[9..], ["1", "6", "2", "81/44", "SF"]);
+        // UR's table takes UR's columns of Fig. 7 (no check column there).
+        let row = format_row(&m, EngineKind::Ur, paper_row(&t, EngineKind::Ur, "rax"));
+        assert_eq!(row[9..], ["–", "–", "–", "–", "–"]);
+        assert!(paper_row(&t, EngineKind::Ur, "ticket2-nd").is_none());
 
         let wrong = model(Some("unsafe"), safe.clone());
         assert_eq!(wrong.class(), Class::Wrong);
-        assert_eq!(format_row(&wrong, None)[2], "**WRONG: safe**");
+        assert_eq!(
+            format_row(&wrong, EngineKind::Ase, None)[2],
+            "**WRONG: safe**"
+        );
         assert_eq!(model(None, safe).class(), Class::Unchecked);
 
         let unknown = model(
@@ -944,7 +1255,7 @@ Notes after the table.
             Verdict::Unknown("time limit | reached ".repeat(10)),
         );
         assert_eq!(unknown.class(), Class::Unknown);
-        let row = format_row(&unknown, None);
+        let row = format_row(&unknown, EngineKind::Ase, None);
         assert!(
             row[2].starts_with("unknown (time limit \\| reached"),
             "{}",
@@ -959,7 +1270,7 @@ Notes after the table.
             ..model(None, Verdict::Unknown(String::new()))
         };
         assert_eq!(invalid.class(), Class::Invalid);
-        let row = format_row(&invalid, None);
+        let row = format_row(&invalid, EngineKind::Ase, None);
         assert_eq!(
             row[1..9],
             [
@@ -982,8 +1293,11 @@ Notes after the table.
             model(Some("unsafe"), Verdict::Safe(Proof::SafeFragment)),
             model(Some("safe"), Verdict::Unknown("timeout".to_string())),
         ];
-        let rows: Vec<Vec<String>> = models.iter().map(|m| format_row(m, None)).collect();
-        let table = markdown_table(&HEADERS, &RIGHT, &rows);
+        let rows: Vec<Vec<String>> = models
+            .iter()
+            .map(|m| format_row(m, EngineKind::Ase, None))
+            .collect();
+        let table = markdown_table(&headers(EngineKind::Ase), &RIGHT, &rows);
         let lines: Vec<&str> = table.lines().collect();
         assert_eq!(lines.len(), 5);
         assert!(lines[0].starts_with("| model | expect | verdict "));
@@ -996,5 +1310,97 @@ Notes after the table.
             "{s}"
         );
         assert!(models.iter().any(|m| m.class().fails()));
+    }
+
+    #[test]
+    fn urs_refusals_are_unsupported() {
+        let no_init = engine::parse::parse_program(
+            "var x;\nthread p at 0 { a: 0 -> 1 when x == 0; }\nerror p@1;\n",
+        )
+        .expect("parses");
+        let input = engine::parse::parse_program(
+            "var x = 0;\nthread p at 0 { a: 0 -> 1 do x := *; }\nerror p@1;\n",
+        )
+        .expect("parses");
+        for program in [&no_init, &input] {
+            let why = engine::ur::unsupported(program).expect("UR refuses it");
+            assert!(is_unsupported(&why), "{why}");
+            let m = model(Some("safe"), Verdict::Unknown(why));
+            assert_eq!(m.class(), Class::Unsupported);
+            assert!(!m.class().fails());
+            let row = format_row(&m, EngineKind::Ur, None);
+            assert_eq!(row[2..9], ["unsupported", "", "", "", "", "", ""]);
+        }
+        assert!(!is_unsupported("time limit reached"));
+        let timeout = model(Some("safe"), Verdict::Unknown("time limit reached".into()));
+        assert_eq!(timeout.class(), Class::Unknown);
+        assert_eq!(
+            format_row(&timeout, EngineKind::Ur, None)[2..5],
+            ["unknown (time limit reached)", "", "2"]
+        );
+    }
+
+    #[test]
+    fn compare_rows_and_summary() {
+        let t = Tables::parse(SAMPLE);
+        let ase = model(Some("safe"), Verdict::Safe(Proof::SafeFragment));
+        let mut ur = model(Some("safe"), Verdict::Safe(Proof::ExactAbstraction));
+        if let Answer::Checked { outcome, .. } = &mut ur.result {
+            outcome.stats.iterations = 5;
+            outcome.stats.symbolic_states = 30;
+        }
+        ur.time = Some(Duration::from_millis(500));
+        let row = compare_row(&ase, &ur, t.find(FIG7_HEADING, FILE_COLUMN, "rax"));
+        assert_eq!(row.len(), COMPARE_HEADERS.len());
+        assert_eq!(
+            row,
+            [
+                "m", "safe", "safe", "safe", "2", "5", "17", "17", "1", "1", "1.235", "0.500",
+                "9/4", "30/4", "SF", "1/–", "2/–"
+            ]
+        );
+        // Fig. 8 rows are not Fig. 7 rows.
+        assert!(t.find(FIG7_HEADING, FILE_COLUMN, "ticket2-nd").is_none());
+        let refused = model(
+            Some("safe"),
+            Verdict::Unknown("UR does not handle nondeterministic inputs (`x := *`)".to_string()),
+        );
+        let row = compare_row(&ase, &refused, None);
+        assert_eq!(row[3], "unsupported");
+        assert_eq!(
+            [&row[5], &row[7], &row[9], &row[11], &row[13]],
+            ["", "", "", "", ""]
+        );
+        assert_eq!(row[15..], ["–", "–"]);
+        let wrong = model(Some("unsafe"), Verdict::Safe(Proof::ExactAbstraction));
+        assert_eq!(compare_row(&ase, &wrong, None)[3], "**WRONG: safe**");
+        assert!(wrong.class().fails());
+
+        let s = compare_summary(&[ase.clone(), ase.clone()], &[refused, ur], 3, None);
+        assert!(
+            s.starts_with(
+                "ASE: 2 models: 2 correct, 0 wrong, 0 unknown, 0 unsupported; total time 2.469 s"
+            ),
+            "{s}"
+        );
+        assert!(
+            s.contains(
+                "UR: 2 models: 1 correct, 0 wrong, 0 unknown, 1 unsupported; total time 1.735 s"
+            ),
+            "{s}"
+        );
+        let table = markdown_table(&COMPARE_HEADERS, &COMPARE_RIGHT, &[row]);
+        let header: Vec<&str> = table
+            .lines()
+            .next()
+            .unwrap()
+            .split('|')
+            .map(str::trim)
+            .collect();
+        assert_eq!(
+            header[1..6],
+            ["model", "expect", "verdict ASE", "verdict UR", "iter ASE"]
+        );
+        assert_eq!(header[16..18], ["paper iter ASE/UR", "paper preds ASE/UR"]);
     }
 }

@@ -1,7 +1,7 @@
 //! `ase check`.
 
 use crate::{
-    diagnostics, render, EngineKind, Format, Limits, EXIT_INVALID, EXIT_SAFE, EXIT_UNKNOWN,
+    diagnostics, render, CheckEngine, Format, Limits, EXIT_INVALID, EXIT_SAFE, EXIT_UNKNOWN,
     EXIT_UNSAFE,
 };
 use anyhow::Context;
@@ -41,7 +41,13 @@ pub fn exit_code(v: &Verdict) -> u8 {
 }
 
 /// Runs `ase check`.
-pub fn run(path: &Path, format: Format, engine: EngineKind, limits: &Limits) -> anyhow::Result<u8> {
+pub fn run(
+    path: &Path,
+    format: Format,
+    engine: CheckEngine,
+    bound: i64,
+    limits: &Limits,
+) -> anyhow::Result<u8> {
     let config = limits.config()?;
     let (_source, program) = match load(path)? {
         Ok(p) => p,
@@ -50,7 +56,7 @@ pub fn run(path: &Path, format: Format, engine: EngineKind, limits: &Limits) -> 
             return Ok(EXIT_INVALID);
         }
     };
-    let outcome: Outcome = engine.check(&program, &config);
+    let outcome: Outcome = engine.check(&program, &config, bound);
     match format {
         Format::Text => print!("{}", render::text(&program, &outcome)),
         Format::Json => println!(

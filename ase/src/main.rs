@@ -77,6 +77,45 @@ impl EngineKind {
     }
 }
 
+/// The algorithm of `ase check`: a verifier, or the bounded explicit search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum CheckEngine {
+    /// Abstract Analysis of Symbolic Executions (the verifier).
+    Ase,
+    /// Under-approximation refinement (one concrete initial state, no
+    /// inputs).
+    Ur,
+    /// Breadth-first search over concrete states with every value and input
+    /// in `[-B, B]` (`--bound`): finds bugs, never proves safety.
+    Explicit,
+}
+
+/// States the explicit search explores at most unless `--max-states` says.
+const EXPLICIT_DEFAULT_MAX_STATES: u64 = 2_000_000;
+
+impl CheckEngine {
+    /// Runs the engine.
+    pub fn check(
+        self,
+        program: &engine::ir::Program,
+        config: &engine::ase::Config,
+        bound: i64,
+    ) -> engine::verdict::Outcome {
+        match self {
+            CheckEngine::Ase => EngineKind::Ase.check(program, config),
+            CheckEngine::Ur => EngineKind::Ur.check(program, config),
+            CheckEngine::Explicit => {
+                let bounds = engine::explicit::Bounds {
+                    bound,
+                    max_states: config.max_states.unwrap_or(EXPLICIT_DEFAULT_MAX_STATES),
+                };
+                let deadline = config.timeout.map(|t| std::time::Instant::now() + t);
+                engine::explicit::check(program, &bounds, deadline)
+            }
+        }
+    }
+}
+
 impl Limits {
     /// The engine configuration.
     pub fn config(&self) -> anyhow::Result<engine::ase::Config> {
@@ -105,8 +144,11 @@ enum Command {
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
         /// The checking algorithm.
-        #[arg(long, value_enum, default_value_t = EngineKind::Ase)]
-        engine: EngineKind,
+        #[arg(long, value_enum, default_value_t = CheckEngine::Ase)]
+        engine: CheckEngine,
+        /// The value bound of `--engine explicit`.
+        #[arg(long, value_name = "B", default_value_t = 10, value_parser = clap::value_parser!(i64).range(0..=1_000_000))]
+        bound: i64,
         #[command(flatten)]
         limits: Limits,
     },
@@ -115,7 +157,7 @@ enum Command {
     Bench {
         /// Folder of `.gc` files (each with an `// expect:` line).
         dir: PathBuf,
-        /// Runs per model (the time column is their median).
+        /// Runs per model and engine (the time column is their median).
         #[arg(long, default_value_t = 3)]
         runs: u32,
         /// The papers' result tables (default: `paper-tables.md` beside DIR).
@@ -124,6 +166,13 @@ enum Command {
         /// Also write the markdown table to FILE.
         #[arg(long, value_name = "FILE")]
         output: Option<PathBuf>,
+        /// The checking algorithm of the table.
+        #[arg(long, value_enum, default_value_t = EngineKind::Ase)]
+        engine: EngineKind,
+        /// Run both ASE and UR on every model and print them side by side
+        /// (the shape of the ASE paper's Fig. 7).
+        #[arg(long, conflicts_with = "engine")]
+        compare: bool,
         #[command(flatten)]
         limits: Limits,
     },
@@ -136,18 +185,28 @@ fn main() -> ExitCode {
             file,
             format,
             engine,
+            bound,
             limits,
-        } => check::run(&file, format, engine, &limits),
+        } => check::run(&file, format, engine, bound, &limits),
         Command::Bench {
             dir,
             runs,
             paper,
             output,
+            engine,
+            compare,
             limits,
-        } => match output {
-            None => bench::run(&dir, runs, paper.as_deref(), &limits),
-            Some(out) => bench::run_to(&dir, runs, paper.as_deref(), &limits, Some(&out)),
-        },
+        } => bench::run(
+            &dir,
+            &bench::Options {
+                runs,
+                paper: paper.as_deref(),
+                output: output.as_deref(),
+                engine,
+                compare,
+            },
+            &limits,
+        ),
     };
     match result {
         Ok(code) => ExitCode::from(code),

@@ -32,6 +32,35 @@ fn mutex_bug() -> String {
         .replace("x > y &&", "x >= y &&")
 }
 
+/// A two-process ticket lock from `t = s = 0`: one concrete initial state
+/// and no inputs, so UR runs on it too (safe).
+const TICKET: &str = "\
+// expect: safe
+var t = 0, s = 0, a1 = 0, a2 = 0;
+
+thread p1 at 0 {
+  draw1:  0 -> 1 do a1 := t, t := t + 1;
+  enter1: 1 -> 2 when a1 <= s;
+  leave1: 2 -> 0 do s := s + 1;
+}
+
+thread p2 at 0 {
+  draw2:  0 -> 1 do a2 := t, t := t + 1;
+  enter2: 1 -> 2 when a2 <= s;
+  leave2: 2 -> 0 do s := s + 1;
+}
+
+error p1@2 && p2@2;
+";
+
+/// The ticket lock with p2 entering one ticket early (`a2 <= s + 1`): both
+/// processes are critical after p1 draws 0 and p2 draws 1 (unsafe).
+fn ticket_bug() -> String {
+    TICKET
+        .replace("expect: safe", "expect: unsafe")
+        .replace("a2 <= s;", "a2 <= s + 1;")
+}
+
 /// A fresh, empty folder under Cargo's scratch directory for tests.
 fn scratch(name: &str) -> PathBuf {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("bench-{name}"));
@@ -166,5 +195,193 @@ fn bad_invocations_exit_2() {
         .args(["bench", "--runs", "0", empty.to_str().unwrap()])
         .output()
         .expect("run ase");
+    assert_eq!(out.status.code(), Some(2));
+}
+
+/// The papers' file of the compare tests: a Fig. 7 row for `ticket` (ASE
+/// and UR columns) and a Fig. 8 row for `mutex` (ASE only).
+const PAPER: &str = "\
+## ASE Fig. 7: ASE vs. UR
+
+| Program | ψ | Iter. ASE | Iter. UR | Prvr. Qurs. ASE | Prvr. Qurs. UR | Preds. ASE | Preds. UR | Con/Abs ASE | Con/Abs UR | Check | .gc file |
+| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |
+| ticket2 | t | 4 | 5 | 135 | 120 | 8 | 9 | 22/9 | 12/9 | SF | ticket |
+
+## ASE Fig. 8: ASE only
+
+| Program | Iter. | Prvr. Qurs. | Preds. | Symb/Abs States | Time(s) | Check | .gc file |
+| --- | --- | --- | --- | --- | --- | --- | --- |
+| mutex | 1 | 24 | 4 | 700/38 | 424 | II | mutex |
+";
+
+/// A scratch folder with the mutexes (inputs: UR does not run) and the
+/// ticket locks (concrete: UR runs), and [`PAPER`] beside the models.
+fn mixed_models(name: &str) -> (PathBuf, PathBuf) {
+    let dir = scratch(name);
+    let models = dir.join("models");
+    write(
+        &models,
+        &[
+            ("mutex.gc", MUTEX),
+            ("mutex-bug.gc", &mutex_bug()),
+            ("ticket.gc", TICKET),
+            ("ticket-bug.gc", &ticket_bug()),
+        ],
+    );
+    write(&dir, &[("paper-tables.md", PAPER)]);
+    (dir, models)
+}
+
+#[test]
+fn compare_puts_both_engines_side_by_side() {
+    let (dir, models) = mixed_models("compare");
+    let out_file = dir.join("compare.md");
+    let out = bench(&[
+        models.to_str().unwrap(),
+        "--compare",
+        "--output",
+        out_file.to_str().unwrap(),
+    ]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stdout}\n{stderr}");
+    let header = row(&stdout, "model");
+    assert_eq!(
+        header,
+        [
+            "model",
+            "expect",
+            "verdict ASE",
+            "verdict UR",
+            "iter ASE",
+            "iter UR",
+            "queries ASE",
+            "queries UR",
+            "preds ASE",
+            "preds UR",
+            "time ASE",
+            "time UR",
+            "states ASE",
+            "states UR",
+            "check ASE",
+            "paper iter ASE/UR",
+            "paper preds ASE/UR"
+        ],
+        "{stdout}"
+    );
+
+    // Both engines run on the ticket locks.
+    let ticket = row(&stdout, "ticket");
+    assert_eq!(ticket[1..4], ["safe", "safe", "safe"], "{stdout}");
+    assert!(["SF", "II"].contains(&ticket[14].as_str()), "{stdout}");
+    assert_eq!(ticket[15..], ["4/5", "8/9"], "{stdout}");
+    for (i, cell) in ticket[4..14].iter().enumerate() {
+        assert!(!cell.is_empty(), "column {} of {stdout}", i + 4);
+    }
+    // UR's states are concrete/abstract states.
+    assert!(ticket[13].contains('/'), "{stdout}");
+    let bug = row(&stdout, "ticket-bug");
+    assert_eq!(bug[1..4], ["unsafe", "unsafe", "unsafe"], "{stdout}");
+    assert_eq!(bug[14], "cex", "{stdout}");
+    assert_eq!(bug[15..], ["–", "–"], "{stdout}");
+
+    // UR does not run on the mutexes (unconstrained x, y and `x := *`); the
+    // Fig. 8 row of mutex is not a Fig. 7 row.
+    let mutex = row(&stdout, "mutex");
+    assert_eq!(mutex[1..4], ["safe", "safe", "unsupported"], "{stdout}");
+    for i in [5, 7, 9, 11, 13] {
+        assert_eq!(mutex[i], "", "column {i} of {stdout}");
+    }
+    assert_eq!(mutex[15..], ["–", "–"], "{stdout}");
+    let mutex_bug = row(&stdout, "mutex-bug");
+    assert_eq!(
+        mutex_bug[1..4],
+        ["unsafe", "unsafe", "unsupported"],
+        "{stdout}"
+    );
+
+    assert!(
+        stdout.contains("ASE: 4 models: 4 correct, 0 wrong, 0 unknown, 0 unsupported; total time"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("UR: 4 models: 2 correct, 0 wrong, 0 unknown, 2 unsupported; total time"),
+        "{stdout}"
+    );
+    // One progress line per model, with both engines.
+    let progress: Vec<&str> = stderr.lines().filter(|l| l.starts_with('[')).collect();
+    assert_eq!(progress.len(), 4, "{stderr}");
+    assert!(
+        progress
+            .iter()
+            .all(|l| l.contains("ASE: ") && l.contains("; UR: ")),
+        "{stderr}"
+    );
+    let saved = std::fs::read_to_string(&out_file).expect("--output file");
+    assert_eq!(saved, stdout);
+}
+
+#[test]
+fn ur_engine_table() {
+    let (_dir, models) = mixed_models("ur");
+    let out = bench(&[models.to_str().unwrap(), "--engine", "ur"]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stdout}\n{stderr}");
+    assert_eq!(row(&stdout, "model")[7], "con/abs states", "{stdout}");
+    let ticket = row(&stdout, "ticket");
+    assert_eq!(ticket[1..4], ["safe", "safe", "EX"], "{stdout}");
+    // UR's columns of Fig. 7 (which has no check column for UR).
+    assert_eq!(ticket[9..], ["5", "120", "9", "12/9", "–"], "{stdout}");
+    let bug = row(&stdout, "ticket-bug");
+    assert_eq!(bug[1..4], ["unsafe", "unsafe", "cex"], "{stdout}");
+    let mutex = row(&stdout, "mutex");
+    assert_eq!(
+        mutex[2..9],
+        ["unsupported", "", "", "", "", "", ""],
+        "{stdout}"
+    );
+    // Fig. 8 has no UR figures.
+    assert_eq!(mutex[9..], ["–", "–", "–", "–", "–"], "{stdout}");
+    assert_eq!(row(&stdout, "mutex-bug")[2], "unsupported", "{stdout}");
+    assert!(
+        stdout.contains("4 models: 2 correct, 0 wrong, 0 unknown, 2 unsupported; total time"),
+        "{stdout}"
+    );
+
+    // `--engine ase` is the default table.
+    let out = bench(&[models.to_str().unwrap(), "--engine", "ase"]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    assert_eq!(row(&stdout, "model")[7], "sym/abs states", "{stdout}");
+    assert_eq!(row(&stdout, "ticket")[9..12], ["4", "135", "8"], "{stdout}");
+    assert!(
+        stdout.contains("4 models: 4 correct, 0 wrong, 0 unknown; total time"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn compare_fails_on_a_wrong_verdict_of_either_engine() {
+    let dir = scratch("compare-wrong");
+    let models = dir.join("models");
+    let lying = ticket_bug().replace("expect: unsafe", "expect: safe");
+    write(&models, &[("lying.gc", &lying), ("mutex.gc", MUTEX)]);
+    let out = bench(&[models.to_str().unwrap(), "--compare"]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stdout}\n{stderr}");
+    let lying = row(&stdout, "lying");
+    assert_eq!(
+        lying[2..4],
+        ["**WRONG: unsafe**", "**WRONG: unsafe**"],
+        "{stdout}"
+    );
+    assert!(stdout.contains("UR: 2 models: 0 correct, 1 wrong, 0 unknown, 1 unsupported"));
+    assert!(stderr.contains("bench FAILED"), "{stderr}");
+    assert!(stdout.contains("Paper figures: none."), "{stdout}");
+
+    // `--compare` runs both engines: it does not take `--engine`.
+    let out = bench(&[models.to_str().unwrap(), "--compare", "--engine", "ur"]);
     assert_eq!(out.status.code(), Some(2));
 }

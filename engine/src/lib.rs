@@ -3,6 +3,8 @@
 #![warn(missing_docs)]
 
 pub mod ase;
+pub mod explicit;
+pub mod generate;
 pub mod interp;
 pub mod ir;
 pub mod linear;

@@ -25,7 +25,7 @@ use crate::ir::{Program, TransId};
 use crate::linear::{norm_to_formula, Atom, Formula, Norm};
 use crate::smt::{Smt, SmtError, Space};
 use crate::verdict::{Outcome, Proof, Stats, Trace, Verdict};
-use std::collections::{HashMap, HashSet, VecDeque};
+use std::collections::{HashSet, VecDeque};
 use std::time::Instant;
 
 /// Checks a program with UR.
@@ -125,7 +125,8 @@ fn iteration(
         parent: None,
     }];
     let mut visited: HashSet<AbsState> = HashSet::from([abstraction(sys, initial)]);
-    let mut checked: HashMap<(AbsState, usize), bool> = HashMap::new();
+    // (abstract state, step) pairs whose exactness has been checked.
+    let mut checked: HashSet<(AbsState, usize)> = HashSet::new();
     let mut new_atoms: Vec<Atom> = Vec::new();
     let mut failed = false;
     let mut queue = VecDeque::from([0usize]);
@@ -159,7 +160,7 @@ fn iteration(
                 Err(e) => return Ok(Some(Verdict::Unknown(e.to_string()))),
             };
             let b = abstraction(sys, &next);
-            if !checked.contains_key(&(a.clone(), k)) {
+            if checked.insert((a.clone(), k)) {
                 let post = post_predicates(sys, step);
                 let exact = match determined_successor(sys, &a.cube, &post) {
                     Some(c) => c == b.cube,
@@ -167,14 +168,14 @@ fn iteration(
                 };
                 if !exact {
                     failed = true;
-                    step.guard.for_each_atom(&mut |x: &Atom| new_atoms.push(x.clone()));
+                    step.guard
+                        .for_each_atom(&mut |x: &Atom| new_atoms.push(x.clone()));
                     for n in post {
                         if let Norm::Lit(x, _) = n {
                             new_atoms.push(x);
                         }
                     }
                 }
-                checked.insert((a.clone(), k), exact);
             }
             if visited.insert(b) {
                 nodes.push(Node {
@@ -194,9 +195,7 @@ fn iteration(
     }
     Ok(match (failed, added) {
         (false, _) => Some(Verdict::Safe(Proof::ExactAbstraction)),
-        (true, 0) => Some(Verdict::Unknown(
-            "refinement found no new predicate".into(),
-        )),
+        (true, 0) => Some(Verdict::Unknown("refinement found no new predicate".into())),
         (true, _) => None,
     })
 }

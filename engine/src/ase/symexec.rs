@@ -288,6 +288,49 @@ fn post(s: &SymState, step: &Step) -> (Box<[LocId]>, Vec<Lin>, Sym) {
     (locs, vals, s.next_sym + step.inputs as Sym)
 }
 
+/// A frame entry: a symbolic state and the abstract state and step it came
+/// from (`None` for initial states).
+type Pending = (SymState, Option<(NodeIndex, usize)>);
+
+/// The pieces of the successors of `s` by every enabled step, in program
+/// order; records each step in the path arena.
+fn successors(
+    sys: &System,
+    smt: &mut Smt,
+    paths: &mut PathArena,
+    s: &SymState,
+    node: NodeIndex,
+) -> Result<Vec<Pending>, SmtError> {
+    let mut children = Vec::new();
+    for (i, step) in sys.steps.iter().enumerate() {
+        // Guard atoms are predicates: the cube decides the guard for every
+        // state of the piece.
+        if step.from != s.locs[step.thread] || !s.cube.eval(&step.guard_preds, &s.locs) {
+            continue;
+        }
+        let (locs, vals, next_sym) = post(s, step);
+        paths.nodes.push(PathNode {
+            parent: Some(s.path),
+            step: Some(i),
+            input_base: s.next_sym,
+        });
+        let path_id = paths.nodes.len() - 1;
+        let vals: Rc<[Lin]> = vals.into();
+        for (cube, pc) in split_state(sys, smt, &vals, &s.pc)? {
+            let child = SymState {
+                locs: locs.clone(),
+                vals: vals.clone(),
+                pc,
+                next_sym,
+                cube,
+                path: path_id,
+            };
+            children.push((child, Some((node, i))));
+        }
+    }
+    Ok(children)
+}
+
 /// SYMBOLICEXEC: explores the program depth-first from its initial states.
 pub fn explore(
     sys: &System,
@@ -321,7 +364,7 @@ pub fn explore(
         step: None,
         input_base: next_sym,
     });
-    let initial: Vec<(SymState, Option<(NodeIndex, usize)>)> = split_state(sys, smt, &vals, &pc)?
+    let initial: Vec<Pending> = split_state(sys, smt, &vals, &pc)?
         .into_iter()
         .rev()
         .map(|(cube, pc)| {
@@ -368,7 +411,8 @@ pub fn explore(
             return Ok(out(ats, paths, count - 1, end));
         }
         if count.is_multiple_of(256) && limits.deadline.is_some_and(|d| Instant::now() >= d) {
-            return Err(SmtError::Timeout);
+            let end = ExploreEnd::Limit(SmtError::Timeout.to_string());
+            return Ok(out(ats, paths, count, end));
         }
         let node = ats.node(&AbsState {
             locs: s.locs.clone(),
@@ -400,33 +444,7 @@ pub fn explore(
         if !expanded.insert(key) {
             continue; // identical to an expanded state
         }
-        let mut children = Vec::new();
-        for (i, step) in sys.steps.iter().enumerate() {
-            if step.from != s.locs[step.thread] || !s.cube.eval(&step.guard_preds, &s.locs) {
-                continue;
-            }
-            let (locs, vals, next_sym) = post(&s, step);
-            paths.nodes.push(PathNode {
-                parent: Some(s.path),
-                step: Some(i),
-                input_base: s.next_sym,
-            });
-            let path_id = paths.nodes.len() - 1;
-            let vals: Rc<[Lin]> = vals.into();
-            for (cube, pc) in split_state(sys, smt, &vals, &s.pc)? {
-                children.push((
-                    SymState {
-                        locs: locs.clone(),
-                        vals: vals.clone(),
-                        pc,
-                        next_sym,
-                        cube,
-                        path: path_id,
-                    },
-                    Some((node, i)),
-                ));
-            }
-        }
+        let mut children = successors(sys, smt, &mut paths, &s, node)?;
         children.reverse(); // pop() takes them in program order
         path.push(node);
         on_path[node.index()] = true;

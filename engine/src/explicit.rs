@@ -1,0 +1,624 @@
+//! Bounded explicit-state search: a test oracle and a quick bug finder,
+//! never a verifier.
+//!
+//! Breadth-first search over concrete states ([`State`]) in which every
+//! variable value and every input lies in `[-B, B]`:
+//!
+//! - the initial states are all combinations of the unconstrained variables
+//!   in `[-B, B]` (declared initial values as declared) that satisfy the
+//!   `init` constraints; they are enumerated lazily, so a huge product only
+//!   costs the states actually visited;
+//! - `x := *` ranges over `[-B, B]`;
+//! - a successor with a variable outside `[-B, B]` is discarded, and so is a
+//!   successor whose computation overflows.
+//!
+//! The effective bound is `max(B, |v|)` over the declared initial values
+//! `v`, so that a program whose declarations lie outside `[-B, B]` is not
+//! cut off at its very first step.
+//!
+//! An error state found is turned into a [`Trace`] by the interpreter
+//! ([`Trace::execute`]), so an `unsafe` answer is always real; breadth-first
+//! order makes the trace a shortest one within the bound. Without an error
+//! the answer is `unknown` (the bound, a state limit or the deadline cut the
+//! search): bounded search cannot prove a program safe.
+
+use crate::interp::{self, RunError, State};
+use crate::ir::{LocId, Program, Rhs, TransId, VarId};
+use crate::verdict::{Outcome, Stats, Trace, Verdict};
+use std::collections::HashSet;
+use std::hash::{BuildHasherDefault, Hasher};
+use std::time::Instant;
+
+/// The limits of one bounded search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Bounds {
+    /// Every variable value and every input lies in `[-bound, bound]`.
+    pub bound: i64,
+    /// The search stops with `unknown` after visiting this many states.
+    pub max_states: u64,
+}
+
+/// How often (in visited states) the deadline is checked.
+const DEADLINE_EVERY: u64 = 1000;
+
+/// A fast, deterministic hasher for states (FxHash): the search hashes
+/// every successor, and SipHash would dominate its running time.
+#[derive(Default)]
+struct FxHasher {
+    hash: u64,
+}
+
+impl FxHasher {
+    const SEED: u64 = 0x51_7c_c1_b7_27_22_0a_95;
+
+    fn add(&mut self, word: u64) {
+        self.hash = (self.hash.rotate_left(5) ^ word).wrapping_mul(Self::SEED);
+    }
+}
+
+impl Hasher for FxHasher {
+    fn finish(&self) -> u64 {
+        self.hash
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut word = [0u8; 8];
+            word[..chunk.len()].copy_from_slice(chunk);
+            self.add(u64::from_le_bytes(word));
+        }
+    }
+    fn write_u8(&mut self, i: u8) {
+        self.add(u64::from(i));
+    }
+    fn write_u32(&mut self, i: u32) {
+        self.add(u64::from(i));
+    }
+    fn write_u64(&mut self, i: u64) {
+        self.add(i);
+    }
+    fn write_u128(&mut self, i: u128) {
+        self.add(i as u64);
+        self.add((i >> 64) as u64);
+    }
+    fn write_i128(&mut self, i: i128) {
+        self.write_u128(i as u128);
+    }
+    fn write_usize(&mut self, i: usize) {
+        self.add(i as u64);
+    }
+}
+
+type FxSet<K> = HashSet<K, BuildHasherDefault<FxHasher>>;
+
+/// A visited state as stored: packed into one integer when it fits (one
+/// byte per location and per value), else in full.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+enum Key {
+    Packed(u128),
+    Full(State),
+}
+
+/// How states are packed into [`Key::Packed`], if they can be.
+#[derive(Clone, Copy)]
+struct Packing {
+    threads: usize,
+    vars: usize,
+}
+
+impl Packing {
+    /// Packing works when every location id and every value in the bound
+    /// fits in a byte, and all of them in 128 bits.
+    fn new(program: &Program, bound: i128) -> Option<Packing> {
+        let fits = bound <= 127
+            && program.threads.len() + program.vars.len() <= 16
+            && program.threads.iter().all(|t| t.locs.len() <= 256);
+        fits.then_some(Packing {
+            threads: program.threads.len(),
+            vars: program.vars.len(),
+        })
+    }
+
+    /// The key of a state within the bound.
+    fn pack(self, s: &State) -> u128 {
+        let mut key = 0u128;
+        for l in &s.locs {
+            key = (key << 8) | u128::from(l.0 as u8);
+        }
+        for v in &s.vals {
+            key = (key << 8) | u128::from((*v as i8) as u8);
+        }
+        key
+    }
+
+    fn unpack(self, mut key: u128) -> State {
+        let mut vals = vec![0i128; self.vars];
+        for v in vals.iter_mut().rev() {
+            *v = i128::from((key & 0xff) as u8 as i8);
+            key >>= 8;
+        }
+        let mut locs = vec![LocId(0); self.threads];
+        for l in locs.iter_mut().rev() {
+            *l = LocId(u32::from((key & 0xff) as u8));
+            key >>= 8;
+        }
+        State { locs, vals }
+    }
+}
+
+/// How a state was first reached: the predecessor (index into the node
+/// list), the transition taken and its inputs.
+type Parent = (usize, TransId, Vec<(VarId, i128)>);
+
+/// A visited state and how it was first reached.
+struct Node {
+    key: Key,
+    /// The predecessor (index into the node list), the transition taken and
+    /// its inputs; `None` for initial states.
+    parent: Option<Parent>,
+}
+
+/// Why the search stopped early.
+enum Stop {
+    StateLimit,
+    TimeLimit,
+}
+
+/// The search state shared by the initial-state enumeration and the
+/// breadth-first exploration.
+struct Search<'a> {
+    program: &'a Program,
+    bound: i128,
+    packing: Option<Packing>,
+    max_states: u64,
+    deadline: Option<Instant>,
+    nodes: Vec<Node>,
+    visited: FxSet<Key>,
+    /// Transitions of each thread by source location.
+    outgoing: Vec<Vec<Vec<TransId>>>,
+}
+
+impl<'a> Search<'a> {
+    fn new(program: &'a Program, bounds: &Bounds, deadline: Option<Instant>) -> Self {
+        let declared = program
+            .vars
+            .iter()
+            .filter_map(|v| v.init)
+            .map(|v| i128::from(v).abs())
+            .max()
+            .unwrap_or(0);
+        let bound = i128::from(bounds.bound).abs().max(declared);
+        let outgoing = program
+            .threads
+            .iter()
+            .map(|t| {
+                let mut by_loc: Vec<Vec<TransId>> = vec![Vec::new(); t.locs.len()];
+                for &id in &t.transitions {
+                    if let Some(list) = by_loc.get_mut(program.transition(id).from.index()) {
+                        list.push(id);
+                    }
+                }
+                by_loc
+            })
+            .collect();
+        Search {
+            program,
+            bound,
+            packing: Packing::new(program, bound),
+            max_states: bounds.max_states,
+            deadline,
+            nodes: Vec::new(),
+            visited: FxSet::default(),
+            outgoing,
+        }
+    }
+
+    fn in_bound(&self, s: &State) -> bool {
+        s.vals.iter().all(|v| v.abs() <= self.bound)
+    }
+
+    fn key(&self, s: &State) -> Key {
+        match self.packing {
+            Some(p) => Key::Packed(p.pack(s)),
+            None => Key::Full(s.clone()),
+        }
+    }
+
+    fn state(&self, id: usize) -> State {
+        match (&self.nodes[id].key, self.packing) {
+            (Key::Packed(k), Some(p)) => p.unpack(*k),
+            (Key::Full(s), _) => s.clone(),
+            // Keys are packed exactly when there is a packing.
+            (Key::Packed(_), None) => State {
+                locs: Vec::new(),
+                vals: Vec::new(),
+            },
+        }
+    }
+
+    /// Checks the limits before a new state is visited.
+    fn limit(&self) -> Option<Stop> {
+        let n = self.nodes.len() as u64;
+        if n >= self.max_states {
+            return Some(Stop::StateLimit);
+        }
+        if n.wrapping_rem(DEADLINE_EVERY) == 0 && self.deadline.is_some_and(|d| Instant::now() >= d)
+        {
+            return Some(Stop::TimeLimit);
+        }
+        None
+    }
+
+    /// Visits a state unless it is out of the bound or already visited;
+    /// `Ok(Some(i))` when it is new, node `i`, and an error state.
+    fn visit(&mut self, state: &State, parent: Option<Parent>) -> Result<Option<usize>, Stop> {
+        if !self.in_bound(state) {
+            return Ok(None);
+        }
+        let key = self.key(state);
+        if self.visited.contains(&key) {
+            return Ok(None);
+        }
+        if let Some(stop) = self.limit() {
+            return Err(stop);
+        }
+        let id = self.nodes.len();
+        self.visited.insert(key.clone());
+        self.nodes.push(Node { key, parent });
+        // An error condition that overflows is not reported as reached.
+        Ok(interp::is_error(self.program, state)
+            .unwrap_or(false)
+            .then_some(id))
+    }
+
+    /// Enumerates the initial states; `Ok(Some(i))` when node `i` is an
+    /// error state.
+    fn initial_states(&mut self) -> Result<Option<usize>, Stop> {
+        let free: Vec<usize> = (0..self.program.vars.len())
+            .filter(|&v| self.program.vars[v].init.is_none())
+            .collect();
+        let mut vals: Vec<i128> = self
+            .program
+            .vars
+            .iter()
+            .map(|v| v.init.map_or(-self.bound, i128::from))
+            .collect();
+        loop {
+            // Combinations that violate `init` (or overflow in it) are not
+            // initial states.
+            if let Ok(s) = interp::initial_state(self.program, vals.clone()) {
+                if let Some(id) = self.visit(&s, None)? {
+                    return Ok(Some(id));
+                }
+            }
+            // The next combination (odometer over the free variables).
+            let mut carry = true;
+            for &v in &free {
+                if vals[v] < self.bound {
+                    vals[v] += 1;
+                    carry = false;
+                    break;
+                }
+                vals[v] = -self.bound;
+            }
+            if carry {
+                return Ok(None);
+            }
+        }
+    }
+
+    /// Breadth-first exploration from the initial states.
+    fn explore(&mut self) -> Result<Option<usize>, Stop> {
+        if let Some(id) = self.initial_states()? {
+            return Ok(Some(id));
+        }
+        let mut next = 0;
+        while next < self.nodes.len() {
+            let cur = next;
+            next += 1;
+            let state = self.state(cur);
+            for thread in 0..self.program.threads.len() {
+                let loc: LocId = state.locs[thread];
+                let count = self.outgoing[thread].get(loc.index()).map_or(0, Vec::len);
+                for k in 0..count {
+                    let t = self.outgoing[thread][loc.index()][k];
+                    if let Some(id) = self.successors(cur, &state, t)? {
+                        return Ok(Some(id));
+                    }
+                }
+            }
+        }
+        Ok(None)
+    }
+
+    /// Adds the successors of node `cur` by transition `t`.
+    fn successors(&mut self, cur: usize, state: &State, t: TransId) -> Result<Option<usize>, Stop> {
+        let tr = self.program.transition(t);
+        match interp::eval_cond(&tr.guard, state) {
+            Ok(true) => {}
+            Ok(false) | Err(_) => return Ok(None),
+        }
+        let inputs: Vec<VarId> = tr
+            .assigns
+            .iter()
+            .filter(|a| a.rhs == Rhs::Nondet)
+            .map(|a| a.var)
+            .collect();
+        let mut values: Vec<(VarId, i128)> = inputs.iter().map(|&v| (v, -self.bound)).collect();
+        loop {
+            // Overflow (values are bounded anyway) gives no successor.
+            if let Ok(s) = interp::step(self.program, state, t, &values) {
+                if let Some(id) = self.visit(&s, Some((cur, t, values.clone())))? {
+                    return Ok(Some(id));
+                }
+            }
+            let mut carry = true;
+            for (_, x) in values.iter_mut() {
+                if *x < self.bound {
+                    *x += 1;
+                    carry = false;
+                    break;
+                }
+                *x = -self.bound;
+            }
+            if carry {
+                return Ok(None);
+            }
+        }
+    }
+
+    /// The trace to node `id`, replayed by the interpreter.
+    fn trace(&self, id: usize) -> Result<Trace, RunError> {
+        let mut steps = Vec::new();
+        let mut cur = id;
+        while let Some((parent, t, inputs)) = &self.nodes[cur].parent {
+            steps.push((*t, inputs.clone()));
+            cur = *parent;
+        }
+        steps.reverse();
+        Trace::execute(self.program, self.state(cur).vals, &steps)
+    }
+}
+
+/// Searches the states of `program` with values in `[-B, B]` breadth-first
+/// for an error state. Answers `unsafe` (with a shortest trace within the
+/// bound) or `unknown`; never `safe`.
+pub fn check(program: &Program, bounds: &Bounds, deadline: Option<Instant>) -> Outcome {
+    let start = Instant::now();
+    let mut search = Search::new(program, bounds, deadline);
+    let result = search.explore();
+    let visited = search.nodes.len() as u64;
+    let bound = search.bound;
+    let verdict = match result {
+        Ok(Some(id)) => match search.trace(id) {
+            Ok(trace) => Verdict::Unsafe(trace),
+            Err(e) => Verdict::Unknown(format!(
+                "internal error: the explicit trace does not replay ({e})"
+            )),
+        },
+        Ok(None) => Verdict::Unknown(format!("no error within bound {bound} ({visited} states)")),
+        Err(Stop::StateLimit) => Verdict::Unknown(format!(
+            "state limit reached ({visited} states within bound {bound})"
+        )),
+        Err(Stop::TimeLimit) => Verdict::Unknown("time limit reached".into()),
+    };
+    Outcome {
+        verdict,
+        stats: Stats {
+            iterations: 1,
+            prover_queries: 0,
+            predicates: Vec::new(),
+            symbolic_states: visited,
+            abstract_states: 0,
+            time: start.elapsed(),
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::parse::parse_program;
+
+    fn program(src: &str) -> Program {
+        parse_program(src).expect("test program parses")
+    }
+
+    fn bounds(bound: i64) -> Bounds {
+        Bounds {
+            bound,
+            max_states: 100_000,
+        }
+    }
+
+    #[test]
+    fn finds_a_bug_at_depth_three() {
+        let p = program(
+            "var x = 0, y = 0;
+             thread p at 0 {
+               0 -> 1 do x := x + 1;
+               1 -> 2 do y := x + 1;
+               2 -> 0 when y < 0;
+             }
+             thread q at 0 { 0 -> 0 when x > 5 do x := 0; }
+             error y == 2;",
+        );
+        let out = check(&p, &bounds(3), None);
+        let Verdict::Unsafe(trace) = &out.verdict else {
+            panic!("expected unsafe, got {:?}", out.verdict);
+        };
+        assert_eq!(trace.steps.len(), 2);
+        assert!(trace.replay(&p).is_ok());
+        assert_eq!(out.stats.iterations, 1);
+        assert_eq!(out.stats.abstract_states, 0);
+    }
+
+    #[test]
+    fn shortest_trace_has_three_steps() {
+        let p = program(
+            "var x = 0;
+             thread p at a {
+               a -> b do x := x + 1;
+               b -> c do x := x + 1;
+               c -> d do x := x + 1;
+               d -> a;
+             }
+             error x == 3;",
+        );
+        let out = check(&p, &bounds(10), None);
+        let Verdict::Unsafe(trace) = &out.verdict else {
+            panic!("expected unsafe, got {:?}", out.verdict);
+        };
+        assert_eq!(trace.steps.len(), 3);
+        assert_eq!(trace.steps[2].state.vals, vec![3]);
+    }
+
+    #[test]
+    fn bug_that_needs_value_five() {
+        let p = program(
+            "var x = 0, y;
+             thread p at 0 { 0 -> 1 do x := *; 1 -> 2 when x == y; }
+             init y >= 0;
+             error p@2 && x >= 5;",
+        );
+        let out = check(&p, &bounds(3), None);
+        match &out.verdict {
+            Verdict::Unknown(why) => assert!(why.starts_with("no error within bound 3"), "{why}"),
+            v => panic!("expected unknown at bound 3, got {v:?}"),
+        }
+        let out = check(&p, &bounds(5), None);
+        let Verdict::Unsafe(trace) = &out.verdict else {
+            panic!("expected unsafe at bound 5, got {:?}", out.verdict);
+        };
+        assert!(trace.replay(&p).is_ok());
+        assert_eq!(trace.initial.vals, vec![0, 5]);
+        assert_eq!(trace.steps[0].inputs, vec![(VarId(0), 5)]);
+    }
+
+    #[test]
+    fn never_answers_safe() {
+        let p = program("var x = 0; thread p at 0 { 0 -> 0 do x := x + 1; } error x < 0;");
+        let out = check(&p, &bounds(4), None);
+        match &out.verdict {
+            Verdict::Unknown(why) => {
+                assert_eq!(why, "no error within bound 4 (5 states)");
+            }
+            v => panic!("expected unknown, got {v:?}"),
+        }
+        assert_eq!(out.stats.symbolic_states, 5);
+    }
+
+    #[test]
+    fn state_limit_and_lazy_initial_states() {
+        // 21^4 initial combinations at bound 10: the limit stops the
+        // enumeration long before the product.
+        let p = program("var a, b, c, d; thread p at 0 { 0 -> 0; } error a > 100;");
+        let out = check(
+            &p,
+            &Bounds {
+                bound: 10,
+                max_states: 50,
+            },
+            None,
+        );
+        match &out.verdict {
+            Verdict::Unknown(why) => assert!(why.starts_with("state limit reached"), "{why}"),
+            v => panic!("expected unknown, got {v:?}"),
+        }
+        assert_eq!(out.stats.symbolic_states, 50);
+    }
+
+    #[test]
+    fn large_bounds_store_states_in_full() {
+        // Bound 200 does not fit the packed keys; the search is the same.
+        let p = program(
+            "var x = 0, y = -150;
+             thread p at 0 { 0 -> 0 when x < 160 do x := x + 40, y := y - 1; }
+             error x == 160 && y == -154;",
+        );
+        for bound in [200, 100] {
+            let out = check(&p, &bounds(bound), None);
+            if bound == 200 {
+                let Verdict::Unsafe(trace) = &out.verdict else {
+                    panic!("expected unsafe, got {:?}", out.verdict);
+                };
+                assert_eq!(trace.steps.len(), 4);
+            } else {
+                // The bound is widened to the declared -150; `y` leaves it at once.
+                assert_eq!(
+                    out.verdict,
+                    Verdict::Unknown("no error within bound 150 (1 states)".into())
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn packing_round_trips() {
+        let p = program("var a, b, c; thread p at 0 { 0 -> 1; 1 -> 2; } thread q at 0 { 0 -> 0; }");
+        let packing = Packing::new(&p, 127).expect("fits");
+        for vals in [[-127, 0, 127], [1, -1, 5], [0, 0, 0]] {
+            let s = State {
+                locs: vec![LocId(2), LocId(0)],
+                vals: vals.to_vec(),
+            };
+            assert_eq!(packing.unpack(packing.pack(&s)), s);
+        }
+        assert!(Packing::new(&p, 128).is_none());
+    }
+
+    #[test]
+    fn time_limit() {
+        let p = program("var a, b, c; thread p at 0 { 0 -> 0; } error a > 100;");
+        let out = check(
+            &p,
+            &Bounds {
+                bound: 50,
+                max_states: u64::MAX,
+            },
+            Some(Instant::now()),
+        );
+        assert_eq!(out.verdict, Verdict::Unknown("time limit reached".into()));
+    }
+
+    #[test]
+    fn overflow_is_skipped() {
+        // 3 * (2^63 - 1)^2 overflows the interpreter's 128-bit arithmetic,
+        // in an assignment and in a guard.
+        let p = program(
+            "var x = 0, y = 3;
+             thread p at 0 {
+               0 -> 1 do x := 9223372036854775807 * (9223372036854775807 * y);
+               0 -> 1 when 9223372036854775807 * (9223372036854775807 * y) > 0;
+               0 -> 2 do x := 1;
+             }
+             error x == 1;",
+        );
+        let out = check(&p, &bounds(3), None);
+        let Verdict::Unsafe(trace) = &out.verdict else {
+            panic!("expected unsafe, got {:?}", out.verdict);
+        };
+        assert_eq!(trace.steps.len(), 1);
+        assert_eq!(out.stats.symbolic_states, 2);
+    }
+
+    #[test]
+    fn init_constraints_filter_initial_states() {
+        let p = program(
+            "var x, y;
+             init x + y == 4 && x >= 3;
+             thread p at 0 { 0 -> 0; }
+             error y == 0;",
+        );
+        let out = check(&p, &bounds(5), None);
+        let Verdict::Unsafe(trace) = &out.verdict else {
+            panic!("expected unsafe, got {:?}", out.verdict);
+        };
+        assert_eq!(trace.initial.vals, vec![4, 0]);
+        assert!(trace.steps.is_empty());
+        let out = check(&p, &bounds(3), None);
+        match &out.verdict {
+            Verdict::Unknown(why) => assert_eq!(why, "no error within bound 3 (1 states)"),
+            v => panic!("expected unknown, got {v:?}"),
+        }
+    }
+}
