@@ -19,27 +19,19 @@
 use crate::ase::ats::{AbsState, Cube};
 use crate::ase::checks::{determined_successor, post_predicates};
 use crate::ase::system::System;
-use crate::ase::Config;
+use crate::ase::{start_iteration, Config};
 use crate::interp::{self, State};
 use crate::ir::{Program, TransId};
 use crate::linear::{norm_to_formula, Atom, Formula, Norm};
 use crate::smt::{Smt, SmtError, Space};
 use crate::verdict::{Outcome, Proof, Stats, Trace, Verdict};
 use std::collections::{HashSet, VecDeque};
-use std::time::Instant;
 
 /// Checks a program with UR.
 pub fn check(program: &Program, config: &Config) -> Outcome {
-    let start = Instant::now();
-    let deadline = config.timeout.map(|t| start + t);
-    let mut sys = System::new(program);
-    let mut smt = Smt::new(deadline);
-    let mut stats = Stats::default();
-    let verdict = run(program, &mut sys, &mut smt, config, &mut stats);
-    stats.prover_queries = smt.queries;
-    stats.predicates = crate::ase::predicate_names(program, &sys);
-    stats.time = start.elapsed();
-    Outcome { verdict, stats }
+    crate::ase::drive(program, config, |sys, smt, _deadline, stats| {
+        run(program, sys, smt, config, stats)
+    })
 }
 
 /// Why UR cannot handle a program, if it cannot.
@@ -95,14 +87,9 @@ fn run(
         Err(e) => return Verdict::Unknown(e.to_string()),
     };
     loop {
-        if config.max_iterations.is_some_and(|m| stats.iterations >= m) {
-            return Verdict::Unknown(format!(
-                "iteration limit reached ({} iteration{})",
-                stats.iterations,
-                if stats.iterations == 1 { "" } else { "s" }
-            ));
+        if let Some(v) = start_iteration(config, stats) {
+            return v;
         }
-        stats.iterations += 1;
         match iteration(program, sys, smt, config, &initial, stats) {
             Ok(Some(v)) => return v,
             Ok(None) => {}

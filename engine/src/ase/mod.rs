@@ -39,13 +39,26 @@ pub struct Config {
 
 /// Checks a program with ASE.
 pub fn check(program: &Program, config: &Config) -> Outcome {
+    drive(program, config, |sys, smt, deadline, stats| {
+        run(program, sys, smt, config, deadline, stats)
+    })
+}
+
+/// Runs an abstraction-refinement engine: prepares the program and the
+/// prover, fills in the statistics, and turns a proof built on overflowed
+/// arithmetic into `unknown`.
+pub(crate) fn drive(
+    program: &Program,
+    config: &Config,
+    engine: impl FnOnce(&mut System, &mut Smt, Option<Instant>, &mut Stats) -> Verdict,
+) -> Outcome {
     let start = Instant::now();
     let deadline = config.timeout.map(|t| start + t);
     let mut sys = System::new(program);
     let mut smt = Smt::new(deadline);
     let mut stats = Stats::default();
     crate::linear::take_overflow();
-    let mut verdict = run(program, &mut sys, &mut smt, config, deadline, &mut stats);
+    let mut verdict = engine(&mut sys, &mut smt, deadline, &mut stats);
     // A replayed trace is evidence on its own; a proof is not, once the
     // arithmetic it was built on has overflowed.
     if crate::linear::take_overflow() && matches!(verdict, Verdict::Safe(_)) {
@@ -74,14 +87,9 @@ fn run(
     };
     let unknown = |e: SmtError| Verdict::Unknown(e.to_string());
     loop {
-        if config.max_iterations.is_some_and(|m| stats.iterations >= m) {
-            return Verdict::Unknown(format!(
-                "iteration limit reached ({} iteration{})",
-                stats.iterations,
-                if stats.iterations == 1 { "" } else { "s" }
-            ));
+        if let Some(v) = start_iteration(config, stats) {
+            return v;
         }
-        stats.iterations += 1;
         let exploration = match symexec::explore(sys, smt, limits) {
             Ok(e) => e,
             Err(e) => return unknown(e),
@@ -123,6 +131,20 @@ fn run(
             Err(e) => return unknown(e),
         }
     }
+}
+
+/// Counts a new refinement iteration, or ends the run when the iteration
+/// budget is spent.
+pub(crate) fn start_iteration(config: &Config, stats: &mut Stats) -> Option<Verdict> {
+    if config.max_iterations.is_some_and(|m| stats.iterations >= m) {
+        return Some(Verdict::Unknown(format!(
+            "iteration limit reached ({} iteration{})",
+            stats.iterations,
+            if stats.iterations == 1 { "" } else { "s" }
+        )));
+    }
+    stats.iterations += 1;
+    None
 }
 
 /// A concrete trace to the error state `state`: initial values and inputs
