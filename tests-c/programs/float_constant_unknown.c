@@ -1,0 +1,14 @@
+// expect: unknown
+// true verdict: safe
+// floating point is not modelled, even with constants only: 0.1 + 0.2 != 0.3 in binary doubles
+extern void reach_error(void);
+
+int main(void) {
+  double a = 0.1;
+  double b = 0.2;
+  double c = a + b;
+  if (c == 0.3) {
+    reach_error();   // never: 0.1 + 0.2 is 0.30000000000000004
+  }
+  return 0;
+}

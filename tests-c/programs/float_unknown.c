@@ -1,0 +1,15 @@
+// expect: unknown
+// true verdict: unsafe
+// floating point is not modelled: a nondet double can exceed 0.5
+extern void reach_error(void);
+extern double __VERIFIER_nondet_double(void);
+extern void __VERIFIER_assume(int);
+
+int main(void) {
+  double d = __VERIFIER_nondet_double();
+  __VERIFIER_assume(d >= 0.0 && d <= 1.0);
+  if (d > 0.5) {
+    reach_error();
+  }
+  return 0;
+}

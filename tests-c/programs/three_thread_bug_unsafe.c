@@ -1,0 +1,40 @@
+// expect: unsafe
+// a 3-thread bug: t2 must run between t1's two writes, and t3 after t1's second write
+// interleaving: t1 a = 1; t2 sees a == 1, b = 1; t1 a = 0; t3 sees b == 1 and a == 0; error
+#include <pthread.h>
+extern void reach_error(void);
+
+int a = 0, b = 0;
+
+void *t1f(void *arg) {
+  a = 1;
+  a = 0;
+  return 0;
+}
+
+void *t2f(void *arg) {
+  if (a == 1) {
+    b = 1;
+  }
+  return 0;
+}
+
+void *t3f(void *arg) {
+  if (b == 1) {
+    if (a == 0) {
+      reach_error();
+    }
+  }
+  return 0;
+}
+
+int main(void) {
+  pthread_t t1, t2, t3;
+  pthread_create(&t1, 0, t1f, 0);
+  pthread_create(&t2, 0, t2f, 0);
+  pthread_create(&t3, 0, t3f, 0);
+  pthread_join(t1, 0);
+  pthread_join(t2, 0);
+  pthread_join(t3, 0);
+  return 0;
+}
