@@ -2,6 +2,7 @@
 //! Executions).
 
 mod bench;
+mod cfront;
 mod check;
 mod diagnostics;
 mod render;
@@ -135,11 +136,14 @@ impl Limits {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Check a program (`.gc`) and print the verdict: safe, unsafe (with a
-    /// trace) or unknown (with the reason).
+    /// Check a program (`.gc`, or C: `.c` preprocessed with `cc -E`, `.i`
+    /// as is) and print the verdict: safe, unsafe (with a trace) or unknown
+    /// (with the reason).
     Check {
         /// The program.
         file: PathBuf,
+        #[command(flatten)]
+        cpp: cfront::CppArgs,
         /// Output format.
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
@@ -151,6 +155,13 @@ enum Command {
         bound: i64,
         #[command(flatten)]
         limits: Limits,
+    },
+    /// Lower a C program to the guarded-command IR and print it as `.gc`.
+    Lower {
+        /// The C file (`.c` or `.i`).
+        file: PathBuf,
+        #[command(flatten)]
+        cpp: cfront::CppArgs,
     },
     /// Check every `.gc` model of a folder and print a markdown table beside
     /// the figures of the papers.
@@ -187,7 +198,9 @@ fn main() -> ExitCode {
             engine,
             bound,
             limits,
-        } => check::run(&file, format, engine, bound, &limits),
+            cpp,
+        } => check::run(&file, format, engine, bound, &limits, &cpp),
+        Command::Lower { file, cpp } => check::lower(&file, &cpp),
         Command::Bench {
             dir,
             runs,

@@ -1,1 +1,97 @@
-//! Lowering of the C AST to the guarded-command IR (not implemented yet; see ARCHITECTURE.md).
+//! Lowering of pthread C programs (parsed by [`frontend`]) to the
+//! guarded-command IR of [`engine`].
+//!
+//! ```no_run
+//! let unit = frontend::parse_file("prog.c".as_ref(), &frontend::Options::default())?;
+//! let lowered = lowering::lower(&unit)?;
+//! println!("{}", engine::print::print_program(&lowered.program));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! The semantics modelled, and what makes the lowering refuse a program, are
+//! listed in SOUNDNESS.md; the design is in ARCHITECTURE.md ("Lowering").
+//! In short: one IR thread per thread instance (`main`, then one per
+//! `pthread_create` call site, per iteration of a constant-trip-count loop),
+//! calls inlined, integers exact with C's wrap-around, pointers as integer
+//! addresses resolved by case splits, every shared access its own step, and
+//! local steps merged into large blocks.
+
+#![warn(missing_docs)]
+
+mod cfg;
+mod emit;
+mod error;
+mod lower;
+mod term;
+mod types;
+
+use engine::interp::State;
+use engine::ir::{LocId, Program, ThreadId};
+pub use error::LowerError;
+use frontend::lang_c::span::Span;
+use frontend::{DataModel, ParsedUnit};
+
+/// A thread instance of the lowered program.
+#[derive(Clone, Debug)]
+pub struct ThreadInfo {
+    /// Its name in the IR (`main`, `worker.2`).
+    pub name: String,
+    /// Its start routine.
+    pub function: String,
+    /// The `pthread_create` call that starts it (a span of the parsed text).
+    pub created_at: Option<Span>,
+}
+
+/// The result of lowering a C program.
+#[derive(Clone, Debug)]
+pub struct Lowered {
+    /// The IR program. Transition spans are byte ranges of the parsed text
+    /// ([`ParsedUnit::text`]).
+    pub program: Program,
+    /// Per IR thread: where it comes from.
+    pub threads: Vec<ThreadInfo>,
+    /// Locations meaning `reach_error()` was called.
+    pub errors: Vec<(ThreadId, LocId)>,
+    /// Locations meaning the program did something the lowering does not
+    /// model (undefined behaviour, a thread-creation site run twice), with
+    /// the reason: a trace ending there gives `unknown`.
+    pub give_ups: Vec<(ThreadId, LocId, String)>,
+    /// The data model the integer types follow.
+    pub data_model: DataModel,
+}
+
+/// What the last state of an error trace means.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TraceEnd {
+    /// `reach_error()` (or a failing assertion) was reached: a real bug.
+    Error,
+    /// Something not modelled was reached; the verdict must be `unknown`.
+    GiveUp(String),
+}
+
+impl Lowered {
+    /// Classifies the final state of an error trace of [`Lowered::program`].
+    pub fn trace_end(&self, last: &State) -> TraceEnd {
+        if self
+            .errors
+            .iter()
+            .any(|(t, l)| last.locs.get(t.index()) == Some(l))
+        {
+            return TraceEnd::Error;
+        }
+        let reason = self
+            .give_ups
+            .iter()
+            .find(|(t, l, _)| last.locs.get(t.index()) == Some(l))
+            .map_or_else(
+                || "an unexpected error state".to_string(),
+                |(_, _, r)| r.clone(),
+            );
+        TraceEnd::GiveUp(reason)
+    }
+}
+
+/// Lowers a parsed C program.
+pub fn lower(unit: &ParsedUnit) -> Result<Lowered, LowerError> {
+    lower::Lowerer::new(unit)?.run()
+}

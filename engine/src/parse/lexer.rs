@@ -258,7 +258,7 @@ fn line_end(bytes: &[u8], from: usize) -> usize {
 fn ident_end(bytes: &[u8], from: usize) -> usize {
     from + bytes[from..]
         .iter()
-        .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_')
+        .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_' || **b == b'.')
         .count()
 }
 
@@ -271,9 +271,12 @@ fn show_char(ch: char) -> String {
 }
 
 /// Whether `s` is a valid identifier of the format (and not a keyword).
+/// Besides letters, digits and `_`, identifiers may contain `.` after the
+/// first character (an extension of the shared grammar, used by the C
+/// lowering for names such as `thr1.2.x`).
 pub(super) fn is_identifier(s: &str) -> bool {
     let mut chars = s.chars();
     matches!(chars.next(), Some(c) if c.is_ascii_alphabetic() || c == '_')
-        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.')
         && !KEYWORDS.contains(&s)
 }

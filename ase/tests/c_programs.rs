@@ -1,0 +1,172 @@
+//! End-to-end tests of `ase check` and `ase lower` on the C programs of
+//! `tests-c/programs/`.
+//!
+//! Each program's first line is `// expect: safe|unsafe|unknown`. Every
+//! program must get exactly that verdict, except those listed in
+//! `tests-c/known-unknown.txt` (programs the verifier cannot decide yet,
+//! with the reason): they may answer `unknown` but never the opposite of
+//! their expectation. The verdict lines of all programs are snapshotted
+//! (`snapshots/c_programs__verdicts.snap`), and every program that lowers
+//! is printed by `ase lower` and must parse back as `.gc`.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::Mutex;
+
+const ASE: &str = env!("CARGO_BIN_EXE_ase");
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("workspace")
+        .to_path_buf()
+}
+
+fn programs() -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(root().join("tests-c/programs"))
+        .expect("tests-c/programs")
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".c"))
+        .collect();
+    v.sort();
+    v
+}
+
+fn expectation(file: &str) -> String {
+    let text = std::fs::read_to_string(root().join("tests-c/programs").join(file)).expect("read");
+    text.lines()
+        .find_map(|l| {
+            l.trim()
+                .strip_prefix("// expect:")
+                .map(|v| v.trim().to_string())
+        })
+        .unwrap_or_else(|| panic!("{file} has no `// expect:` line"))
+}
+
+fn known_unknown() -> Vec<String> {
+    std::fs::read_to_string(root().join("tests-c/known-unknown.txt"))
+        .unwrap_or_default()
+        .lines()
+        .filter_map(|l| l.split_whitespace().next())
+        .filter(|w| !w.starts_with('#'))
+        .map(str::to_string)
+        .collect()
+}
+
+/// The verdict line of `ase check`, without step counts.
+fn verdict(file: &str, timeout: &str) -> String {
+    let out = Command::new(ASE)
+        .current_dir(root())
+        .args([
+            "check",
+            "--timeout",
+            timeout,
+            &format!("tests-c/programs/{file}"),
+        ])
+        .output()
+        .expect("run ase");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let first = stdout.lines().next().unwrap_or("").to_string();
+    let word = first.split([':', ' ']).next().unwrap_or("").to_string();
+    let code = out.status.code();
+    let expected_code = match word.as_str() {
+        "safe" => Some(0),
+        "unsafe" => Some(1),
+        "unknown" => Some(3),
+        _ => None,
+    };
+    assert_eq!(
+        code,
+        expected_code,
+        "{file}: exit code {code:?} for output\n{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    if word == "unsafe" {
+        return "unsafe".into();
+    }
+    first
+}
+
+#[test]
+fn c_programs_get_their_expected_verdicts() {
+    let files = programs();
+    assert!(
+        files.len() >= 40,
+        "tests-c/programs has {} programs",
+        files.len()
+    );
+    let slow = known_unknown();
+    let results = Mutex::new(Vec::new());
+    let next = Mutex::new(0usize);
+    std::thread::scope(|s| {
+        for _ in 0..2 {
+            s.spawn(|| loop {
+                let i = {
+                    let mut n = next.lock().expect("lock");
+                    *n += 1;
+                    *n - 1
+                };
+                let Some(f) = files.get(i) else { break };
+                let timeout = if slow.contains(f) { "3" } else { "120" };
+                let v = verdict(f, timeout);
+                results.lock().expect("lock").push((f.clone(), v));
+            });
+        }
+    });
+    let mut results = results.into_inner().expect("results");
+    results.sort();
+    let mut failures = Vec::new();
+    let mut lines = Vec::new();
+    for (f, v) in &results {
+        let expect = expectation(f);
+        let word = v.split([':', ' ']).next().unwrap_or("");
+        let ok = word == expect || (slow.contains(f) && word == "unknown");
+        if !ok {
+            failures.push(format!("{f}: expected {expect}, got {v}"));
+        }
+        // Timeouts of known-unknown programs depend on the machine.
+        let shown = if slow.contains(f) && word == "unknown" {
+            "unknown (known)".to_string()
+        } else {
+            v.clone()
+        };
+        lines.push(format!("{f}: {shown}"));
+    }
+    assert!(
+        failures.is_empty(),
+        "wrong verdicts:\n{}",
+        failures.join("\n")
+    );
+    insta::assert_snapshot!("verdicts", lines.join("\n"));
+}
+
+#[test]
+fn lowered_programs_parse_back() {
+    for f in programs() {
+        let out = Command::new(ASE)
+            .current_dir(root())
+            .args(["lower", &format!("tests-c/programs/{f}")])
+            .output()
+            .expect("run ase lower");
+        match out.status.code() {
+            Some(0) => {
+                let text = String::from_utf8_lossy(&out.stdout);
+                if let Err(errors) = engine::parse::parse_program(&text) {
+                    panic!(
+                        "{f}: `ase lower` output does not parse: {:?}",
+                        errors.first()
+                    );
+                }
+            }
+            Some(3) => assert!(
+                expectation(&f) == "unknown" || known_unknown().contains(&f),
+                "{f}: lowering refused a program expected to be decided"
+            ),
+            code => panic!(
+                "{f}: `ase lower` exit code {code:?}: {}",
+                String::from_utf8_lossy(&out.stderr)
+            ),
+        }
+    }
+}

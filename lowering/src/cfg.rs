@@ -1,0 +1,409 @@
+//! The control-flow graph of one thread instance, as the lowering builds it,
+//! and its compression into large blocks.
+//!
+//! An edge is `havoc H; assume guard; assigns` from one location to another:
+//! first the variables of `H` (always thread-local temporaries) get arbitrary
+//! values, then the guard is evaluated and the concurrent assignment made,
+//! all over the state after the havoc. Emission turns an edge with a havoc
+//! into two IR transitions (the havoc is a local step, so this is exact).
+
+use std::collections::{BTreeSet, HashMap};
+
+use engine::ir::{Cond, Term, VarId};
+use frontend::lang_c::span::Span;
+
+use crate::term::{and, cond_size, cond_vars, subst_cond, subst_term, term_size};
+
+/// A location of a thread's CFG (index into [`Cfg::locs`]).
+pub type Loc = usize;
+
+/// What a location is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LocKind {
+    /// An ordinary program point.
+    Normal,
+    /// The thread's start routine (or `main`) has returned, or the thread
+    /// called `pthread_exit`.
+    End,
+    /// The program has stopped: `main` returned, or `exit`/`abort` was called.
+    Exit,
+    /// `reach_error()` or a failing assertion was reached.
+    Error,
+    /// The program reached something whose behaviour is not modelled
+    /// (undefined behaviour, a thread-creation limit): a trace to here gives
+    /// `unknown`, with this reason.
+    GiveUp(String),
+}
+
+impl LocKind {
+    /// Whether the location is a sink that the compression keeps.
+    pub fn is_special(&self) -> bool {
+        !matches!(self, LocKind::Normal)
+    }
+}
+
+/// A location and what is known about it.
+#[derive(Clone, Debug)]
+pub struct LocInfo {
+    /// What it is.
+    pub kind: LocKind,
+    /// The C source it belongs to (its first statement), if any.
+    pub span: Option<Span>,
+    /// Whether some outgoing edge may block (a lock, a join, an assumption):
+    /// the outgoing guards need not cover every state.
+    pub blocking: bool,
+    /// Nesting depth of atomic sections here (set by [`Cfg::atomic_depths`]).
+    pub depth: u32,
+}
+
+/// How an edge takes part in atomic sections.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EdgeKind {
+    /// An ordinary step.
+    Plain,
+    /// `__VERIFIER_atomic_begin()`.
+    AtomicBegin,
+    /// `__VERIFIER_atomic_end()`.
+    AtomicEnd,
+}
+
+/// `havoc; assume guard; assigns`.
+#[derive(Clone, Debug)]
+pub struct Edge {
+    /// Source location.
+    pub from: Loc,
+    /// Target location.
+    pub to: Loc,
+    /// Variables given arbitrary values first.
+    pub havoc: Vec<VarId>,
+    /// The condition (over the state after the havoc).
+    pub guard: Cond,
+    /// Concurrent assignments (over the state after the havoc).
+    pub assigns: Vec<(VarId, Term)>,
+    /// The C construct it comes from.
+    pub span: Option<Span>,
+    /// Atomic-section role.
+    pub kind: EdgeKind,
+    /// Removed by the compression.
+    pub dead: bool,
+}
+
+/// A thread instance's control-flow graph.
+#[derive(Clone, Debug, Default)]
+pub struct Cfg {
+    /// Locations; 0 is the entry.
+    pub locs: Vec<LocInfo>,
+    /// Edges.
+    pub edges: Vec<Edge>,
+}
+
+/// Most edges a merge may create at one location.
+const MAX_PRODUCT: usize = 32;
+/// Largest guard or right-hand side (in nodes) a merge may create.
+const MAX_SIZE: usize = 400;
+
+impl Cfg {
+    /// A new location.
+    pub fn loc(&mut self, kind: LocKind, span: Option<Span>) -> Loc {
+        self.locs.push(LocInfo {
+            kind,
+            span,
+            blocking: false,
+            depth: 0,
+        });
+        self.locs.len() - 1
+    }
+
+    /// Adds an edge.
+    pub fn edge(&mut self, e: Edge) {
+        self.edges.push(e);
+    }
+
+    /// The live edges.
+    pub fn live(&self) -> impl Iterator<Item = &Edge> {
+        self.edges.iter().filter(|e| !e.dead)
+    }
+
+    /// Locations reachable from the entry.
+    pub fn reachable(&self) -> Vec<bool> {
+        let mut out: Vec<Vec<usize>> = vec![Vec::new(); self.locs.len()];
+        for e in self.live() {
+            out[e.from].push(e.to);
+        }
+        let mut seen = vec![false; self.locs.len()];
+        let mut stack = vec![0];
+        while let Some(l) = stack.pop() {
+            if l < seen.len() && !seen[l] {
+                seen[l] = true;
+                stack.extend(out[l].iter().copied());
+            }
+        }
+        seen
+    }
+
+    /// Computes the atomic-section depth of every reachable location and
+    /// resolves the begin/end edges: the outermost begin sets `flag` to 1 and
+    /// the outermost end sets it to 0; nested ones do nothing. Returns the
+    /// span of an edge where the depths disagree (an atomic section entered
+    /// on one path but not another), if any.
+    pub fn atomic_depths(&mut self, flag: VarId) -> Result<(), Option<Span>> {
+        let mut depth: Vec<Option<u32>> = vec![None; self.locs.len()];
+        depth[0] = Some(0);
+        let mut changed = true;
+        // A worklist would be faster; CFGs are small and this converges in
+        // a few sweeps because depths never change once set.
+        while changed {
+            changed = false;
+            for e in self.edges.iter().filter(|e| !e.dead) {
+                let Some(d) = depth[e.from] else { continue };
+                let next = match e.kind {
+                    EdgeKind::Plain => d,
+                    EdgeKind::AtomicBegin => d + 1,
+                    EdgeKind::AtomicEnd => match d.checked_sub(1) {
+                        Some(n) => n,
+                        None => return Err(e.span),
+                    },
+                };
+                match depth[e.to] {
+                    None => {
+                        depth[e.to] = Some(next);
+                        changed = true;
+                    }
+                    Some(old) if old != next && !self.locs[e.to].kind.is_special() => {
+                        return Err(e.span)
+                    }
+                    Some(_) => {}
+                }
+            }
+        }
+        for (l, d) in depth.iter().enumerate() {
+            self.locs[l].depth = d.unwrap_or(0);
+        }
+        for e in &mut self.edges {
+            let d = self.locs[e.from].depth;
+            match e.kind {
+                EdgeKind::AtomicBegin if d == 0 => e.assigns.push((flag, Term::Const(1))),
+                EdgeKind::AtomicEnd if d == 1 => e.assigns.push((flag, Term::Const(0))),
+                _ => {}
+            }
+            if e.kind == EdgeKind::AtomicBegin && d == 0 {
+                self.locs[e.from].blocking = true;
+            }
+            e.kind = EdgeKind::Plain;
+        }
+        Ok(())
+    }
+
+    /// Merges chains of steps into large blocks (see ARCHITECTURE.md, "Large
+    /// blocks"). A location `L` is removed, each incoming edge composed with
+    /// each outgoing one, when
+    /// (a) every incoming edge is invisible (delaying a local step until the
+    ///     next one is exact), or
+    /// (b) every outgoing edge is invisible and `L` cannot block (taking a
+    ///     local step that is always enabled at once is exact), or
+    /// (c) `L` is inside an atomic section and cannot block (no other thread
+    ///     runs there).
+    /// An edge is visible when it reads or writes a shared variable, reads a
+    /// location, or enters a special location.
+    pub fn compress(&mut self, shared: &dyn Fn(VarId) -> bool) {
+        loop {
+            let mut merged_any = false;
+            for l in 1..self.locs.len() {
+                if self.locs[l].kind.is_special() {
+                    continue;
+                }
+                if self.try_eliminate(l, shared) {
+                    merged_any = true;
+                }
+            }
+            if !merged_any {
+                break;
+            }
+        }
+        self.edges.retain(|e| !e.dead);
+    }
+
+    fn visible(&self, e: &Edge, shared: &dyn Fn(VarId) -> bool) -> bool {
+        if self.locs[e.to].kind.is_special() || e.guard.mentions_locations() {
+            return true;
+        }
+        let mut vis = e.havoc.iter().any(|v| shared(*v));
+        cond_vars(&e.guard, &mut |v| vis |= shared(v));
+        for (v, t) in &e.assigns {
+            vis |= shared(*v);
+            t.for_each_var(&mut |v| vis |= shared(v));
+        }
+        vis
+    }
+
+    fn try_eliminate(&mut self, l: Loc, shared: &dyn Fn(VarId) -> bool) -> bool {
+        let ins: Vec<usize> = (0..self.edges.len())
+            .filter(|&i| !self.edges[i].dead && self.edges[i].to == l)
+            .collect();
+        let outs: Vec<usize> = (0..self.edges.len())
+            .filter(|&i| !self.edges[i].dead && self.edges[i].from == l)
+            .collect();
+        if ins.is_empty() || outs.is_empty() || ins.len() * outs.len() > MAX_PRODUCT {
+            return false;
+        }
+        if outs.iter().any(|&o| self.edges[o].to == l) {
+            return false;
+        }
+        let info = &self.locs[l];
+        let ins_invisible = ins.iter().all(|&i| !self.visible(&self.edges[i], shared));
+        let outs_invisible = outs.iter().all(|&o| !self.visible(&self.edges[o], shared));
+        let ok = ins_invisible
+            || (outs_invisible && !info.blocking)
+            || (info.depth > 0 && !info.blocking);
+        if !ok {
+            return false;
+        }
+        let mut composed = Vec::new();
+        for &i in &ins {
+            for &o in &outs {
+                match compose(&self.edges[i], &self.edges[o]) {
+                    Some(e) => composed.push(e),
+                    None => return false,
+                }
+            }
+        }
+        let blocking = self.locs[l].blocking;
+        for &i in &ins {
+            let from = self.edges[i].from;
+            self.locs[from].blocking |= blocking;
+            self.edges[i].dead = true;
+        }
+        for &o in &outs {
+            self.edges[o].dead = true;
+        }
+        self.edges.extend(composed);
+        true
+    }
+}
+
+/// `e1; e2` as one edge, or `None` when the result would be too large or
+/// `e2` havocs a variable `e1` reads.
+fn compose(e1: &Edge, e2: &Edge) -> Option<Edge> {
+    let h2: BTreeSet<VarId> = e2.havoc.iter().copied().collect();
+    let mut reads1 = BTreeSet::new();
+    cond_vars(&e1.guard, &mut |v| {
+        reads1.insert(v);
+    });
+    for (v, t) in &e1.assigns {
+        reads1.insert(*v);
+        t.for_each_var(&mut |v| {
+            reads1.insert(v);
+        });
+    }
+    if h2
+        .iter()
+        .any(|v| reads1.contains(v) || e1.havoc.contains(v))
+    {
+        return None;
+    }
+    let sigma: HashMap<VarId, Term> = e1
+        .assigns
+        .iter()
+        .filter(|(v, _)| !h2.contains(v))
+        .cloned()
+        .collect();
+    let f = |v: VarId| sigma.get(&v).cloned();
+    let guard = and(e1.guard.clone(), subst_cond(&e2.guard, &f));
+    if cond_size(&guard) > MAX_SIZE {
+        return None;
+    }
+    let mut assigns: Vec<(VarId, Term)> = Vec::new();
+    for (v, t) in &e2.assigns {
+        let t = subst_term(t, &f);
+        if term_size(&t) > MAX_SIZE {
+            return None;
+        }
+        assigns.push((*v, t));
+    }
+    for (v, t) in &e1.assigns {
+        if !h2.contains(v) && !e2.assigns.iter().any(|(w, _)| w == v) {
+            assigns.push((*v, t.clone()));
+        }
+    }
+    let mut havoc = e1.havoc.clone();
+    havoc.extend(e2.havoc.iter().copied());
+    Some(Edge {
+        from: e1.from,
+        to: e2.to,
+        havoc,
+        guard,
+        assigns,
+        span: e2.span.or(e1.span),
+        kind: EdgeKind::Plain,
+        dead: false,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use engine::ir::CmpOp;
+
+    fn edge(from: Loc, to: Loc, guard: Cond, assigns: Vec<(VarId, Term)>) -> Edge {
+        Edge {
+            from,
+            to,
+            havoc: vec![],
+            guard,
+            assigns,
+            span: None,
+            kind: EdgeKind::Plain,
+            dead: false,
+        }
+    }
+
+    #[test]
+    fn local_prefix_merges_into_shared_step() {
+        // l := 1; g := l + 1  (l local, g shared) becomes g := 2 with l := 1.
+        let (l, g) = (VarId(0), VarId(1));
+        let mut cfg = Cfg::default();
+        let a = cfg.loc(LocKind::Normal, None);
+        let b = cfg.loc(LocKind::Normal, None);
+        let c = cfg.loc(LocKind::Normal, None);
+        cfg.edge(edge(a, b, Cond::True, vec![(l, Term::Const(1))]));
+        cfg.edge(edge(
+            b,
+            c,
+            Cond::True,
+            vec![(
+                g,
+                Term::Add(Box::new(Term::Var(l)), Box::new(Term::Const(1))),
+            )],
+        ));
+        cfg.compress(&|v| v == g);
+        assert_eq!(cfg.edges.len(), 1);
+        let e = &cfg.edges[0];
+        assert_eq!((e.from, e.to), (a, c));
+        assert!(e.assigns.contains(&(g, Term::Const(2))));
+    }
+
+    #[test]
+    fn two_shared_steps_stay_apart_and_blocking_suffix_is_kept() {
+        // g := 1; assume(l > 0) must not become one step: the thread could
+        // block after writing g.
+        let (l, g) = (VarId(0), VarId(1));
+        let mut cfg = Cfg::default();
+        let a = cfg.loc(LocKind::Normal, None);
+        let b = cfg.loc(LocKind::Normal, None);
+        let c = cfg.loc(LocKind::Normal, None);
+        let d = cfg.loc(LocKind::Normal, None);
+        cfg.edge(edge(a, b, Cond::True, vec![(g, Term::Const(1))]));
+        cfg.locs[b].blocking = true;
+        cfg.edge(edge(
+            b,
+            c,
+            Cond::Cmp(CmpOp::Gt, Term::Var(l), Term::Const(0)),
+            vec![],
+        ));
+        cfg.edge(edge(c, d, Cond::True, vec![(g, Term::Const(2))]));
+        cfg.compress(&|v| v == g);
+        // b -> c (local, blocking) merges forward into c -> d, not back.
+        assert_eq!(cfg.edges.len(), 2);
+        assert!(cfg.edges.iter().any(|e| e.from == a && e.to == b));
+    }
+}

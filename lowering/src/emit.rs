@@ -1,0 +1,296 @@
+//! From per-thread CFGs to the IR: atomic sections, large blocks, location
+//! names, and the error condition.
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+
+use engine::ir::{
+    Assign, CmpOp, Cond, LocId, Program, Rhs, SourceMap, Term, Thread, ThreadId, TransId,
+    Transition, VarDecl,
+};
+
+use crate::cfg::{Edge, LocKind};
+use crate::error::{LowerError, Result};
+use crate::lower::{Lowerer, EXIT};
+use crate::term::{and, cmp, not};
+use crate::{Lowered, ThreadInfo};
+
+fn ir_span(s: Option<frontend::lang_c::span::Span>) -> engine::ir::Span {
+    match s {
+        Some(s) if !s.is_none() => engine::ir::Span::new(s.start, s.end),
+        _ => engine::ir::Span::default(),
+    }
+}
+
+/// Builds the program from the lowered threads.
+pub(crate) fn emit(mut l: Lowerer<'_>) -> Result<Lowered> {
+    let uses_atomic = l.threads.iter().any(|t| {
+        t.cfg
+            .edges
+            .iter()
+            .any(|e| e.kind != crate::cfg::EdgeKind::Plain)
+    });
+    let flag =
+        uses_atomic.then(|| l.var("__atomic".into(), Some(0), crate::term::Range::new(0, 1)));
+    l.atomic_flag = flag;
+    // Atomic sections, then which variables more than one thread touches.
+    for t in &mut l.threads {
+        if let Some(f) = flag {
+            t.cfg.atomic_depths(f).map_err(|span| {
+                LowerError::unsupported(
+                    span.unwrap_or_else(frontend::lang_c::span::Span::none),
+                    "atomic sections that are entered on some paths and not on others",
+                )
+            })?;
+        }
+        let reach = t.cfg.reachable();
+        for e in &mut t.cfg.edges {
+            if !reach[e.from] {
+                e.dead = true;
+            }
+        }
+    }
+    let mut users: Vec<HashSet<usize>> = vec![HashSet::new(); l.vars.len()];
+    for (k, t) in l.threads.iter().enumerate() {
+        for e in t.cfg.live() {
+            for_each_var(e, &mut |v| {
+                users[v.index()].insert(k);
+            });
+        }
+    }
+    let shared: Vec<bool> = users
+        .iter()
+        .enumerate()
+        .map(|(i, u)| u.len() > 1 || Some(engine::ir::VarId::new(i)) == flag)
+        .collect();
+    for t in &mut l.threads {
+        t.cfg.compress(&|v| shared[v.index()]);
+    }
+
+    let mut p = Program {
+        vars: Vec::new(),
+        init: Vec::new(),
+        threads: Vec::new(),
+        transitions: Vec::new(),
+        error: Vec::new(),
+        source_map: SourceMap::default(),
+    };
+    let mut seen = HashSet::new();
+    for v in &l.vars {
+        let mut name = v.name.clone();
+        let mut n = 1;
+        while !seen.insert(name.clone()) {
+            n += 1;
+            name = format!("{}.{n}", v.name);
+        }
+        p.vars.push(VarDecl { name, init: v.init });
+        p.source_map.vars.push(engine::ir::Span::default());
+    }
+    // Locations per thread: CFG location -> IR location.
+    let mut loc_maps: Vec<HashMap<usize, LocId>> = Vec::new();
+    let mut infos = Vec::new();
+    for t in &l.threads {
+        let mut map = HashMap::new();
+        let mut names: Vec<String> = Vec::new();
+        let mut used = HashSet::new();
+        let mut name_of =
+            |cfg_loc: usize, names: &mut Vec<String>, map: &mut HashMap<usize, LocId>| -> LocId {
+                if let Some(&id) = map.get(&cfg_loc) {
+                    return id;
+                }
+                let info = &t.cfg.locs[cfg_loc];
+                let base = match (&info.kind, cfg_loc) {
+                    (_, 0) => "start".to_string(),
+                    (LocKind::End, _) => "end".into(),
+                    (LocKind::Exit, _) => "exit".into(),
+                    (LocKind::Error, _) => "ERROR".into(),
+                    (LocKind::GiveUp(_), _) => "giveup".into(),
+                    (LocKind::Normal, _) => match info.span.and_then(|s| l.unit.locate(&s)) {
+                        Some(at) => format!("l{}", at.line),
+                        None => "l".into(),
+                    },
+                };
+                let mut name = base.clone();
+                let mut n = 1;
+                while !used.insert(name.clone()) {
+                    n += 1;
+                    name = format!("{base}.{n}");
+                }
+                names.push(name);
+                let id = LocId::new(names.len() - 1);
+                map.insert(cfg_loc, id);
+                id
+            };
+        name_of(0, &mut names, &mut map);
+        for e in t.cfg.live() {
+            name_of(e.from, &mut names, &mut map);
+            name_of(e.to, &mut names, &mut map);
+        }
+        p.threads.push(Thread {
+            name: t.name.clone(),
+            locs: names,
+            initial: LocId::new(0),
+            transitions: Vec::new(),
+        });
+        p.source_map.threads.push(ir_span(t.created_at));
+        loc_maps.push(map);
+        infos.push(ThreadInfo {
+            name: t.name.clone(),
+            function: t.func.clone(),
+            created_at: t.created_at,
+        });
+    }
+    // At conditions refer to CFG locations until here.
+    let remap = |c: &Cond, maps: &Vec<HashMap<usize, LocId>>| remap_at(c, maps);
+    for (k, t) in l.threads.iter().enumerate() {
+        let tid = ThreadId::new(k);
+        // Edges with a havoc share one intermediate location per (source, havoc set).
+        let mut mids: BTreeMap<(usize, Vec<usize>), LocId> = BTreeMap::new();
+        let mut edges: Vec<&Edge> = t.cfg.live().collect();
+        edges.sort_by_key(|e| (e.from, e.to));
+        for e in edges {
+            let from = loc_maps[k][&e.from];
+            let to = loc_maps[k][&e.to];
+            let atomic_guard = match flag {
+                Some(f) if t.cfg.locs[e.from].depth == 0 => {
+                    cmp(CmpOp::Eq, Term::Var(f), Term::Const(0))
+                }
+                _ => Cond::True,
+            };
+            let mut start = from;
+            if !e.havoc.is_empty() {
+                let mut key: Vec<usize> = e.havoc.iter().map(|v| v.index()).collect();
+                key.sort_unstable();
+                key.dedup();
+                let mid = match mids.get(&(e.from, key.clone())) {
+                    Some(&m) => m,
+                    None => {
+                        let th = &mut p.threads[k];
+                        let base = format!("{}.in", th.locs[from.index()]);
+                        let mut name = base.clone();
+                        let mut n = 1;
+                        while th.locs.contains(&name) {
+                            n += 1;
+                            name = format!("{base}{n}");
+                        }
+                        th.locs.push(name);
+                        let m = LocId::new(th.locs.len() - 1);
+                        mids.insert((e.from, key.clone()), m);
+                        push_transition(
+                            &mut p,
+                            tid,
+                            from,
+                            m,
+                            atomic_guard.clone(),
+                            key.iter()
+                                .map(|&v| Assign {
+                                    var: engine::ir::VarId::new(v),
+                                    rhs: Rhs::Nondet,
+                                })
+                                .collect(),
+                            ir_span(e.span),
+                        );
+                        m
+                    }
+                };
+                start = mid;
+            }
+            let guard = and(atomic_guard, remap(&e.guard, &loc_maps));
+            let assigns = e
+                .assigns
+                .iter()
+                .map(|(v, t)| Assign {
+                    var: *v,
+                    rhs: Rhs::Expr(t.clone()),
+                })
+                .collect();
+            push_transition(&mut p, tid, start, to, guard, assigns, ir_span(e.span));
+        }
+    }
+    // The error condition: a thread at an error (or give-up) location
+    // before the program has stopped.
+    let mut running = Cond::True;
+    for (k, t) in l.threads.iter().enumerate() {
+        if let Some(&x) = loc_maps[k].get(&EXIT) {
+            if t.cfg.edges.iter().any(|e| e.to == EXIT) {
+                running = and(running, not(Cond::At(ThreadId::new(k), x)));
+            }
+        }
+    }
+    let mut errors = Vec::new();
+    let mut give_ups = Vec::new();
+    for (k, t) in l.threads.iter().enumerate() {
+        for (cfg_loc, &id) in &loc_maps[k] {
+            match &t.cfg.locs[*cfg_loc].kind {
+                LocKind::Error => errors.push((ThreadId::new(k), id)),
+                LocKind::GiveUp(r) => give_ups.push((ThreadId::new(k), id, r.clone())),
+                _ => {}
+            }
+        }
+    }
+    errors.sort();
+    give_ups.sort();
+    for (t, loc) in errors
+        .iter()
+        .copied()
+        .chain(give_ups.iter().map(|(t, l, _)| (*t, *l)))
+    {
+        p.error.push(and(Cond::At(t, loc), running.clone()));
+    }
+    Ok(Lowered {
+        program: p,
+        threads: infos,
+        errors,
+        give_ups,
+        data_model: l.unit.data_model,
+    })
+}
+
+fn push_transition(
+    p: &mut Program,
+    t: ThreadId,
+    from: LocId,
+    to: LocId,
+    guard: Cond,
+    assigns: Vec<Assign>,
+    span: engine::ir::Span,
+) {
+    let th = &mut p.threads[t.index()];
+    let label = format!("{}.{}", th.name, th.transitions.len() + 1);
+    let id = TransId::new(p.transitions.len());
+    th.transitions.push(id);
+    p.transitions.push(Transition {
+        thread: t,
+        label,
+        explicit_label: false,
+        from,
+        to,
+        guard,
+        assigns,
+    });
+    p.source_map.transitions.push(span);
+}
+
+fn remap_at(c: &Cond, maps: &Vec<HashMap<usize, LocId>>) -> Cond {
+    match c {
+        Cond::At(t, l) => match maps[t.index()].get(&l.index()) {
+            Some(&id) => Cond::At(*t, id),
+            // A location the thread never reaches.
+            None => Cond::False,
+        },
+        Cond::Not(a) => not(remap_at(a, maps)),
+        Cond::And(a, b) => and(remap_at(a, maps), remap_at(b, maps)),
+        Cond::Or(a, b) => crate::term::or(remap_at(a, maps), remap_at(b, maps)),
+        c => c.clone(),
+    }
+}
+
+fn for_each_var(e: &Edge, f: &mut impl FnMut(engine::ir::VarId)) {
+    for v in &e.havoc {
+        f(*v);
+    }
+    crate::term::cond_vars(&e.guard, f);
+    for (v, t) in &e.assigns {
+        f(*v);
+        t.for_each_var(f);
+    }
+}

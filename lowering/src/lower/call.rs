@@ -1,0 +1,671 @@
+//! Calls: the SV-COMP and pthread functions the lowering knows, and
+//! inlining of functions with a body.
+
+use engine::ir::{CmpOp, Cond, LocId, Term, ThreadId};
+use frontend::lang_c::ast::{CallExpression, Expression, UnaryOperator as U};
+use frontend::lang_c::span::{Node, Span};
+
+use super::expr::{has_effects, Res, Target, Val};
+use super::{sanitize, Binding, Frame, Lowerer, END, ERROR, EXIT};
+use crate::cfg::EdgeKind;
+use crate::error::{LowerError, Result};
+use crate::term::{and, any, cmp, not, within};
+use crate::types::{CType, IntTy};
+
+/// Functions with a meaning of their own (not inlined).
+pub(crate) fn is_builtin(name: &str) -> bool {
+    name.starts_with("__VERIFIER_nondet")
+        || name.starts_with("pthread_")
+        || matches!(
+            name,
+            "reach_error"
+                | "__VERIFIER_error"
+                | "__assert_fail"
+                | "__assert_perror_fail"
+                | "__assert"
+                | "abort"
+                | "exit"
+                | "_exit"
+                | "_Exit"
+                | "__VERIFIER_assume"
+                | "__VERIFIER_atomic_begin"
+                | "__VERIFIER_atomic_end"
+                | "__builtin_expect"
+                | "printf"
+                | "puts"
+                | "putchar"
+                | "fprintf"
+                | "fflush"
+                | "sched_yield"
+                | "usleep"
+                | "sleep"
+                | "nanosleep"
+        )
+}
+
+/// The type of `__VERIFIER_nondet_SUFFIX()`.
+fn nondet_type(suffix: &str, long: IntTy) -> Option<IntTy> {
+    let i = |bits, signed, rank| Some(IntTy { bits, signed, rank });
+    match suffix {
+        "int" => i(32, true, 3),
+        "uint" | "unsigned_int" | "unsigned" | "u32" => i(32, false, 3),
+        "bool" | "_Bool" => Some(IntTy::BOOL),
+        "char" => i(8, true, 1),
+        "uchar" | "unsigned_char" | "u8" => i(8, false, 1),
+        "short" => i(16, true, 2),
+        "ushort" | "unsigned_short" | "u16" => i(16, false, 2),
+        "long" => Some(long),
+        "ulong" | "unsigned_long" | "size_t" => Some(long.with_sign(false)),
+        "longlong" | "long_long" => i(64, true, 5),
+        "ulonglong" | "unsigned_long_long" | "u64" => i(64, false, 5),
+        _ => None,
+    }
+}
+
+impl Lowerer<'_> {
+    pub(crate) fn function_exists(&self, name: &str) -> bool {
+        self.functions.contains_key(name)
+    }
+
+    fn me(&self) -> i64 {
+        self.t.index as i64 + 1
+    }
+
+    /// A jump to a fixed location of this thread; no current location after.
+    fn jump_to(&mut self, to: crate::cfg::Loc, span: Span) {
+        if let Some(cur) = self.t.cur.take() {
+            self.plain_edge(cur, to, Cond::True, vec![], Some(span));
+        }
+        self.flush();
+    }
+
+    /// Lowers a call; `want` asks for its value.
+    pub(crate) fn call(&mut self, c: &Node<CallExpression>, span: Span, want: bool) -> Result<Val> {
+        let void = Val::term(Term::Const(0), CType::Void);
+        let name = match &c.node.callee.node {
+            Expression::Identifier(id) => id.node.name.clone(),
+            _ => {
+                return Err(LowerError::unsupported(
+                    c.node.callee.span,
+                    "calls through function pointers are not supported",
+                ))
+            }
+        };
+        if let Some(Binding::Obj(_)) = self.lookup_local(&name)? {
+            return Err(LowerError::unsupported(
+                c.node.callee.span,
+                "calls through function pointers are not supported",
+            ));
+        }
+        let args = &c.node.arguments;
+        let arg = |i: usize| -> Result<&Node<Expression>> {
+            args.get(i)
+                .ok_or_else(|| LowerError::invalid(span, format!("`{name}` needs more arguments")))
+        };
+        match name.as_str() {
+            "reach_error"
+            | "__VERIFIER_error"
+            | "__assert_fail"
+            | "__assert_perror_fail"
+            | "__assert" => {
+                self.jump_to(ERROR, span);
+                return Ok(void);
+            }
+            "abort" | "exit" | "_exit" | "_Exit" => {
+                self.jump_to(EXIT, span);
+                return Ok(void);
+            }
+            "__VERIFIER_assert" if !self.function_exists(&name) => {
+                let v = self.eval(arg(0)?)?;
+                let (t, f, ub) = self.truth(&v);
+                self.guarded_continue(t, vec![(f, ERROR)], ub, span, false);
+                return Ok(void);
+            }
+            "__VERIFIER_assume" => {
+                let v = self.eval(arg(0)?)?;
+                let (t, _, ub) = self.truth(&v);
+                self.guarded_continue(t, vec![], ub, span, true);
+                return Ok(void);
+            }
+            "__VERIFIER_atomic_begin" | "__VERIFIER_atomic_end" => {
+                let kind = if name.ends_with("begin") {
+                    EdgeKind::AtomicBegin
+                } else {
+                    EdgeKind::AtomicEnd
+                };
+                self.atomic_edge(kind, span);
+                return Ok(void);
+            }
+            "__builtin_expect" => return self.eval(arg(0)?),
+            "printf"
+            | "puts"
+            | "putchar"
+            | "fprintf"
+            | "fflush"
+            | "sched_yield"
+            | "usleep"
+            | "sleep"
+            | "nanosleep"
+            | "pthread_attr_init"
+            | "pthread_attr_destroy"
+            | "pthread_attr_setdetachstate"
+            | "pthread_mutexattr_init"
+            | "pthread_mutexattr_destroy"
+            | "pthread_mutexattr_settype"
+            | "pthread_detach"
+            | "pthread_yield"
+            | "pthread_cond_init"
+            | "pthread_cond_destroy"
+            | "pthread_cond_signal"
+            | "pthread_cond_broadcast"
+            | "pthread_mutex_destroy"
+            | "pthread_condattr_init"
+            | "pthread_condattr_destroy" => {
+                if args.iter().any(has_effects) {
+                    return Err(LowerError::unsupported(
+                        span,
+                        format!("arguments with side effects to `{name}`"),
+                    ));
+                }
+                return Ok(Val::int(0));
+            }
+            "pthread_equal" => {
+                let a = self.eval(arg(0)?)?;
+                let b = self.eval(arg(1)?)?;
+                let (a, b) = (
+                    Val {
+                        ty: CType::Int(IntTy::INT),
+                        ..a
+                    },
+                    Val {
+                        ty: CType::Int(IntTy::INT),
+                        ..b
+                    },
+                );
+                return self.binary(frontend::lang_c::ast::BinaryOperator::Equals, a, b, span);
+            }
+            "pthread_self" => return Ok(Val::term(Term::Const(self.me()), CType::ThreadHandle)),
+            "pthread_exit" => {
+                self.jump_to(END, span);
+                return Ok(void);
+            }
+            "pthread_mutex_init" => {
+                let p = self.pointee(arg(0)?, span)?;
+                self.store(p, Val::int(0), span)?;
+                return Ok(Val::int(0));
+            }
+            "pthread_mutex_lock" => {
+                let p = self.pointee(arg(0)?, span)?;
+                self.lock(p, span)?;
+                return Ok(Val::int(0));
+            }
+            "pthread_mutex_unlock" => {
+                let p = self.pointee(arg(0)?, span)?;
+                self.unlock(p, span)?;
+                return Ok(Val::int(0));
+            }
+            "pthread_mutex_trylock" => {
+                let p = self.pointee(arg(0)?, span)?;
+                return self.trylock(p, span);
+            }
+            "pthread_cond_wait" => {
+                // A wait releases the mutex and re-acquires it later; POSIX
+                // allows spurious wake-ups, so no signal is needed.
+                let m = self.pointee(arg(1)?, span)?;
+                self.unlock(m.clone(), span)?;
+                self.lock(m, span)?;
+                return Ok(Val::int(0));
+            }
+            "pthread_create" => return self.create(args, span),
+            "pthread_join" => return self.join(args, span),
+            _ => {}
+        }
+        if let Some(suffix) = name.strip_prefix("__VERIFIER_nondet_") {
+            let ty = nondet_type(suffix, self.types.long(true)).ok_or_else(|| {
+                LowerError::unsupported(
+                    span,
+                    format!("`{name}` (nondeterministic values of this type are not modelled)"),
+                )
+            })?;
+            let tmp = self.temp(&CType::Int(ty), span)?;
+            self.t.pending_havoc.push(tmp);
+            self.t
+                .pending_guard
+                .push(within(&Term::Var(tmp), ty.min(), ty.max()));
+            return Ok(Val::term(Term::Var(tmp), CType::Int(ty)));
+        }
+        if name.starts_with("pthread_") {
+            return Err(LowerError::unsupported(
+                span,
+                format!("`{name}` is not modelled"),
+            ));
+        }
+        let Some(def) = self.functions.get(&name).copied() else {
+            return Err(LowerError::unsupported(
+                span,
+                format!(
+                    "call to `{}`, which has no definition",
+                    self.unit.display_name(&name)
+                ),
+            ));
+        };
+        let _ = want;
+        self.inline(&name, def, args, span)
+    }
+
+    fn lookup_local(&mut self, name: &str) -> Result<Option<Binding>> {
+        if let Some(f) = self.t.frames.last() {
+            for s in f.scopes.iter().rev() {
+                if let Some(b) = s.get(name) {
+                    return Ok(Some(b.clone()));
+                }
+            }
+        }
+        Ok(None)
+    }
+
+    /// Continues where `ok` holds; jumps elsewhere per case; gives up on
+    /// undefined behaviour. `blocking`: nothing happens where none holds.
+    fn guarded_continue(
+        &mut self,
+        ok: Cond,
+        others: Vec<(Cond, crate::cfg::Loc)>,
+        ub: Vec<(Cond, String)>,
+        span: Span,
+        blocking: bool,
+    ) {
+        let Some(cur) = self.t.cur else {
+            self.flush();
+            return;
+        };
+        let next = self.new_loc(None);
+        self.plain_edge(cur, next, ok, vec![], Some(span));
+        for (c, l) in others {
+            self.plain_edge(cur, l, c, vec![], Some(span));
+        }
+        for (c, r) in ub {
+            let g = self.give_up(&r);
+            self.plain_edge(cur, g, c, vec![], Some(span));
+        }
+        if blocking {
+            self.t.cfg.locs[cur].blocking = true;
+        }
+        self.flush();
+        self.t.cur = Some(next);
+    }
+
+    fn atomic_edge(&mut self, kind: EdgeKind, span: Span) {
+        let Some(cur) = self.t.cur else { return };
+        let next = self.new_loc(None);
+        self.edge_kind(cur, next, Cond::True, vec![], Some(span), kind);
+        self.flush();
+        self.t.cur = Some(next);
+    }
+
+    /// The place a pointer argument points to.
+    fn pointee(&mut self, e: &Node<Expression>, span: Span) -> Result<super::expr::Place> {
+        let v = self.eval(e)?;
+        let ty = match &v.ty {
+            CType::Ptr(t) => (**t).clone(),
+            _ => return Err(LowerError::unsupported(span, "expected a pointer argument")),
+        };
+        self.deref(v, ty, span)
+    }
+
+    fn cells_of(
+        &self,
+        p: &super::expr::Place,
+    ) -> Vec<(Cond, std::result::Result<engine::ir::VarId, String>)> {
+        p.cases
+            .iter()
+            .map(|(c, t)| match t {
+                Target::Cell(o, off) => (c.clone(), Ok(self.objects[*o].cells[*off as usize])),
+                Target::Ub(r) => (c.clone(), Err(r.clone())),
+            })
+            .collect()
+    }
+
+    fn lock(&mut self, p: super::expr::Place, span: Span) -> Result<()> {
+        let Some(cur) = self.t.cur else { return Ok(()) };
+        let next = self.new_loc(None);
+        let me = self.me();
+        for (c, cell) in self.cells_of(&p) {
+            match cell {
+                Ok(m) => {
+                    let free = cmp(CmpOp::Eq, Term::Var(m), Term::Const(0));
+                    self.plain_edge(
+                        cur,
+                        next,
+                        and(c.clone(), free),
+                        vec![(m, Term::Const(me))],
+                        Some(span),
+                    );
+                    let mine = cmp(CmpOp::Eq, Term::Var(m), Term::Const(me));
+                    let g = self.give_up(
+                        "locking a mutex the thread already holds (undefined for default mutexes)",
+                    );
+                    self.plain_edge(cur, g, and(c, mine), vec![], Some(span));
+                }
+                Err(r) => {
+                    let g = self.give_up(&r);
+                    self.plain_edge(cur, g, c, vec![], Some(span));
+                }
+            }
+        }
+        self.t.cfg.locs[cur].blocking = true;
+        self.flush();
+        self.t.cur = Some(next);
+        Ok(())
+    }
+
+    fn unlock(&mut self, p: super::expr::Place, span: Span) -> Result<()> {
+        let Some(cur) = self.t.cur else { return Ok(()) };
+        let next = self.new_loc(None);
+        let me = self.me();
+        for (c, cell) in self.cells_of(&p) {
+            match cell {
+                Ok(m) => {
+                    let mine = cmp(CmpOp::Eq, Term::Var(m), Term::Const(me));
+                    self.plain_edge(
+                        cur,
+                        next,
+                        and(c.clone(), mine.clone()),
+                        vec![(m, Term::Const(0))],
+                        Some(span),
+                    );
+                    let g = self.give_up("unlocking a mutex the thread does not hold (undefined for default mutexes)");
+                    self.plain_edge(cur, g, and(c, not(mine)), vec![], Some(span));
+                }
+                Err(r) => {
+                    let g = self.give_up(&r);
+                    self.plain_edge(cur, g, c, vec![], Some(span));
+                }
+            }
+        }
+        self.flush();
+        self.t.cur = Some(next);
+        Ok(())
+    }
+
+    fn trylock(&mut self, p: super::expr::Place, span: Span) -> Result<Val> {
+        let tmp = self.temp(&CType::Int(IntTy::INT), span)?;
+        let Some(cur) = self.t.cur else {
+            return Ok(Val::int(0));
+        };
+        let next = self.new_loc(None);
+        let me = self.me();
+        for (c, cell) in self.cells_of(&p) {
+            match cell {
+                Ok(m) => {
+                    let free = cmp(CmpOp::Eq, Term::Var(m), Term::Const(0));
+                    self.plain_edge(
+                        cur,
+                        next,
+                        and(c.clone(), free.clone()),
+                        vec![(m, Term::Const(me)), (tmp, Term::Const(0))],
+                        Some(span),
+                    );
+                    // EBUSY
+                    self.plain_edge(
+                        cur,
+                        next,
+                        and(c, not(free)),
+                        vec![(tmp, Term::Const(16))],
+                        Some(span),
+                    );
+                }
+                Err(r) => {
+                    let g = self.give_up(&r);
+                    self.plain_edge(cur, g, c, vec![], Some(span));
+                }
+            }
+        }
+        self.flush();
+        self.t.cur = Some(next);
+        Ok(Val::term(Term::Var(tmp), CType::Int(IntTy::INT)))
+    }
+
+    /// The function an expression names (`f`, `&f`, `(void *(*)(void *)) f`).
+    fn function_name(&self, e: &Node<Expression>) -> Option<String> {
+        match &e.node {
+            Expression::Identifier(id) if self.function_exists(&id.node.name) => {
+                Some(id.node.name.clone())
+            }
+            Expression::UnaryOperator(u) if u.node.operator.node == U::Address => {
+                self.function_name(&u.node.operand)
+            }
+            Expression::Cast(c) => self.function_name(&c.node.expression),
+            _ => None,
+        }
+    }
+
+    fn create(&mut self, args: &[Node<Expression>], span: Span) -> Result<Val> {
+        if args.len() != 4 {
+            return Err(LowerError::invalid(
+                span,
+                "`pthread_create` takes four arguments",
+            ));
+        }
+        let func = self.function_name(&args[2]).ok_or_else(|| {
+            LowerError::unsupported(args[2].span, "thread start routine is not a known function")
+        })?;
+        let tid = self.pointee(&args[0], span)?;
+        let argv = self.eval(&args[3])?;
+        let k = self.new_thread(&func, span)?;
+        let run = self.threads[k]
+            .run
+            .expect("created threads have a run flag");
+        let param = self.threads[k].param;
+        let argv = match param {
+            Some(o) => {
+                let ty = self.objects[o].ty.clone();
+                self.convert(argv, &ty, span)?
+            }
+            None => Val::int(0),
+        };
+        let Some(cur) = self.t.cur else {
+            return Ok(Val::int(0));
+        };
+        let next = self.new_loc(None);
+        let not_yet = cmp(CmpOp::Eq, Term::Var(run), Term::Const(0));
+        let again = self.give_up(
+            "a pthread_create call ran more than once (unbounded thread creation is not modelled)",
+        );
+        for (tc, cell) in self.cells_of(&tid) {
+            for (ac, r) in &argv.cases {
+                let c = and(tc.clone(), ac.clone());
+                match (&cell, r) {
+                    (Err(u), _) | (_, Res::Ub(u)) => {
+                        let g = self.give_up(u);
+                        self.plain_edge(cur, g, c, vec![], Some(span));
+                    }
+                    (Ok(t), Res::Val(a)) => {
+                        let mut assigns =
+                            vec![(run, Term::Const(1)), (*t, Term::Const(k as i64 + 1))];
+                        if let Some(o) = param {
+                            assigns.push((self.objects[o].cells[0], a.clone()));
+                        }
+                        self.plain_edge(
+                            cur,
+                            next,
+                            and(c.clone(), not_yet.clone()),
+                            assigns,
+                            Some(span),
+                        );
+                    }
+                }
+            }
+        }
+        self.plain_edge(cur, again, crate::term::not(not_yet), vec![], Some(span));
+        self.flush();
+        self.t.cur = Some(next);
+        Ok(Val::int(0))
+    }
+
+    fn join(&mut self, args: &[Node<Expression>], span: Span) -> Result<Val> {
+        if args.len() != 2 {
+            return Err(LowerError::invalid(
+                span,
+                "`pthread_join` takes two arguments",
+            ));
+        }
+        let res = self.eval(&args[1])?;
+        if res.constant() != Some(0) {
+            return Err(LowerError::unsupported(
+                args[1].span,
+                "`pthread_join` with a result pointer is not supported",
+            ));
+        }
+        let t = self.eval(&args[0])?;
+        let Some(cur) = self.t.cur else {
+            return Ok(Val::int(0));
+        };
+        let next = self.new_loc(None);
+        let mut known = Vec::new();
+        for (c, r) in &t.cases {
+            match r {
+                Res::Ub(u) => {
+                    let g = self.give_up(u);
+                    self.plain_edge(cur, g, c.clone(), vec![], Some(span));
+                }
+                Res::Val(x) => {
+                    for k in 1..self.threads.len() {
+                        let is_k = cmp(CmpOp::Eq, x.clone(), Term::Const(k as i64 + 1));
+                        known.push(and(c.clone(), is_k.clone()));
+                        let done = Cond::At(ThreadId::new(k), LocId::new(END));
+                        self.plain_edge(
+                            cur,
+                            next,
+                            and(c.clone(), and(is_k, done)),
+                            vec![],
+                            Some(span),
+                        );
+                    }
+                }
+            }
+        }
+        let g = self.give_up("pthread_join on a thread that was not created here");
+        let ok_cases: Vec<Cond> = t
+            .cases
+            .iter()
+            .filter(|(_, r)| matches!(r, Res::Val(_)))
+            .map(|(c, _)| c.clone())
+            .collect();
+        self.plain_edge(
+            cur,
+            g,
+            and(any(ok_cases), not(any(known))),
+            vec![],
+            Some(span),
+        );
+        self.t.cfg.locs[cur].blocking = true;
+        self.flush();
+        self.t.cur = Some(next);
+        Ok(Val::int(0))
+    }
+
+    fn inline(
+        &mut self,
+        name: &str,
+        def: &Node<frontend::lang_c::ast::FunctionDefinition>,
+        args: &[Node<Expression>],
+        span: Span,
+    ) -> Result<Val> {
+        if self.t.frames.iter().any(|f| f.func == name) {
+            return Err(LowerError::unsupported(
+                span,
+                format!("recursive call to `{name}`"),
+            ));
+        }
+        let params = self.params(def)?;
+        if params.len() != args.len() {
+            return Err(LowerError::unsupported(
+                span,
+                format!(
+                    "`{name}` called with {} arguments, declared with {}",
+                    args.len(),
+                    params.len()
+                ),
+            ));
+        }
+        let mut vals = Vec::new();
+        for (i, a) in args.iter().enumerate() {
+            let v = self.eval(a)?;
+            let later_effects = args[i + 1..].iter().any(has_effects);
+            vals.push(if later_effects {
+                self.materialize(v, a.span)?
+            } else {
+                v
+            });
+        }
+        let n = self.t.inline_counts.entry(name.to_string()).or_insert(0);
+        *n += 1;
+        let tname = self.threads[self.t.index].name.clone();
+        let prefix = if *n == 1 {
+            format!("{tname}.{}", sanitize(name))
+        } else {
+            format!("{tname}.{}.{n}", sanitize(name))
+        };
+        let mut scope = std::collections::HashMap::new();
+        for ((pname, ty), v) in params.into_iter().zip(vals) {
+            let pn = pname.clone().unwrap_or_else(|| "arg".into());
+            let vname = self.unique(&format!(
+                "{prefix}.{}",
+                sanitize(self.unit.display_name(&pn))
+            ));
+            let o = self.object(&vname, ty.clone(), Some(0), span)?;
+            if self.addr_names.contains(&pn) {
+                self.objects[o].addr_taken = true;
+            }
+            let p = super::expr::Place {
+                cases: vec![(Cond::True, Target::Cell(o, 0))],
+                ty,
+            };
+            self.store(p, v, span)?;
+            if let Some(pname) = pname {
+                scope.insert(pname, Binding::Obj(o));
+            }
+        }
+        let ret_ty = self.return_type(def)?;
+        let ret = match ret_ty {
+            CType::Void => None,
+            ref t => {
+                let vname = self.unique(&format!("{prefix}.ret"));
+                Some(self.object(&vname, t.clone(), Some(0), span)?)
+            }
+        };
+        let exit = self.new_loc(None);
+        let atomic = name.starts_with("__VERIFIER_atomic_");
+        if atomic {
+            self.atomic_edge(EdgeKind::AtomicBegin, span);
+        }
+        let saved_split = self.t.split;
+        let saved_jumps = std::mem::take(&mut self.t.jumps);
+        let saved_cases = std::mem::take(&mut self.t.cases);
+        self.t.frames.push(Frame {
+            func: name.to_string(),
+            prefix,
+            ret,
+            exit,
+            labels: std::collections::HashMap::new(),
+            scopes: vec![scope],
+        });
+        self.stmt(&def.node.statement)?;
+        self.goto(exit);
+        self.t.frames.pop();
+        self.t.jumps = saved_jumps;
+        self.t.cases = saved_cases;
+        self.t.split = saved_split;
+        self.t.cur = Some(exit);
+        if atomic {
+            self.atomic_edge(EdgeKind::AtomicEnd, span);
+        }
+        Ok(match ret {
+            Some(o) => Val::term(Term::Var(self.objects[o].cells[0]), ret_ty),
+            None => Val::term(Term::Const(0), CType::Void),
+        })
+    }
+}
+
+#[allow(dead_code)]
+fn _unused(_: Res) {}

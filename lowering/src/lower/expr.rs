@@ -1,0 +1,1586 @@
+//! Expressions: values as case lists, places (lvalues), conversions with
+//! exact wrap-around, and the loads that keep shared accesses apart.
+
+use engine::ir::{CmpOp, Cond, Term, VarId};
+use frontend::lang_c::ast::{
+    BinaryOperator as B, Constant, Expression, Integer, IntegerBase, IntegerSize, MemberOperator,
+    UnaryOperator as U,
+};
+use frontend::lang_c::span::{Node, Span};
+
+use super::{Binding, Lowerer, ObjId};
+use crate::error::{LowerError, Result};
+use crate::term::{add, and, any, cmp, mul, neg, not, range_of, sub, within, Range};
+use crate::types::{common_type, promote, CType, IntTy, Types};
+
+/// Most cases one expression may split into.
+const MAX_CASES: usize = 256;
+
+/// The outcome of evaluating an expression in one case.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Res {
+    /// A value.
+    Val(Term),
+    /// Undefined or unmodelled behaviour: the program gives up here.
+    Ub(String),
+}
+
+/// A value: one term per case; the case conditions partition the states.
+#[derive(Clone, Debug)]
+pub struct Val {
+    pub cases: Vec<(Cond, Res)>,
+    pub ty: CType,
+}
+
+impl Val {
+    pub fn term(t: Term, ty: CType) -> Val {
+        Val {
+            cases: vec![(Cond::True, Res::Val(t))],
+            ty,
+        }
+    }
+    pub fn int(k: i64) -> Val {
+        Val::term(Term::Const(k), CType::Int(IntTy::INT))
+    }
+    /// The single constant of the value, if it is one.
+    pub fn constant(&self) -> Option<i64> {
+        match self.cases.as_slice() {
+            [(Cond::True, Res::Val(Term::Const(k)))] => Some(*k),
+            _ => None,
+        }
+    }
+}
+
+/// Where a place is, in one case.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Target {
+    /// The object and the offset of the place's first cell in it.
+    Cell(ObjId, u64),
+    /// Undefined behaviour (an invalid pointer, an index out of bounds).
+    Ub(String),
+}
+
+/// An lvalue: its target per case, and its type.
+#[derive(Clone, Debug)]
+pub struct Place {
+    pub cases: Vec<(Cond, Target)>,
+    pub ty: CType,
+}
+
+/// Parses an integer literal: its value and type.
+pub(crate) fn parse_integer(i: &Integer, types: &Types, span: Span) -> Result<(i128, IntTy)> {
+    let radix = match i.base {
+        IntegerBase::Decimal => 10,
+        IntegerBase::Octal => 8,
+        IntegerBase::Hexadecimal => 16,
+        IntegerBase::Binary => 2,
+    };
+    let digits = i.number.trim_start_matches("0x").trim_start_matches("0X");
+    let digits = if radix == 2 {
+        digits.trim_start_matches("0b").trim_start_matches("0B")
+    } else {
+        digits
+    };
+    let v = i128::from_str_radix(if digits.is_empty() { "0" } else { digits }, radix)
+        .map_err(|_| LowerError::unsupported(span, "integer literal out of range"))?;
+    let unsigned = i.suffix.unsigned;
+    let long = types.long(true);
+    let candidates: Vec<IntTy> = match i.suffix.size {
+        IntegerSize::Int => vec![
+            IntTy::INT,
+            long,
+            IntTy {
+                bits: 64,
+                signed: true,
+                rank: 5,
+            },
+        ],
+        IntegerSize::Long => vec![
+            long,
+            IntTy {
+                bits: 64,
+                signed: true,
+                rank: 5,
+            },
+        ],
+        IntegerSize::LongLong => vec![IntTy {
+            bits: 64,
+            signed: true,
+            rank: 5,
+        }],
+    };
+    for c in candidates {
+        let (s, u) = (c, c.with_sign(false));
+        if !unsigned && v <= s.max() {
+            return Ok((v, s));
+        }
+        if (unsigned || radix != 10) && v <= u.max() {
+            return Ok((v, u));
+        }
+    }
+    let ull = IntTy {
+        bits: 64,
+        signed: false,
+        rank: 5,
+    };
+    if v <= ull.max() {
+        return Ok((v, ull));
+    }
+    Err(LowerError::unsupported(
+        span,
+        "integer literal out of range",
+    ))
+}
+
+/// The value of a character constant (`'a'`, `'\n'`, `'\0'`, `'\x41'`).
+pub(crate) fn parse_char(s: &str) -> Option<i128> {
+    let inner = s.strip_prefix('\'')?.strip_suffix('\'')?;
+    let mut chars = inner.chars();
+    let v = match chars.next()? {
+        '\\' => match chars.next()? {
+            'n' => 10,
+            't' => 9,
+            'r' => 13,
+            '0'..='7' => i128::from_str_radix(&inner[1..], 8).ok()?,
+            'x' => i128::from_str_radix(&inner[2..], 16).ok()?,
+            'a' => 7,
+            'b' => 8,
+            'f' => 12,
+            'v' => 11,
+            c => c as i128,
+        },
+        c if inner.len() == c.len_utf8() => c as i128,
+        _ => return None,
+    };
+    // `char` is signed: '\xff' is -1.
+    Some(super::wrap_const(v, IntTy::CHAR))
+}
+
+fn is_compatible(a: &CType, b: &CType) -> bool {
+    match (a, b) {
+        (CType::Int(x), CType::Int(y)) => x.bits == y.bits,
+        (CType::Ptr(_), CType::Ptr(_)) => true,
+        (a, b) => a == b,
+    }
+}
+
+impl Lowerer<'_> {
+    fn range(&self, t: &Term) -> Range {
+        range_of(t, &|v: VarId| self.vars[v.index()].range)
+    }
+
+    /// Whether an object may be accessed by other threads.
+    pub(crate) fn maybe_shared(&self, o: ObjId) -> bool {
+        self.objects[o].addr_taken || self.objects[o].owner != Some(self.t.index)
+    }
+
+    /// Combines two values case by case.
+    fn combine(
+        &mut self,
+        a: &Val,
+        b: &Val,
+        ty: CType,
+        span: Span,
+        mut f: impl FnMut(&mut Self, &Term, &Term) -> Result<Vec<(Cond, Res)>>,
+    ) -> Result<Val> {
+        let mut cases = Vec::new();
+        for (ca, ra) in &a.cases {
+            for (cb, rb) in &b.cases {
+                let c = and(ca.clone(), cb.clone());
+                if c == Cond::False {
+                    continue;
+                }
+                match (ra, rb) {
+                    (Res::Ub(r), _) | (_, Res::Ub(r)) => cases.push((c, Res::Ub(r.clone()))),
+                    (Res::Val(x), Res::Val(y)) => {
+                        for (c2, r) in f(self, x, y)? {
+                            let c3 = and(c.clone(), c2);
+                            if c3 != Cond::False {
+                                cases.push((c3, r));
+                            }
+                        }
+                    }
+                }
+                if cases.len() > MAX_CASES {
+                    return Err(LowerError::unsupported(
+                        span,
+                        "expression splits into too many cases",
+                    ));
+                }
+            }
+        }
+        Ok(Val { cases, ty })
+    }
+
+    fn map(
+        &mut self,
+        a: &Val,
+        ty: CType,
+        span: Span,
+        mut f: impl FnMut(&mut Self, &Term) -> Result<Vec<(Cond, Res)>>,
+    ) -> Result<Val> {
+        let one = Val::int(0);
+        self.combine(a, &one, ty, span, |me, x, _| f(me, x))
+    }
+
+    /// `t` reduced into the range of `ty` modulo 2^bits.
+    pub(crate) fn wrap(&mut self, t: Term, ty: IntTy, span: Span) -> Result<Vec<(Cond, Res)>> {
+        let r = self.range(&t);
+        let (min, max) = (ty.min(), ty.max());
+        if ty.bits == 1 {
+            return Ok(vec![
+                (
+                    cmp(CmpOp::Ne, t.clone(), Term::Const(0)),
+                    Res::Val(Term::Const(1)),
+                ),
+                (cmp(CmpOp::Eq, t, Term::Const(0)), Res::Val(Term::Const(0))),
+            ]);
+        }
+        if r.lo.is_some_and(|l| l >= min) && r.hi.is_some_and(|h| h <= max) {
+            return Ok(vec![(Cond::True, Res::Val(t))]);
+        }
+        let m = 1i128 << ty.bits;
+        let Ok(m64) = i64::try_from(m) else {
+            return Err(LowerError::unsupported(
+                span,
+                "wrap-around of 64-bit unsigned arithmetic is not modelled",
+            ));
+        };
+        if let (Some(lo), Some(hi)) = (r.lo, r.hi) {
+            let kmin = (lo - min).div_euclid(m);
+            let kmax = (hi - min).div_euclid(m);
+            if kmax - kmin <= 3 {
+                let mut out = Vec::new();
+                for k in kmin..=kmax {
+                    let shift = i64::try_from(k * m)
+                        .map_err(|_| LowerError::unsupported(span, "value out of range"))?;
+                    let lo_c = if k == kmin {
+                        Cond::True
+                    } else {
+                        within(&t, min + k * m, i128::MAX)
+                    };
+                    let hi_c = if k == kmax {
+                        Cond::True
+                    } else {
+                        within(&t, i128::MIN, max + k * m)
+                    };
+                    out.push((
+                        and(lo_c, hi_c),
+                        Res::Val(sub(t.clone(), Term::Const(shift))),
+                    ));
+                }
+                return Ok(out);
+            }
+        }
+        // Many wraps: a quotient chosen by a local havoc, fixed by a guard.
+        let q = self.temp(
+            &CType::Int(IntTy {
+                bits: 64,
+                signed: true,
+                rank: 5,
+            }),
+            span,
+        )?;
+        self.vars[q.index()].range = Range::ALL;
+        self.t.pending_havoc.push(q);
+        let rem = sub(t, mul(m64, Term::Var(q)));
+        self.t.pending_guard.push(within(&rem, min, max));
+        Ok(vec![(Cond::True, Res::Val(rem))])
+    }
+
+    /// Converts a value to a type (C's conversions, exact).
+    pub(crate) fn convert(&mut self, v: Val, to: &CType, span: Span) -> Result<Val> {
+        match to {
+            CType::Void => Ok(Val {
+                cases: v.cases,
+                ty: CType::Void,
+            }),
+            CType::Int(t) => {
+                let t = *t;
+                if matches!(v.ty, CType::Float) {
+                    return Err(LowerError::unsupported(
+                        span,
+                        "floating-point values are not modelled",
+                    ));
+                }
+                if v.ty == *to {
+                    return Ok(v);
+                }
+                self.map(&v, to.clone(), span, |me, x| me.wrap(x.clone(), t, span))
+            }
+            CType::Float => Err(LowerError::unsupported(
+                span,
+                "floating-point values are not modelled",
+            )),
+            _ => Ok(Val {
+                cases: v.cases,
+                ty: to.clone(),
+            }),
+        }
+    }
+
+    /// The conditions under which a value is non-zero and zero, and its
+    /// give-up cases.
+    pub(crate) fn truth(&mut self, v: &Val) -> (Cond, Cond, Vec<(Cond, String)>) {
+        let (mut t, mut f, mut ub) = (Cond::False, Cond::False, Vec::new());
+        for (c, r) in &v.cases {
+            match r {
+                Res::Val(x) => {
+                    t = crate::term::or(
+                        t,
+                        and(c.clone(), cmp(CmpOp::Ne, x.clone(), Term::Const(0))),
+                    );
+                    f = crate::term::or(
+                        f,
+                        and(c.clone(), cmp(CmpOp::Eq, x.clone(), Term::Const(0))),
+                    );
+                }
+                Res::Ub(r) => ub.push((c.clone(), r.clone())),
+            }
+        }
+        (t, f, ub)
+    }
+
+    /// A 0/1 value from a condition.
+    fn bool_val(c: Cond) -> Val {
+        Val {
+            cases: vec![
+                (c.clone(), Res::Val(Term::Const(1))),
+                (not(c), Res::Val(Term::Const(0))),
+            ],
+            ty: CType::Int(IntTy::INT),
+        }
+        .pruned()
+    }
+
+    /// Evaluates an expression to a value (may emit edges for side effects
+    /// and shared loads).
+    pub(crate) fn eval(&mut self, e: &Node<Expression>) -> Result<Val> {
+        let span = e.span;
+        match &e.node {
+            Expression::Identifier(id) => match self.lookup(&id.node.name)? {
+                Some(Binding::Enum(k)) => Ok(Val::int(k as i64)),
+                Some(Binding::Obj(_)) => {
+                    let p = self.place(e)?;
+                    self.read(p, span)
+                }
+                None if self.function_exists(&id.node.name) => {
+                    Ok(Val::term(Term::Const(0), CType::Func))
+                }
+                None => Err(LowerError::invalid(
+                    span,
+                    format!(
+                        "unknown identifier `{}`",
+                        self.unit.display_name(&id.node.name)
+                    ),
+                )),
+            },
+            Expression::Constant(c) => match &c.node {
+                Constant::Integer(i) => {
+                    let (v, t) = parse_integer(i, &self.types, span)?;
+                    let v = i64::try_from(v).map_err(|_| {
+                        LowerError::unsupported(span, "integer literal beyond 2^63 is not modelled")
+                    })?;
+                    Ok(Val::term(Term::Const(v), CType::Int(t)))
+                }
+                Constant::Character(s) => {
+                    let v = parse_char(s).ok_or_else(|| {
+                        LowerError::unsupported(span, "unsupported character constant")
+                    })?;
+                    Ok(Val::int(v as i64))
+                }
+                Constant::Float(_) => Err(LowerError::unsupported(
+                    span,
+                    "floating-point values are not modelled",
+                )),
+            },
+            Expression::StringLiteral(_) => {
+                Err(LowerError::unsupported(span, "strings are not modelled"))
+            }
+            Expression::Member(_) | Expression::BinaryOperator(_) if is_place_expr(e) => {
+                let p = self.place(e)?;
+                self.read(p, span)
+            }
+            Expression::Call(c) => self.call(c, span, true),
+            Expression::SizeOfTy(s) => {
+                let t = self.type_name(&s.node.0)?;
+                let n = self
+                    .types
+                    .size_of(&t)
+                    .ok_or_else(|| LowerError::unsupported(span, "sizeof of this type"))?;
+                Ok(Val::term(
+                    Term::Const(n as i64),
+                    CType::Int(self.types.long(false)),
+                ))
+            }
+            Expression::SizeOfVal(s) => {
+                let t = self.static_type(&s.node.0)?;
+                let n = self
+                    .types
+                    .size_of(&t)
+                    .ok_or_else(|| LowerError::unsupported(span, "sizeof of this type"))?;
+                Ok(Val::term(
+                    Term::Const(n as i64),
+                    CType::Int(self.types.long(false)),
+                ))
+            }
+            Expression::Cast(c) => {
+                let to = self.type_name(&c.node.type_name)?;
+                let v = self.eval(&c.node.expression)?;
+                self.convert(v, &to, span)
+            }
+            Expression::UnaryOperator(u) => {
+                self.unary(u.node.operator.node.clone(), &u.node.operand, span)
+            }
+            Expression::BinaryOperator(b) => {
+                let op = b.node.operator.node.clone();
+                match op {
+                    B::Assign
+                    | B::AssignPlus
+                    | B::AssignMinus
+                    | B::AssignMultiply
+                    | B::AssignDivide
+                    | B::AssignModulo
+                    | B::AssignShiftLeft
+                    | B::AssignShiftRight
+                    | B::AssignBitwiseAnd
+                    | B::AssignBitwiseOr
+                    | B::AssignBitwiseXor => Ok(self
+                        .assign_expr(op, &b.node.lhs, &b.node.rhs, span, true)?
+                        .expect("value wanted")),
+                    B::LogicalAnd | B::LogicalOr if self.must_branch(&b.node.rhs)? => {
+                        self.eval_by_branching(e)
+                    }
+                    B::LogicalAnd | B::LogicalOr => {
+                        let a = self.eval(&b.node.lhs)?;
+                        let c = self.eval(&b.node.rhs)?;
+                        let (at, af, aub) = self.truth(&a);
+                        let (ct, cf, cub) = self.truth(&c);
+                        let mut cases: Vec<(Cond, Res)> =
+                            aub.into_iter().map(|(c, r)| (c, Res::Ub(r))).collect();
+                        let (short, cont, short_val) = if op == B::LogicalAnd {
+                            (af, at, 0)
+                        } else {
+                            (at, af, 1)
+                        };
+                        cases.push((short, Res::Val(Term::Const(short_val))));
+                        cases.push((and(cont.clone(), ct), Res::Val(Term::Const(1))));
+                        cases.push((and(cont.clone(), cf), Res::Val(Term::Const(0))));
+                        for (c, r) in cub {
+                            cases.push((and(cont.clone(), c), Res::Ub(r)));
+                        }
+                        Ok(Val {
+                            cases,
+                            ty: CType::Int(IntTy::INT),
+                        }
+                        .pruned())
+                    }
+                    _ => {
+                        let a = self.eval(&b.node.lhs)?;
+                        let a = if has_effects(&b.node.rhs) {
+                            self.materialize(a, span)?
+                        } else {
+                            a
+                        };
+                        let c = self.eval(&b.node.rhs)?;
+                        self.binary(op, a, c, span)
+                    }
+                }
+            }
+            Expression::Conditional(c) => {
+                if self.must_branch(&c.node.then_expression)?
+                    || self.must_branch(&c.node.else_expression)?
+                {
+                    return self.eval_by_branching(e);
+                }
+                let cond = self.eval(&c.node.condition)?;
+                let (t, f, ub) = self.truth(&cond);
+                let a = self.eval(&c.node.then_expression)?;
+                let b = self.eval(&c.node.else_expression)?;
+                let ty = match (&a.ty, &b.ty) {
+                    (CType::Int(x), CType::Int(y)) => CType::Int(common_type(*x, *y, IntTy::INT)),
+                    (CType::Void, _) | (_, CType::Void) => CType::Void,
+                    (CType::Ptr(_), _) => a.ty.clone(),
+                    _ => b.ty.clone(),
+                };
+                let a = self.convert(a, &ty, span)?;
+                let b = self.convert(b, &ty, span)?;
+                let mut cases: Vec<(Cond, Res)> =
+                    ub.into_iter().map(|(c, r)| (c, Res::Ub(r))).collect();
+                for (c, r) in a.cases {
+                    cases.push((and(t.clone(), c), r));
+                }
+                for (c, r) in b.cases {
+                    cases.push((and(f.clone(), c), r));
+                }
+                if cases.len() > MAX_CASES {
+                    return Err(LowerError::unsupported(
+                        span,
+                        "expression splits into too many cases",
+                    ));
+                }
+                Ok(Val { cases, ty }.pruned())
+            }
+            Expression::Comma(es) => {
+                let mut last = Val::int(0);
+                for (i, x) in es.iter().enumerate() {
+                    if i + 1 == es.len() {
+                        last = self.eval(x)?;
+                    } else {
+                        self.effect(x)?;
+                    }
+                }
+                Ok(last)
+            }
+            Expression::Statement(s) => self.statement_expression(s),
+            _ => Err(LowerError::unsupported(
+                span,
+                "this kind of expression is not supported",
+            )),
+        }
+    }
+
+    /// Whether a conditionally evaluated operand needs real control flow:
+    /// it has side effects, or its shared loads (which become steps of
+    /// their own) must not happen when C does not evaluate it.
+    pub(crate) fn must_branch(&mut self, e: &Node<Expression>) -> Result<bool> {
+        Ok(has_effects(e) || (self.t.split && self.accesses(e)? > 0))
+    }
+
+    /// Evaluates `e` (a conditional or logical expression with side
+    /// effects) by branching into a temporary.
+    fn eval_by_branching(&mut self, e: &Node<Expression>) -> Result<Val> {
+        let span = e.span;
+        let tmp = self.temp(&CType::Int(IntTy::INT), span)?;
+        let (cond, then_e, else_e, logical): Branches<'_> = match &e.node {
+            Expression::Conditional(c) => (
+                &c.node.condition,
+                Some(&c.node.then_expression),
+                Some(&c.node.else_expression),
+                None,
+            ),
+            Expression::BinaryOperator(b) => (
+                &b.node.lhs,
+                None,
+                Some(&b.node.rhs),
+                Some(b.node.operator.node.clone()),
+            ),
+            _ => unreachable!("only conditionals and logical operators branch"),
+        };
+        let (lt, lf) = (self.new_loc(Some(span)), self.new_loc(Some(span)));
+        let join = self.new_loc(Some(span));
+        self.branch(cond, lt, lf)?;
+        let mut ty = CType::Int(IntTy::INT);
+        match logical {
+            Some(op) => {
+                // `a && b`: true branch evaluates b; `a || b`: false branch does.
+                let (eval_at, short_at, short) = if op == B::LogicalAnd {
+                    (lt, lf, 0)
+                } else {
+                    (lf, lt, 1)
+                };
+                self.t.cur = Some(short_at);
+                self.assign_temp(tmp, Val::int(short), span)?;
+                self.goto(join);
+                self.t.cur = Some(eval_at);
+                let v = self.eval(else_e.expect("rhs"))?;
+                let (t, f, ub) = self.truth(&v);
+                let mut cases: Vec<(Cond, Res)> =
+                    ub.into_iter().map(|(c, r)| (c, Res::Ub(r))).collect();
+                cases.push((t, Res::Val(Term::Const(1))));
+                cases.push((f, Res::Val(Term::Const(0))));
+                self.assign_temp(
+                    tmp,
+                    Val {
+                        cases,
+                        ty: ty.clone(),
+                    }
+                    .pruned(),
+                    span,
+                )?;
+                self.goto(join);
+            }
+            None => {
+                self.t.cur = Some(lt);
+                let a = self.eval(then_e.expect("then"))?;
+                ty = if a.ty == CType::Void { CType::Void } else { ty };
+                if ty != CType::Void {
+                    let a = self.convert(a, &ty, span)?;
+                    self.assign_temp(tmp, a, span)?;
+                }
+                self.goto(join);
+                self.t.cur = Some(lf);
+                let b = self.eval(else_e.expect("else"))?;
+                if ty != CType::Void {
+                    let b = self.convert(b, &ty, span)?;
+                    self.assign_temp(tmp, b, span)?;
+                }
+                self.goto(join);
+            }
+        }
+        self.t.cur = Some(join);
+        Ok(Val::term(Term::Var(tmp), ty))
+    }
+
+    /// An unconditional jump from the current location.
+    pub(crate) fn goto(&mut self, to: crate::cfg::Loc) {
+        if let Some(cur) = self.t.cur.take() {
+            self.plain_edge(cur, to, Cond::True, vec![], None);
+            self.flush();
+        }
+    }
+
+    /// Stores a value into a temporary (one edge per case).
+    pub(crate) fn assign_temp(&mut self, tmp: VarId, v: Val, span: Span) -> Result<()> {
+        let obj_like = vec![(Cond::True, TargetVar::Var(tmp))];
+        self.emit_store(obj_like, v, span)
+    }
+
+    /// Evaluates `v` into a fresh temporary, so later side effects cannot
+    /// change it.
+    pub(crate) fn materialize(&mut self, v: Val, span: Span) -> Result<Val> {
+        if v.constant().is_some() || matches!(v.ty, CType::Void | CType::Func) {
+            return Ok(v);
+        }
+        let ty = v.ty.clone();
+        let tmp = self.temp(&ty, span)?;
+        self.assign_temp(tmp, v, span)?;
+        Ok(Val::term(Term::Var(tmp), ty))
+    }
+
+    /// Emits the edges of `target := value` per case, then moves on.
+    pub(crate) fn emit_store(
+        &mut self,
+        targets: Vec<(Cond, TargetVar)>,
+        v: Val,
+        span: Span,
+    ) -> Result<()> {
+        let Some(cur) = self.t.cur else {
+            self.flush();
+            return Ok(());
+        };
+        let next = self.new_loc(Some(span));
+        for (pc, target) in &targets {
+            for (vc, r) in &v.cases {
+                let c = and(pc.clone(), vc.clone());
+                match (target, r) {
+                    (TargetVar::Ub(reason), _) | (_, Res::Ub(reason)) => {
+                        let g = self.give_up(reason);
+                        self.plain_edge(cur, g, c, vec![], Some(span));
+                    }
+                    (TargetVar::Var(x), Res::Val(t)) => {
+                        self.plain_edge(cur, next, c, vec![(*x, t.clone())], Some(span));
+                    }
+                }
+            }
+        }
+        self.flush();
+        self.t.cur = Some(next);
+        Ok(())
+    }
+
+    /// Emits a branch on `v`: to `t` where it is non-zero, `f` where zero.
+    pub(crate) fn emit_branch(
+        &mut self,
+        v: &Val,
+        t: crate::cfg::Loc,
+        f: crate::cfg::Loc,
+        span: Span,
+    ) {
+        let (ct, cf, ub) = self.truth(v);
+        if let Some(cur) = self.t.cur.take() {
+            self.plain_edge(cur, t, ct, vec![], Some(span));
+            self.plain_edge(cur, f, cf, vec![], Some(span));
+            for (c, r) in ub {
+                let g = self.give_up(&r);
+                self.plain_edge(cur, g, c, vec![], Some(span));
+            }
+        }
+        self.flush();
+    }
+
+    /// The value of a place (scalars; arrays decay to a pointer).
+    pub(crate) fn read(&mut self, p: Place, span: Span) -> Result<Val> {
+        match &p.ty {
+            CType::Array(elem, _) => {
+                let mut cases = Vec::new();
+                for (c, t) in p.cases {
+                    cases.push(match t {
+                        Target::Cell(o, off) => {
+                            self.objects[o].addr_taken = true;
+                            (c, Res::Val(Term::Const(self.objects[o].base + off as i64)))
+                        }
+                        Target::Ub(r) => (c, Res::Ub(r)),
+                    });
+                }
+                return Ok(Val {
+                    cases,
+                    ty: CType::Ptr(elem.clone()),
+                });
+            }
+            CType::Struct(_) => {
+                return Err(LowerError::unsupported(
+                    span,
+                    "struct values are only supported in assignments",
+                ))
+            }
+            CType::Float => {
+                return Err(LowerError::unsupported(
+                    span,
+                    "floating-point values are not modelled",
+                ))
+            }
+            _ => {}
+        }
+        let shared = p
+            .cases
+            .iter()
+            .any(|(_, t)| matches!(t, Target::Cell(o, _) if self.maybe_shared(*o)));
+        let mut cases = Vec::new();
+        for (c, t) in &p.cases {
+            cases.push(match t {
+                Target::Cell(o, off) => (
+                    c.clone(),
+                    Res::Val(Term::Var(self.objects[*o].cells[*off as usize])),
+                ),
+                Target::Ub(r) => (c.clone(), Res::Ub(r.clone())),
+            });
+        }
+        let v = Val {
+            cases,
+            ty: p.ty.clone(),
+        };
+        if shared && self.t.split {
+            return self.materialize(v, span);
+        }
+        Ok(v)
+    }
+
+    /// Stores a value into a place (converted to the place's type).
+    pub(crate) fn store(&mut self, p: Place, v: Val, span: Span) -> Result<()> {
+        if let CType::Struct(_) = p.ty {
+            return self.store_struct(p, v, span);
+        }
+        let v = self.convert(v, &p.ty.clone(), span)?;
+        let targets = p
+            .cases
+            .into_iter()
+            .map(|(c, t)| match t {
+                Target::Cell(o, off) => (c, TargetVar::Var(self.objects[o].cells[off as usize])),
+                Target::Ub(r) => (c, TargetVar::Ub(r)),
+            })
+            .collect();
+        self.emit_store(targets, v, span)
+    }
+
+    fn store_struct(&mut self, _p: Place, _v: Val, span: Span) -> Result<()> {
+        Err(LowerError::unsupported(
+            span,
+            "struct assignment is not supported",
+        ))
+    }
+
+    /// The place an lvalue expression designates.
+    pub(crate) fn place(&mut self, e: &Node<Expression>) -> Result<Place> {
+        let span = e.span;
+        match &e.node {
+            Expression::Identifier(id) => match self.lookup(&id.node.name)? {
+                Some(Binding::Obj(o)) => Ok(Place {
+                    cases: vec![(Cond::True, Target::Cell(o, 0))],
+                    ty: self.objects[o].ty.clone(),
+                }),
+                _ => Err(LowerError::invalid(
+                    span,
+                    format!(
+                        "`{}` is not an object",
+                        self.unit.display_name(&id.node.name)
+                    ),
+                )),
+            },
+            Expression::Member(m) => {
+                let base = match m.node.operator.node {
+                    MemberOperator::Direct => self.place(&m.node.expression)?,
+                    MemberOperator::Indirect => {
+                        let v = self.eval(&m.node.expression)?;
+                        let pointee = match &v.ty {
+                            CType::Ptr(t) => (**t).clone(),
+                            _ => {
+                                return Err(LowerError::unsupported(
+                                    span,
+                                    "`->` on a value that is not a pointer",
+                                ))
+                            }
+                        };
+                        self.deref(v, pointee, span)?
+                    }
+                };
+                let CType::Struct(s) = base.ty else {
+                    return Err(LowerError::unsupported(
+                        span,
+                        "member access on a value that is not a struct",
+                    ));
+                };
+                let (fty, foff) = self
+                    .types
+                    .field(s, &m.node.identifier.node.name)
+                    .ok_or_else(|| {
+                        LowerError::invalid(
+                            m.node.identifier.span,
+                            format!("no field `{}`", m.node.identifier.node.name),
+                        )
+                    })?;
+                Ok(Place {
+                    cases: base
+                        .cases
+                        .into_iter()
+                        .map(|(c, t)| match t {
+                            Target::Cell(o, off) => (c, Target::Cell(o, off + foff)),
+                            ub => (c, ub),
+                        })
+                        .collect(),
+                    ty: fty,
+                })
+            }
+            Expression::BinaryOperator(b) if b.node.operator.node == B::Index => {
+                let base = if is_place_expr(&b.node.lhs) {
+                    Some(self.place(&b.node.lhs)?)
+                } else {
+                    None
+                };
+                match base {
+                    Some(Place {
+                        cases,
+                        ty: CType::Array(elem, n),
+                    }) => {
+                        let esz = self.types.cells(&elem);
+                        let idx = self.eval(&b.node.rhs)?;
+                        let mut out = Vec::new();
+                        for (pc, t) in cases {
+                            for (ic, r) in &idx.cases {
+                                let c = and(pc.clone(), ic.clone());
+                                match (&t, r) {
+                                    (Target::Ub(u), _) | (_, Res::Ub(u)) => {
+                                        out.push((c, Target::Ub(u.clone())))
+                                    }
+                                    (Target::Cell(o, off), Res::Val(Term::Const(k))) => {
+                                        if *k >= 0 && (*k as u64) < n {
+                                            out.push((c, Target::Cell(*o, off + *k as u64 * esz)));
+                                        } else {
+                                            out.push((
+                                                c,
+                                                Target::Ub("array index out of bounds".into()),
+                                            ));
+                                        }
+                                    }
+                                    (Target::Cell(o, off), Res::Val(i)) => {
+                                        let mut inside = Vec::new();
+                                        for k in 0..n {
+                                            let at =
+                                                cmp(CmpOp::Eq, i.clone(), Term::Const(k as i64));
+                                            inside.push(at.clone());
+                                            out.push((
+                                                and(c.clone(), at),
+                                                Target::Cell(*o, off + k * esz),
+                                            ));
+                                        }
+                                        out.push((
+                                            and(c.clone(), not(any(inside))),
+                                            Target::Ub("array index out of bounds".into()),
+                                        ));
+                                    }
+                                }
+                            }
+                        }
+                        if out.len() > MAX_CASES {
+                            return Err(LowerError::unsupported(
+                                span,
+                                "array access splits into too many cases",
+                            ));
+                        }
+                        Ok(Place {
+                            cases: prune_targets(out),
+                            ty: *elem,
+                        })
+                    }
+                    Some(p) => {
+                        let ptr = self.read(p, span)?;
+                        let idx = self.eval(&b.node.rhs)?;
+                        let sum = self.binary(B::Plus, ptr, idx, span)?;
+                        self.deref_val(sum, span)
+                    }
+                    None => {
+                        let ptr = self.eval(&b.node.lhs)?;
+                        let idx = self.eval(&b.node.rhs)?;
+                        let sum = self.binary(B::Plus, ptr, idx, span)?;
+                        self.deref_val(sum, span)
+                    }
+                }
+            }
+            Expression::UnaryOperator(u) if u.node.operator.node == U::Indirection => {
+                let v = self.eval(&u.node.operand)?;
+                self.deref_val(v, span)
+            }
+            _ => Err(LowerError::unsupported(
+                span,
+                "not an lvalue the lowering supports",
+            )),
+        }
+    }
+
+    fn deref_val(&mut self, v: Val, span: Span) -> Result<Place> {
+        let pointee = match &v.ty {
+            CType::Ptr(t) => (**t).clone(),
+            _ => {
+                return Err(LowerError::unsupported(
+                    span,
+                    "dereference of a value that is not a pointer",
+                ))
+            }
+        };
+        self.deref(v, pointee, span)
+    }
+
+    /// The places a pointer value may designate: a case per object whose
+    /// address is taken and whose part at that address has the pointee's
+    /// type, and a give-up case for every other address.
+    pub(crate) fn deref(&mut self, v: Val, pointee: CType, span: Span) -> Result<Place> {
+        if matches!(pointee, CType::Void | CType::Func) {
+            return Err(LowerError::unsupported(
+                span,
+                "dereference of a `void *` or function pointer",
+            ));
+        }
+        let mut candidates: Vec<(ObjId, u64, i64)> = Vec::new();
+        for o in 0..self.objects.len() {
+            if !self.objects[o].addr_taken {
+                continue;
+            }
+            let mut subs = Vec::new();
+            subobjects(&self.types, &self.objects[o].ty, 0, &mut subs);
+            for (off, t) in subs {
+                if is_compatible(&t, &pointee) {
+                    candidates.push((o, off, self.objects[o].base + off as i64));
+                }
+            }
+        }
+        let mut out = Vec::new();
+        for (c, r) in v.cases {
+            match r {
+                Res::Ub(u) => out.push((c, Target::Ub(u))),
+                Res::Val(Term::Const(a)) => match candidates.iter().find(|x| x.2 == a) {
+                    Some(&(o, off, _)) => out.push((c, Target::Cell(o, off))),
+                    None => out.push((c, Target::Ub("invalid pointer dereference".into()))),
+                },
+                Res::Val(t) => {
+                    let mut hit = Vec::new();
+                    for &(o, off, a) in &candidates {
+                        let at = cmp(CmpOp::Eq, t.clone(), Term::Const(a));
+                        hit.push(at.clone());
+                        out.push((and(c.clone(), at), Target::Cell(o, off)));
+                    }
+                    out.push((
+                        and(c, not(any(hit))),
+                        Target::Ub("invalid pointer dereference".into()),
+                    ));
+                }
+            }
+            if out.len() > MAX_CASES {
+                return Err(LowerError::unsupported(
+                    span,
+                    "pointer may point to too many objects",
+                ));
+            }
+        }
+        Ok(Place {
+            cases: prune_targets(out),
+            ty: pointee,
+        })
+    }
+
+    fn unary(&mut self, op: U, operand: &Node<Expression>, span: Span) -> Result<Val> {
+        match op {
+            U::Address => {
+                if let Expression::Identifier(id) = &operand.node {
+                    if self.lookup(&id.node.name)?.is_none() && self.function_exists(&id.node.name)
+                    {
+                        return Ok(Val::term(Term::Const(0), CType::Func));
+                    }
+                }
+                let p = self.place(operand)?;
+                let ty = CType::Ptr(Box::new(p.ty.clone()));
+                let mut cases = Vec::new();
+                for (c, t) in p.cases {
+                    cases.push(match t {
+                        Target::Cell(o, off) => {
+                            self.objects[o].addr_taken = true;
+                            (c, Res::Val(Term::Const(self.objects[o].base + off as i64)))
+                        }
+                        Target::Ub(r) => (c, Res::Ub(r)),
+                    });
+                }
+                Ok(Val { cases, ty })
+            }
+            U::Indirection => {
+                let p = self.place(&Node::new(
+                    Expression::UnaryOperator(Box::new(Node::new(
+                        frontend::lang_c::ast::UnaryOperatorExpression {
+                            operator: Node::new(U::Indirection, span),
+                            operand: Box::new(operand.clone()),
+                        },
+                        span,
+                    ))),
+                    span,
+                ))?;
+                self.read(p, span)
+            }
+            U::Plus => {
+                let v = self.eval(operand)?;
+                let t = self.int_type(&v, span)?;
+                self.convert(v, &CType::Int(promote(t)), span)
+            }
+            U::Minus | U::Complement => {
+                let v = self.eval(operand)?;
+                let t = promote(self.int_type(&v, span)?);
+                let v = self.convert(v, &CType::Int(t), span)?;
+                self.map(&v, CType::Int(t), span, |me, x| {
+                    let r = if op == U::Minus {
+                        neg(x.clone())
+                    } else {
+                        sub(neg(x.clone()), Term::Const(1))
+                    };
+                    if t.signed {
+                        Ok(vec![(Cond::True, Res::Val(r))])
+                    } else {
+                        me.wrap(r, t, span)
+                    }
+                })
+            }
+            U::Negate => {
+                let v = self.eval(operand)?;
+                let (t, f, ub) = self.truth(&v);
+                let mut cases: Vec<(Cond, Res)> =
+                    ub.into_iter().map(|(c, r)| (c, Res::Ub(r))).collect();
+                cases.push((t, Res::Val(Term::Const(0))));
+                cases.push((f, Res::Val(Term::Const(1))));
+                Ok(Val {
+                    cases,
+                    ty: CType::Int(IntTy::INT),
+                }
+                .pruned())
+            }
+            U::PreIncrement | U::PreDecrement | U::PostIncrement | U::PostDecrement => self
+                .inc_dec(op, operand, span, true)
+                .map(|v| v.expect("value wanted")),
+        }
+    }
+
+    /// `x++` and friends; with `want`, returns the expression's value.
+    pub(crate) fn inc_dec(
+        &mut self,
+        op: U,
+        operand: &Node<Expression>,
+        span: Span,
+        want: bool,
+    ) -> Result<Option<Val>> {
+        let p = self.place(operand)?;
+        let old = self.read(p.clone(), span)?;
+        let old = if want {
+            self.materialize(old, span)?
+        } else {
+            old
+        };
+        let delta = if matches!(op, U::PreIncrement | U::PostIncrement) {
+            1
+        } else {
+            -1
+        };
+        let new = self.binary(B::Plus, old.clone(), Val::int(delta), span)?;
+        let new = self.convert(new, &p.ty.clone(), span)?;
+        if !want {
+            self.store(p, new, span)?;
+            return Ok(None);
+        }
+        let new = self.materialize(new, span)?;
+        self.store(p, new.clone(), span)?;
+        Ok(Some(if matches!(op, U::PreIncrement | U::PreDecrement) {
+            new
+        } else {
+            old
+        }))
+    }
+
+    /// `lhs op= rhs`; with `want`, returns the assigned value.
+    pub(crate) fn assign_expr(
+        &mut self,
+        op: B,
+        lhs: &Node<Expression>,
+        rhs: &Node<Expression>,
+        span: Span,
+        want: bool,
+    ) -> Result<Option<Val>> {
+        let p = self.place(lhs)?;
+        let v = match op {
+            B::Assign => {
+                if let CType::Struct(_) = p.ty {
+                    let src = self.place(rhs)?;
+                    self.copy_struct(p, src, span)?;
+                    return Ok(want.then(|| Val::int(0)));
+                }
+                self.eval(rhs)?
+            }
+            _ => {
+                let old = self.read(p.clone(), span)?;
+                let old = if has_effects(rhs) {
+                    self.materialize(old, span)?
+                } else {
+                    old
+                };
+                let r = self.eval(rhs)?;
+                let bop = match op {
+                    B::AssignPlus => B::Plus,
+                    B::AssignMinus => B::Minus,
+                    B::AssignMultiply => B::Multiply,
+                    B::AssignDivide => B::Divide,
+                    B::AssignModulo => B::Modulo,
+                    B::AssignShiftLeft => B::ShiftLeft,
+                    B::AssignShiftRight => B::ShiftRight,
+                    B::AssignBitwiseAnd => B::BitwiseAnd,
+                    B::AssignBitwiseOr => B::BitwiseOr,
+                    _ => B::BitwiseXor,
+                };
+                self.binary(bop, old, r, span)?
+            }
+        };
+        let v = self.convert(v, &p.ty.clone(), span)?;
+        if want {
+            let v = self.materialize(v, span)?;
+            self.store(p, v.clone(), span)?;
+            Ok(Some(v))
+        } else {
+            self.store(p, v, span)?;
+            Ok(None)
+        }
+    }
+
+    fn copy_struct(&mut self, dst: Place, src: Place, span: Span) -> Result<()> {
+        let (Some((Cond::True, Target::Cell(d, doff))), Some((Cond::True, Target::Cell(s, soff)))) =
+            (dst.cases.first().cloned(), src.cases.first().cloned())
+        else {
+            return Err(LowerError::unsupported(
+                span,
+                "struct assignment through pointers is not supported",
+            ));
+        };
+        if dst.cases.len() != 1 || src.cases.len() != 1 || dst.ty != src.ty {
+            return Err(LowerError::unsupported(
+                span,
+                "struct assignment through pointers is not supported",
+            ));
+        }
+        let n = self.types.cells(&dst.ty);
+        for i in 0..n {
+            let from = self.objects[s].cells[(soff + i) as usize];
+            let to = self.objects[d].cells[(doff + i) as usize];
+            let v = Val::term(Term::Var(from), CType::Int(IntTy::INT));
+            let v = if self.t.split && self.maybe_shared(s) {
+                self.materialize(v, span)?
+            } else {
+                v
+            };
+            self.emit_store(vec![(Cond::True, TargetVar::Var(to))], v, span)?;
+        }
+        Ok(())
+    }
+
+    pub(crate) fn int_type(&self, v: &Val, span: Span) -> Result<IntTy> {
+        match &v.ty {
+            CType::Int(t) => Ok(*t),
+            CType::Ptr(_) | CType::ThreadHandle => Ok(IntTy::UINT),
+            CType::Float => Err(LowerError::unsupported(
+                span,
+                "floating-point values are not modelled",
+            )),
+            _ => Err(LowerError::unsupported(
+                span,
+                "arithmetic on a value that is not an integer",
+            )),
+        }
+    }
+
+    /// A binary operator on two values.
+    pub(crate) fn binary(&mut self, op: B, a: Val, b: Val, span: Span) -> Result<Val> {
+        // Pointer arithmetic, in cells.
+        if let (CType::Ptr(elem), B::Plus | B::Minus) = (&a.ty, &op) {
+            if !matches!(b.ty, CType::Ptr(_)) {
+                let esz = self.types.cells(elem) as i64;
+                let ty = a.ty.clone();
+                let minus = op == B::Minus;
+                return self.combine(&a, &b, ty, span, |_, x, y| {
+                    let d = mul(esz, y.clone());
+                    Ok(vec![(
+                        Cond::True,
+                        Res::Val(if minus {
+                            sub(x.clone(), d)
+                        } else {
+                            add(x.clone(), d)
+                        }),
+                    )])
+                });
+            }
+            if op == B::Minus && self.types.cells(elem) == 1 {
+                return self.combine(&a, &b, CType::Int(IntTy::INT), span, |_, x, y| {
+                    Ok(vec![(Cond::True, Res::Val(sub(x.clone(), y.clone())))])
+                });
+            }
+        }
+        if let (CType::Ptr(_), B::Plus) = (&b.ty, &op) {
+            return self.binary(op, b, a, span);
+        }
+        let is_cmp = matches!(
+            op,
+            B::Less | B::Greater | B::LessOrEqual | B::GreaterOrEqual | B::Equals | B::NotEquals
+        );
+        let (ta, tb) = (self.int_type(&a, span)?, self.int_type(&b, span)?);
+        let ct = match op {
+            B::ShiftLeft | B::ShiftRight => promote(ta),
+            _ => common_type(ta, tb, IntTy::INT),
+        };
+        let pointers = matches!(a.ty, CType::Ptr(_)) || matches!(b.ty, CType::Ptr(_));
+        let (a, b) = if pointers {
+            (a, b)
+        } else if matches!(op, B::ShiftLeft | B::ShiftRight) {
+            let pb = promote(tb);
+            (
+                self.convert(a, &CType::Int(ct), span)?,
+                self.convert(b, &CType::Int(pb), span)?,
+            )
+        } else {
+            (
+                self.convert(a, &CType::Int(ct), span)?,
+                self.convert(b, &CType::Int(ct), span)?,
+            )
+        };
+        if is_cmp {
+            let cop = match op {
+                B::Less => CmpOp::Lt,
+                B::Greater => CmpOp::Gt,
+                B::LessOrEqual => CmpOp::Le,
+                B::GreaterOrEqual => CmpOp::Ge,
+                B::Equals => CmpOp::Eq,
+                _ => CmpOp::Ne,
+            };
+            return self.combine(&a, &b, CType::Int(IntTy::INT), span, |_, x, y| {
+                Ok(Self::bool_val(cmp(cop, x.clone(), y.clone())).cases)
+            });
+        }
+        let ty = CType::Int(ct);
+        let finish = move |me: &mut Self, t: Term| -> Result<Vec<(Cond, Res)>> {
+            if ct.signed {
+                Ok(vec![(Cond::True, Res::Val(t))])
+            } else {
+                me.wrap(t, ct, span)
+            }
+        };
+        match op {
+            B::Plus => self.combine(&a, &b, ty, span, |me, x, y| {
+                finish(me, add(x.clone(), y.clone()))
+            }),
+            B::Minus => self.combine(&a, &b, ty, span, |me, x, y| {
+                finish(me, sub(x.clone(), y.clone()))
+            }),
+            B::Multiply => self.combine(&a, &b, ty, span, |me, x, y| match (x, y) {
+                (Term::Const(k), t) | (t, Term::Const(k)) => finish(me, mul(*k, t.clone())),
+                _ => Err(LowerError::unsupported(
+                    span,
+                    "non-linear multiplication (both operands vary)",
+                )),
+            }),
+            B::Divide | B::Modulo | B::ShiftRight => {
+                let rem = op == B::Modulo;
+                let floor = op == B::ShiftRight;
+                self.combine(&a, &b, ty, span, |me, x, y| {
+                    let Term::Const(k) = y else {
+                        return Err(LowerError::unsupported(
+                            span,
+                            "division by a value that varies is not modelled",
+                        ));
+                    };
+                    let k = if floor {
+                        if !(0..62).contains(k) {
+                            return Err(LowerError::unsupported(span, "shift amount out of range"));
+                        }
+                        1i64 << k
+                    } else {
+                        *k
+                    };
+                    if k == 0 {
+                        return Ok(vec![(Cond::True, Res::Ub("division by zero".into()))]);
+                    }
+                    me.divide(x.clone(), k, rem, floor, span)
+                })
+            }
+            B::ShiftLeft => self.combine(&a, &b, ty, span, |me, x, y| {
+                let Term::Const(k) = y else {
+                    return Err(LowerError::unsupported(
+                        span,
+                        "shift by a value that varies is not modelled",
+                    ));
+                };
+                if !(0..62).contains(k) {
+                    return Err(LowerError::unsupported(span, "shift amount out of range"));
+                }
+                finish(me, mul(1i64 << k, x.clone()))
+            }),
+            B::BitwiseAnd | B::BitwiseOr | B::BitwiseXor => {
+                self.combine(&a, &b, ty, span, |me, x, y| {
+                    me.bitwise(op.clone(), x, y, span)
+                })
+            }
+            _ => Err(LowerError::unsupported(span, "unsupported binary operator")),
+        }
+    }
+
+    /// `x / k` or `x % k` (truncating) or `x >> log2 k` (flooring), with a
+    /// quotient chosen by a local havoc and fixed by a guard.
+    fn divide(
+        &mut self,
+        x: Term,
+        k: i64,
+        rem: bool,
+        floor: bool,
+        span: Span,
+    ) -> Result<Vec<(Cond, Res)>> {
+        if let Term::Const(v) = x {
+            let (q, r) = if floor {
+                (v.div_euclid(k), v.rem_euclid(k))
+            } else {
+                (v.wrapping_div(k), v.wrapping_rem(k))
+            };
+            return Ok(vec![(
+                Cond::True,
+                Res::Val(Term::Const(if rem { r } else { q })),
+            )]);
+        }
+        let q = self.temp(
+            &CType::Int(IntTy {
+                bits: 64,
+                signed: true,
+                rank: 5,
+            }),
+            span,
+        )?;
+        self.vars[q.index()].range = Range::ALL;
+        self.t.pending_havoc.push(q);
+        let r = sub(x.clone(), mul(k, Term::Var(q)));
+        let ak = i128::from(k).abs();
+        let nonneg = self.range(&x).lo.is_some_and(|l| l >= 0);
+        let guard = if floor || nonneg {
+            within(&r, 0, ak - 1)
+        } else {
+            crate::term::or(
+                and(
+                    cmp(CmpOp::Ge, x.clone(), Term::Const(0)),
+                    within(&r, 0, ak - 1),
+                ),
+                and(
+                    cmp(CmpOp::Lt, x.clone(), Term::Const(0)),
+                    within(&r, 1 - ak, 0),
+                ),
+            )
+        };
+        self.t.pending_guard.push(guard);
+        Ok(vec![(
+            Cond::True,
+            Res::Val(if rem { r } else { Term::Var(q) }),
+        )])
+    }
+
+    fn bitwise(&mut self, op: B, x: &Term, y: &Term, span: Span) -> Result<Vec<(Cond, Res)>> {
+        let (rx, ry) = (self.range(x), self.range(y));
+        let boolean = |r: Range| r.lo.is_some_and(|l| l >= 0) && r.hi.is_some_and(|h| h <= 1);
+        if boolean(rx) && boolean(ry) {
+            let (a, b) = (
+                cmp(CmpOp::Eq, x.clone(), Term::Const(1)),
+                cmp(CmpOp::Eq, y.clone(), Term::Const(1)),
+            );
+            let c = match op {
+                B::BitwiseAnd => and(a, b),
+                B::BitwiseOr => crate::term::or(a, b),
+                _ => crate::term::or(and(a.clone(), not(b.clone())), and(not(a), b)),
+            };
+            return Ok(Self::bool_val(c).cases);
+        }
+        if op == B::BitwiseAnd {
+            for (m, v, rv) in [(x, y, ry), (y, x, rx)] {
+                if let Term::Const(mask) = m {
+                    if *mask == 0 {
+                        return Ok(vec![(Cond::True, Res::Val(Term::Const(0)))]);
+                    }
+                    if *mask > 0 && (mask & (mask + 1)) == 0 && rv.lo.is_some_and(|l| l >= 0) {
+                        return self.divide(v.clone(), mask + 1, true, true, span);
+                    }
+                }
+            }
+        }
+        Err(LowerError::unsupported(
+            span,
+            "bitwise operation on values that are not 0/1 is not modelled",
+        ))
+    }
+
+    /// The type of an expression without evaluating it (for `sizeof`).
+    fn static_type(&mut self, e: &Node<Expression>) -> Result<CType> {
+        match &e.node {
+            Expression::Identifier(id) => match self.lookup(&id.node.name)? {
+                Some(Binding::Obj(o)) => Ok(self.objects[o].ty.clone()),
+                _ => Ok(CType::Int(IntTy::INT)),
+            },
+            Expression::Cast(c) => self.type_name(&c.node.type_name),
+            Expression::UnaryOperator(u) if u.node.operator.node == U::Indirection => {
+                match self.static_type(&u.node.operand)? {
+                    CType::Ptr(t) | CType::Array(t, _) => Ok(*t),
+                    _ => Err(LowerError::unsupported(e.span, "sizeof of this expression")),
+                }
+            }
+            Expression::BinaryOperator(b) if b.node.operator.node == B::Index => {
+                match self.static_type(&b.node.lhs)? {
+                    CType::Ptr(t) | CType::Array(t, _) => Ok(*t),
+                    _ => Err(LowerError::unsupported(e.span, "sizeof of this expression")),
+                }
+            }
+            Expression::Constant(_) | Expression::Conditional(_) => Ok(CType::Int(IntTy::INT)),
+            Expression::BinaryOperator(b)
+                if matches!(
+                    b.node.operator.node,
+                    B::Less
+                        | B::Greater
+                        | B::LessOrEqual
+                        | B::GreaterOrEqual
+                        | B::Equals
+                        | B::NotEquals
+                        | B::LogicalAnd
+                        | B::LogicalOr
+                ) =>
+            {
+                Ok(CType::Int(IntTy::INT))
+            }
+            _ => Err(LowerError::unsupported(e.span, "sizeof of this expression")),
+        }
+    }
+}
+
+/// The parts of a conditional or logical expression: condition, then,
+/// else, and the logical operator.
+type Branches<'e> = (
+    &'e Node<Expression>,
+    Option<&'e Node<Expression>>,
+    Option<&'e Node<Expression>>,
+    Option<B>,
+);
+
+/// A store target: a variable, or a give-up.
+#[derive(Clone, Debug)]
+pub enum TargetVar {
+    Var(VarId),
+    Ub(String),
+}
+
+impl Val {
+    /// Drops cases whose condition is `false`.
+    pub fn pruned(mut self) -> Val {
+        self.cases.retain(|(c, _)| *c != Cond::False);
+        self
+    }
+}
+
+fn prune_targets(v: Vec<(Cond, Target)>) -> Vec<(Cond, Target)> {
+    v.into_iter().filter(|(c, _)| *c != Cond::False).collect()
+}
+
+/// Every part of an object of type `ty` at `off`: (offset, type).
+fn subobjects(types: &Types, ty: &CType, off: u64, out: &mut Vec<(u64, CType)>) {
+    out.push((off, ty.clone()));
+    match ty {
+        CType::Array(e, n) => {
+            let esz = types.cells(e);
+            for i in 0..*n {
+                subobjects(types, e, off + i * esz, out);
+            }
+        }
+        CType::Struct(s) => {
+            for (_, f, o) in types.structs[*s].fields.clone() {
+                subobjects(types, &f, off + o, out);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Whether an expression is syntactically an lvalue path.
+pub(crate) fn is_place_expr(e: &Node<Expression>) -> bool {
+    match &e.node {
+        Expression::Identifier(_) | Expression::Member(_) => true,
+        Expression::BinaryOperator(b) => b.node.operator.node == B::Index,
+        Expression::UnaryOperator(u) => u.node.operator.node == U::Indirection,
+        _ => false,
+    }
+}
+
+/// Whether evaluating an expression may have side effects (assignments,
+/// increments, calls other than nondet and pure builtins).
+pub(crate) fn has_effects(e: &Node<Expression>) -> bool {
+    struct Effects(bool);
+    impl<'ast> frontend::lang_c::visit::Visit<'ast> for Effects {
+        fn visit_expression(&mut self, e: &'ast Expression, span: &'ast Span) {
+            match e {
+                Expression::Call(c) => {
+                    let pure = matches!(&c.node.callee.node, Expression::Identifier(id)
+                        if id.node.name.starts_with("__VERIFIER_nondet") || id.node.name == "__builtin_expect");
+                    if !pure {
+                        self.0 = true;
+                    }
+                }
+                Expression::BinaryOperator(b)
+                    if !matches!(
+                        b.node.operator.node,
+                        B::Index
+                            | B::Multiply
+                            | B::Divide
+                            | B::Modulo
+                            | B::Plus
+                            | B::Minus
+                            | B::ShiftLeft
+                            | B::ShiftRight
+                            | B::Less
+                            | B::Greater
+                            | B::LessOrEqual
+                            | B::GreaterOrEqual
+                            | B::Equals
+                            | B::NotEquals
+                            | B::BitwiseAnd
+                            | B::BitwiseXor
+                            | B::BitwiseOr
+                            | B::LogicalAnd
+                            | B::LogicalOr
+                    ) =>
+                {
+                    self.0 = true
+                }
+                Expression::UnaryOperator(u)
+                    if matches!(
+                        u.node.operator.node,
+                        U::PreIncrement | U::PreDecrement | U::PostIncrement | U::PostDecrement
+                    ) =>
+                {
+                    self.0 = true
+                }
+                Expression::Statement(_) => self.0 = true,
+                _ => {}
+            }
+            frontend::lang_c::visit::visit_expression(self, e, span);
+        }
+    }
+    let mut v = Effects(false);
+    frontend::lang_c::visit::Visit::visit_expression(&mut v, &e.node, &e.span);
+    v.0
+}

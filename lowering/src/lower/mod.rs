@@ -1,0 +1,937 @@
+//! The lowering proper: C declarations, statements and expressions to one
+//! control-flow graph per thread instance (see [`crate::cfg`]).
+//!
+//! Memory is a set of objects (globals, locals per thread instance and
+//! inlined call, temporaries), each flattened into scalar cells, one IR
+//! variable per cell. Every object has an integer base address, so pointers
+//! are integers: `&x` is a literal, and a dereference is a case split over
+//! the objects whose address is taken, plus a give-up case when the pointer
+//! matches none of them.
+
+mod call;
+mod expr;
+mod stmt;
+
+use std::collections::{HashMap, HashSet, VecDeque};
+
+use engine::ir::{Cond, Term, VarId};
+use frontend::lang_c::ast::{
+    DeclarationSpecifier, Expression, ExternalDeclaration, FunctionDefinition, InitDeclarator,
+    StorageClassSpecifier, UnaryOperator,
+};
+use frontend::lang_c::span::{Node, Span};
+use frontend::lang_c::visit::{self, Visit};
+use frontend::ParsedUnit;
+
+use crate::cfg::{Cfg, Edge, EdgeKind, Loc, LocKind};
+use crate::error::{LowerError, Result};
+use crate::term::{and, Range};
+use crate::types::{CType, IntTy, Types};
+
+/// An object (index into [`Lowerer::objects`]).
+pub type ObjId = usize;
+
+/// A memory object.
+#[derive(Clone, Debug)]
+pub struct Object {
+    /// Its C type.
+    pub ty: CType,
+    /// One IR variable per scalar cell.
+    pub cells: Vec<VarId>,
+    /// Its address (the address of cell `i` is `base + i`).
+    pub base: i64,
+    /// Whether pointers may point into it.
+    pub addr_taken: bool,
+    /// The thread instance it is local to (`None`: any thread may access it).
+    pub owner: Option<usize>,
+}
+
+/// An IR variable of the lowering.
+#[derive(Clone, Debug)]
+pub struct VarInfo {
+    /// Its name.
+    pub name: String,
+    /// Its initial value (`None`: any value within `range`).
+    pub init: Option<i64>,
+    /// The values it can hold.
+    pub range: Range,
+}
+
+/// Static knowledge about a thread instance.
+#[derive(Clone, Debug)]
+pub struct ThreadInst {
+    /// Readable name (`main`, `worker.2`).
+    pub name: String,
+    /// The start routine.
+    pub func: String,
+    /// Where it was created (none for `main`).
+    pub created_at: Option<Span>,
+    /// Set to 1 by `pthread_create` (none for `main`).
+    pub run: Option<VarId>,
+    /// The start routine's parameter object, if it has one.
+    pub param: Option<ObjId>,
+    /// The CFG (built when the instance is lowered).
+    pub cfg: Cfg,
+}
+
+/// Fixed locations of every thread's CFG.
+pub const ENTRY: Loc = 0;
+/// The thread has finished.
+pub const END: Loc = 1;
+/// `reach_error()` was called.
+pub const ERROR: Loc = 2;
+/// `exit`/`abort` was called.
+pub const EXIT: Loc = 3;
+
+/// A name binding in a scope.
+#[derive(Clone, Debug)]
+pub(crate) enum Binding {
+    Obj(ObjId),
+    Enum(i128),
+}
+
+/// An inlined function activation.
+#[derive(Clone, Debug)]
+struct Frame {
+    func: String,
+    /// Prefix of the names of its locals.
+    prefix: String,
+    ret: Option<ObjId>,
+    exit: Loc,
+    labels: HashMap<String, Loc>,
+    /// Scopes of this activation (innermost last).
+    scopes: Vec<HashMap<String, Binding>>,
+}
+
+/// The state of the thread being lowered.
+#[derive(Debug, Default)]
+struct ThreadState {
+    index: usize,
+    cfg: Cfg,
+    cur: Option<Loc>,
+    frames: Vec<Frame>,
+    /// (break target, continue target) of enclosing loops and switches.
+    jumps: Vec<(Loc, Option<Loc>)>,
+    /// Case labels of enclosing switches, by the label's span start.
+    cases: Vec<HashMap<usize, Loc>>,
+    pending_havoc: Vec<VarId>,
+    pending_guard: Vec<Cond>,
+    /// Shared reads go through temporaries (the statement accesses shared
+    /// memory more than once).
+    split: bool,
+    give_ups: HashMap<String, Loc>,
+    inline_counts: HashMap<String, usize>,
+    names: HashSet<String>,
+}
+
+/// Lowers one translation unit.
+pub struct Lowerer<'a> {
+    pub(crate) unit: &'a ParsedUnit,
+    pub(crate) types: Types,
+    pub(crate) vars: Vec<VarInfo>,
+    pub(crate) objects: Vec<Object>,
+    next_addr: i64,
+    functions: HashMap<String, &'a Node<FunctionDefinition>>,
+    global_decls: HashMap<String, GlobalDecl<'a>>,
+    globals: HashMap<String, ObjId>,
+    /// Names whose address is taken somewhere (`&x`, `&x.f`, `&x[i]`).
+    addr_names: HashSet<String>,
+    pub(crate) threads: Vec<ThreadInst>,
+    queue: VecDeque<usize>,
+    t: ThreadState,
+    /// The flag of atomic sections, once one is used.
+    pub(crate) atomic_flag: Option<VarId>,
+    thread_counts: HashMap<String, usize>,
+    /// `static` locals, by declaration.
+    statics: HashMap<String, ObjId>,
+}
+
+#[derive(Clone, Debug)]
+struct GlobalDecl<'a> {
+    specs: &'a [Node<DeclarationSpecifier>],
+    decl: &'a Node<InitDeclarator>,
+    thread_local: bool,
+}
+
+/// First address of objects (0 is `NULL`; small integers cast to pointers
+/// stay below every object).
+const FIRST_ADDRESS: i64 = 1000;
+
+struct AddrNames<'n>(&'n mut HashSet<String>);
+
+impl<'ast> Visit<'ast> for AddrNames<'_> {
+    fn visit_unary_operator_expression(
+        &mut self,
+        e: &'ast frontend::lang_c::ast::UnaryOperatorExpression,
+        span: &'ast Span,
+    ) {
+        if e.operator.node == UnaryOperator::Address {
+            let mut x = &e.operand.node;
+            loop {
+                match x {
+                    Expression::Identifier(id) => {
+                        self.0.insert(id.node.name.clone());
+                        break;
+                    }
+                    Expression::Member(m) => x = &m.node.expression.node,
+                    Expression::BinaryOperator(b) => x = &b.node.lhs.node,
+                    _ => break,
+                }
+            }
+        }
+        visit::visit_unary_operator_expression(self, e, span);
+    }
+}
+
+impl<'a> Lowerer<'a> {
+    /// Collects the file's declarations.
+    pub fn new(unit: &'a ParsedUnit) -> Result<Self> {
+        let mut me = Lowerer {
+            unit,
+            types: Types::new(unit.data_model),
+            vars: Vec::new(),
+            objects: Vec::new(),
+            next_addr: FIRST_ADDRESS,
+            functions: HashMap::new(),
+            global_decls: HashMap::new(),
+            globals: HashMap::new(),
+            addr_names: HashSet::new(),
+            threads: Vec::new(),
+            queue: VecDeque::new(),
+            t: ThreadState::default(),
+            atomic_flag: None,
+            thread_counts: HashMap::new(),
+            statics: HashMap::new(),
+        };
+        for ext in &unit.unit.0 {
+            match &ext.node {
+                ExternalDeclaration::FunctionDefinition(f) => {
+                    if let Some(name) = declarator_name(&f.node.declarator.node) {
+                        me.functions.insert(name, f);
+                    }
+                    AddrNames(&mut me.addr_names).visit_function_definition(&f.node, &f.span);
+                }
+                ExternalDeclaration::Declaration(d) => me.file_declaration(&d.node)?,
+                ExternalDeclaration::StaticAssert(_) => {}
+            }
+        }
+        Ok(me)
+    }
+
+    fn file_declaration(&mut self, d: &'a frontend::lang_c::ast::Declaration) -> Result<()> {
+        let is = |c: StorageClassSpecifier| {
+            d.specifiers
+                .iter()
+                .any(|s| matches!(&s.node, DeclarationSpecifier::StorageClass(x) if x.node == c))
+        };
+        let specs = Types::specifiers(&d.specifiers);
+        if is(StorageClassSpecifier::Typedef) {
+            // Header typedefs the program never uses may be unsupported: only
+            // a use reports them.
+            let Ok(base) = self.base_type(&specs, Span::none()) else {
+                return Ok(());
+            };
+            for id in &d.declarators {
+                if let Ok((Some(name), ty)) =
+                    self.declarator_type(base.clone(), &id.node.declarator.node)
+                {
+                    self.types.typedefs.insert(name, ty);
+                }
+            }
+            return Ok(());
+        }
+        // Enumerators and struct tags of declarations without declarators.
+        if d.declarators.is_empty() {
+            let _ = self.base_type(&specs, Span::none());
+            return Ok(());
+        }
+        let thread_local = is(StorageClassSpecifier::ThreadLocal);
+        for id in &d.declarators {
+            let Some(name) = declarator_name(&id.node.declarator.node) else {
+                continue;
+            };
+            let is_function = id.node.declarator.node.derived.iter().any(|dd| {
+                matches!(
+                    dd.node,
+                    frontend::lang_c::ast::DerivedDeclarator::Function(_)
+                        | frontend::lang_c::ast::DerivedDeclarator::KRFunction(_)
+                )
+            }) && !id.node.declarator.node.derived.iter().any(|dd| {
+                matches!(
+                    dd.node,
+                    frontend::lang_c::ast::DerivedDeclarator::Pointer(_)
+                )
+            });
+            if is_function {
+                continue;
+            }
+            let keep = match self.global_decls.get(&name) {
+                None => true,
+                Some(old) => old.decl.node.initializer.is_none(),
+            };
+            if keep && !(is(StorageClassSpecifier::Extern) && self.global_decls.contains_key(&name))
+            {
+                self.global_decls.insert(
+                    name,
+                    GlobalDecl {
+                        specs: &d.specifiers,
+                        decl: id,
+                        thread_local,
+                    },
+                );
+            }
+        }
+        Ok(())
+    }
+
+    pub(crate) fn base_type(
+        &mut self,
+        specs: &[frontend::lang_c::ast::TypeSpecifier],
+        span: Span,
+    ) -> Result<CType> {
+        let mut types = std::mem::replace(&mut self.types, Types::new(self.unit.data_model));
+        let r = types.base_type(specs.iter(), span, &mut |ty, e| const_expr(ty, e));
+        self.types = types;
+        r
+    }
+
+    pub(crate) fn declarator_type(
+        &mut self,
+        base: CType,
+        d: &frontend::lang_c::ast::Declarator,
+    ) -> Result<(Option<String>, CType)> {
+        let mut types = std::mem::replace(&mut self.types, Types::new(self.unit.data_model));
+        let r = types.declarator(base, d, &mut |ty, e| const_expr(ty, e));
+        self.types = types;
+        r
+    }
+
+    pub(crate) fn type_name(&mut self, t: &Node<frontend::lang_c::ast::TypeName>) -> Result<CType> {
+        let mut types = std::mem::replace(&mut self.types, Types::new(self.unit.data_model));
+        let r = types.type_name(t, &mut |ty, e| const_expr(ty, e));
+        self.types = types;
+        r
+    }
+
+    /// A new IR variable.
+    pub(crate) fn var(&mut self, name: String, init: Option<i64>, range: Range) -> VarId {
+        self.vars.push(VarInfo { name, init, range });
+        VarId::new(self.vars.len() - 1)
+    }
+
+    /// A fresh, unique name in the current thread (`base`, `base.2`, …).
+    pub(crate) fn unique(&mut self, base: &str) -> String {
+        let mut name = base.to_string();
+        let mut n = 1;
+        while !self.t.names.insert(name.clone()) {
+            n += 1;
+            name = format!("{base}.{n}");
+        }
+        name
+    }
+
+    /// A new object of a type; its cells start at `init` (or any value of
+    /// their type when `None`).
+    pub(crate) fn object(
+        &mut self,
+        name: &str,
+        ty: CType,
+        init: Option<i64>,
+        span: Span,
+    ) -> Result<ObjId> {
+        let mut scalars = Vec::new();
+        self.types.flatten(&ty, &mut scalars);
+        let mut cells = Vec::new();
+        for (i, s) in scalars.iter().enumerate() {
+            let range = self.scalar_range(s, span)?;
+            let cname = if scalars.len() == 1 {
+                name.to_string()
+            } else {
+                format!("{name}.{i}")
+            };
+            cells.push(self.var(cname, init, range));
+        }
+        let base = self.next_addr;
+        self.next_addr += scalars.len() as i64 + 1;
+        self.objects.push(Object {
+            ty,
+            cells,
+            base,
+            addr_taken: false,
+            owner: Some(self.t.index),
+        });
+        Ok(self.objects.len() - 1)
+    }
+
+    /// The values a cell of a scalar type holds.
+    pub(crate) fn scalar_range(&self, ty: &CType, span: Span) -> Result<Range> {
+        Ok(match ty {
+            CType::Int(i) => Range::new(i.min(), i.max()),
+            CType::Ptr(_) => Range::new(0, u32::MAX.into()),
+            CType::Mutex | CType::ThreadHandle => Range::new(0, 1 << 20),
+            CType::CondVar | CType::Opaque(_) => Range::new(0, 0),
+            CType::Float => {
+                return Err(LowerError::unsupported(
+                    span,
+                    "floating-point values are not modelled",
+                ))
+            }
+            CType::Void | CType::Func | CType::Array(..) | CType::Struct(_) => Range::ALL,
+        })
+    }
+
+    /// The object of a global, created on first use.
+    pub(crate) fn global(&mut self, name: &str) -> Result<Option<ObjId>> {
+        if let Some(&o) = self.globals.get(name) {
+            if !self.global_decls.get(name).is_some_and(|d| d.thread_local) {
+                return Ok(Some(o));
+            }
+        }
+        let Some(g) = self.global_decls.get(name).cloned() else {
+            return Ok(None);
+        };
+        if g.thread_local {
+            // One copy per thread instance: a per-thread binding.
+            let key = format!("{}#{name}", self.t.index);
+            if let Some(&o) = self.globals.get(&key) {
+                return Ok(Some(o));
+            }
+            let o = self.create_global(name, &g)?;
+            self.globals.insert(key, o);
+            return Ok(Some(o));
+        }
+        let o = self.create_global(name, &g)?;
+        self.globals.insert(name.to_string(), o);
+        Ok(Some(o))
+    }
+
+    fn create_global(&mut self, name: &str, g: &GlobalDecl<'a>) -> Result<ObjId> {
+        let specs = Types::specifiers(g.specs);
+        let base = self.base_type(&specs, g.decl.span)?;
+        let (_, mut ty) = self.declarator_type(base, &g.decl.node.declarator.node)?;
+        if let (CType::Array(e, 0), Some(init)) = (&ty, &g.decl.node.initializer) {
+            if let frontend::lang_c::ast::Initializer::List(items) = &init.node {
+                ty = CType::Array(e.clone(), items.len() as u64);
+            }
+        }
+        let vname = if g.thread_local {
+            format!(
+                "{}.{}",
+                self.threads[self.t.index].name,
+                self.unit.display_name(name).replace('$', "_")
+            )
+        } else {
+            sanitize(self.unit.display_name(name))
+        };
+        let vname = if self.vars.iter().any(|v| v.name == vname) {
+            format!("{vname}.g")
+        } else {
+            vname
+        };
+        let o = self.object(&vname, ty.clone(), Some(0), g.decl.span)?;
+        if !g.thread_local {
+            self.objects[o].owner = None;
+        }
+        if self.addr_names.contains(name) || matches!(ty, CType::Array(..)) {
+            self.objects[o].addr_taken = true;
+        }
+        if let Some(init) = &g.decl.node.initializer {
+            let mut values = Vec::new();
+            self.const_initializer(&ty, init, &mut values)?;
+            for (i, v) in values.into_iter().enumerate() {
+                let cell = self.objects[o].cells[i];
+                self.vars[cell.index()].init = Some(v);
+            }
+        }
+        Ok(o)
+    }
+
+    /// The cell values of a constant initializer (zero where absent).
+    pub(crate) fn const_initializer(
+        &mut self,
+        ty: &CType,
+        init: &Node<frontend::lang_c::ast::Initializer>,
+        out: &mut Vec<i64>,
+    ) -> Result<()> {
+        use frontend::lang_c::ast::Initializer;
+        let start = out.len();
+        let cells = self.types.cells(ty) as usize;
+        match (&init.node, ty) {
+            (Initializer::Expression(e), t) if t.is_scalar() => {
+                let v = self.const_value(e)?;
+                let v = match t {
+                    CType::Int(i) => wrap_const(v, *i),
+                    _ => v,
+                };
+                out.push(
+                    i64::try_from(v)
+                        .map_err(|_| LowerError::unsupported(e.span, "constant out of range"))?,
+                );
+            }
+            (Initializer::List(items), CType::Array(elem, _)) => {
+                let esz = self.types.cells(elem) as usize;
+                for (k, item) in items.iter().enumerate() {
+                    if !item.node.designation.is_empty() {
+                        return Err(LowerError::unsupported(
+                            item.span,
+                            "designated initializers are not supported",
+                        ));
+                    }
+                    while out.len() < start + k * esz {
+                        out.push(0);
+                    }
+                    self.const_initializer(elem, &item.node.initializer, out)?;
+                }
+            }
+            (Initializer::List(items), CType::Struct(s)) => {
+                let fields = self.types.structs[*s].fields.clone();
+                for (item, (_, fty, off)) in items.iter().zip(fields) {
+                    if !item.node.designation.is_empty() {
+                        return Err(LowerError::unsupported(
+                            item.span,
+                            "designated initializers are not supported",
+                        ));
+                    }
+                    while out.len() < start + off as usize {
+                        out.push(0);
+                    }
+                    self.const_initializer(&fty, &item.node.initializer, out)?;
+                }
+            }
+            // `PTHREAD_MUTEX_INITIALIZER` and friends: the unlocked state.
+            (_, CType::Mutex | CType::CondVar | CType::Opaque(_)) => out.push(0),
+            (Initializer::List(items), t) if t.is_scalar() && !items.is_empty() => {
+                self.const_initializer(t, &items[0].node.initializer, out)?;
+            }
+            _ => {
+                return Err(LowerError::unsupported(
+                    init.span,
+                    "unsupported initializer",
+                ))
+            }
+        }
+        while out.len() < start + cells {
+            out.push(0);
+        }
+        out.truncate(start + cells);
+        Ok(())
+    }
+
+    /// A constant expression's value (integers, enum constants, `sizeof`,
+    /// addresses of globals).
+    pub(crate) fn const_value(&mut self, e: &Node<Expression>) -> Result<i128> {
+        if let Expression::UnaryOperator(u) = &e.node {
+            if u.node.operator.node == UnaryOperator::Address {
+                if let Expression::Identifier(id) = &u.node.operand.node {
+                    if let Some(o) = self.global(&id.node.name)? {
+                        self.objects[o].addr_taken = true;
+                        return Ok(self.objects[o].base.into());
+                    }
+                }
+            }
+        }
+        let mut types = std::mem::replace(&mut self.types, Types::new(self.unit.data_model));
+        let r = const_expr(&mut types, e);
+        self.types = types;
+        r
+    }
+
+    /// Lowers the program: `main` and every thread instance it creates.
+    pub fn run(mut self) -> Result<crate::Lowered> {
+        let Some(main) = self.functions.get("main").copied() else {
+            return Err(LowerError::invalid(
+                Span::none(),
+                "the program has no `main` function",
+            ));
+        };
+        self.threads.push(ThreadInst {
+            name: "main".into(),
+            func: "main".into(),
+            created_at: None,
+            run: None,
+            param: None,
+            cfg: Cfg::default(),
+        });
+        self.queue.push_back(0);
+        let _ = main;
+        while let Some(k) = self.queue.pop_front() {
+            self.lower_thread(k)?;
+        }
+        crate::emit::emit(self)
+    }
+
+    /// Registers a new thread instance of `func`, to be lowered later.
+    pub(crate) fn new_thread(&mut self, func: &str, span: Span) -> Result<usize> {
+        let Some(def) = self.functions.get(func).copied() else {
+            return Err(LowerError::unsupported(
+                span,
+                format!("thread start routine `{func}` has no definition"),
+            ));
+        };
+        let n = self.thread_counts.entry(func.to_string()).or_insert(0);
+        *n += 1;
+        let name = format!("{}.{}", sanitize(func), n);
+        let run = self.var(format!("{name}.run"), Some(0), Range::new(0, 1));
+        let params = self.params(def)?;
+        let param = match params.as_slice() {
+            [] => None,
+            [(pname, ty)] => {
+                let pname = pname.clone().unwrap_or_else(|| "arg".into());
+                let o = self.object(
+                    &format!("{name}.{}", sanitize(&pname)),
+                    ty.clone(),
+                    Some(0),
+                    span,
+                )?;
+                // Written by the creating thread, read by the new one.
+                self.objects[o].owner = None;
+                Some(o)
+            }
+            _ => {
+                return Err(LowerError::unsupported(
+                    span,
+                    "a thread start routine takes one parameter",
+                ))
+            }
+        };
+        self.threads.push(ThreadInst {
+            name,
+            func: func.to_string(),
+            created_at: Some(span),
+            run: Some(run),
+            param,
+            cfg: Cfg::default(),
+        });
+        let k = self.threads.len() - 1;
+        self.queue.push_back(k);
+        Ok(k)
+    }
+
+    /// Parameter names and types of a function definition.
+    pub(crate) fn params(
+        &mut self,
+        def: &Node<FunctionDefinition>,
+    ) -> Result<Vec<(Option<String>, CType)>> {
+        use frontend::lang_c::ast::DerivedDeclarator;
+        let d = &def.node.declarator.node;
+        let Some(f) = d.derived.iter().find_map(|dd| match &dd.node {
+            DerivedDeclarator::Function(f) => Some(f),
+            _ => None,
+        }) else {
+            if d.derived
+                .iter()
+                .any(|dd| matches!(dd.node, DerivedDeclarator::KRFunction(ref v) if !v.is_empty()))
+            {
+                return Err(LowerError::unsupported(
+                    def.span,
+                    "K&R-style parameter lists are not supported",
+                ));
+            }
+            return Ok(Vec::new());
+        };
+        let mut out = Vec::new();
+        for p in &f.node.parameters {
+            let specs = Types::specifiers(&p.node.specifiers);
+            let base = self.base_type(&specs, p.span)?;
+            let (name, ty) = match &p.node.declarator {
+                Some(d) => self.declarator_type(base, &d.node)?,
+                None => (None, base),
+            };
+            if ty == CType::Void && name.is_none() {
+                continue;
+            }
+            let ty = match ty {
+                CType::Array(e, _) => CType::Ptr(e),
+                CType::Func => CType::Ptr(Box::new(CType::Func)),
+                t => t,
+            };
+            out.push((name, ty));
+        }
+        Ok(out)
+    }
+
+    /// The return type of a function definition.
+    pub(crate) fn return_type(&mut self, def: &Node<FunctionDefinition>) -> Result<CType> {
+        let specs = Types::specifiers(&def.node.specifiers);
+        let base = self.base_type(&specs, def.span)?;
+        let mut d = def.node.declarator.node.clone();
+        // Drop the function declarator itself; what remains (pointers)
+        // applies to the return type.
+        if let Some(pos) = d.derived.iter().position(|dd| {
+            matches!(
+                dd.node,
+                frontend::lang_c::ast::DerivedDeclarator::Function(_)
+                    | frontend::lang_c::ast::DerivedDeclarator::KRFunction(_)
+            )
+        }) {
+            d.derived.remove(pos);
+        }
+        Ok(self.declarator_type(base, &d)?.1)
+    }
+
+    fn lower_thread(&mut self, k: usize) -> Result<()> {
+        let inst = self.threads[k].clone();
+        let def = self.functions[&inst.func];
+        self.t = ThreadState {
+            index: k,
+            ..ThreadState::default()
+        };
+        let entry = self.t.cfg.loc(LocKind::Normal, Some(def.span));
+        let end = self.t.cfg.loc(LocKind::End, None);
+        let error = self.t.cfg.loc(LocKind::Error, None);
+        let exit = self.t.cfg.loc(LocKind::Exit, None);
+        debug_assert_eq!((entry, end, error, exit), (ENTRY, END, ERROR, EXIT));
+        let body = self
+            .t
+            .cfg
+            .loc(LocKind::Normal, Some(def.node.statement.span));
+        match inst.run {
+            Some(run) => {
+                self.t.cfg.locs[ENTRY].blocking = true;
+                self.t.cfg.edge(Edge {
+                    from: ENTRY,
+                    to: body,
+                    havoc: vec![],
+                    guard: crate::term::cmp(engine::ir::CmpOp::Eq, Term::Var(run), Term::Const(1)),
+                    assigns: vec![],
+                    span: inst.created_at,
+                    kind: EdgeKind::Plain,
+                    dead: false,
+                });
+            }
+            None => self.plain_edge(ENTRY, body, Cond::True, vec![], None),
+        }
+        self.t.cur = Some(body);
+        let ret_ty = self.return_type(def)?;
+        let ret = match ret_ty {
+            CType::Void => None,
+            t => Some(self.object(&format!("{}.ret", inst.name), t, Some(0), def.span)?),
+        };
+        // `main` returning stops the program; a thread returning ends it.
+        let exit_to = if k == 0 { EXIT } else { END };
+        let mut scope = HashMap::new();
+        if let (Some(p), Some((Some(pname), _))) = (inst.param, self.params(def)?.first().cloned())
+        {
+            scope.insert(pname, Binding::Obj(p));
+        }
+        self.t.frames.push(Frame {
+            func: inst.func.clone(),
+            prefix: inst.name.clone(),
+            ret,
+            exit: exit_to,
+            labels: HashMap::new(),
+            scopes: vec![scope],
+        });
+        self.t.names.insert(inst.name.clone());
+        self.stmt(&def.node.statement)?;
+        if let Some(cur) = self.t.cur {
+            self.plain_edge(cur, exit_to, Cond::True, vec![], None);
+        }
+        self.t.frames.pop();
+        let state = std::mem::take(&mut self.t);
+        self.threads[k].cfg = state.cfg;
+        Ok(())
+    }
+
+    /// An edge from `from` to `to` carrying the pending havoc and guard.
+    pub(crate) fn plain_edge(
+        &mut self,
+        from: Loc,
+        to: Loc,
+        guard: Cond,
+        assigns: Vec<(VarId, Term)>,
+        span: Option<Span>,
+    ) {
+        self.edge_kind(from, to, guard, assigns, span, EdgeKind::Plain);
+    }
+
+    pub(crate) fn edge_kind(
+        &mut self,
+        from: Loc,
+        to: Loc,
+        guard: Cond,
+        assigns: Vec<(VarId, Term)>,
+        span: Option<Span>,
+        kind: EdgeKind,
+    ) {
+        if guard == Cond::False {
+            return;
+        }
+        let pending = self.t.pending_guard.iter().cloned().fold(Cond::True, and);
+        self.t.cfg.edge(Edge {
+            from,
+            to,
+            havoc: self.t.pending_havoc.clone(),
+            guard: and(pending, guard),
+            assigns,
+            span,
+            kind,
+            dead: false,
+        });
+    }
+
+    /// Clears the pending havoc and guard after a group of edges.
+    pub(crate) fn flush(&mut self) {
+        self.t.pending_havoc.clear();
+        self.t.pending_guard.clear();
+    }
+
+    /// A new ordinary location.
+    pub(crate) fn new_loc(&mut self, span: Option<Span>) -> Loc {
+        self.t.cfg.loc(LocKind::Normal, span)
+    }
+
+    /// The give-up location of a reason in the current thread.
+    pub(crate) fn give_up(&mut self, reason: &str) -> Loc {
+        if let Some(&l) = self.t.give_ups.get(reason) {
+            return l;
+        }
+        let l = self.t.cfg.loc(LocKind::GiveUp(reason.to_string()), None);
+        self.t.give_ups.insert(reason.to_string(), l);
+        l
+    }
+
+    /// Binds a name in the innermost scope.
+    pub(crate) fn bind(&mut self, name: String, b: Binding) {
+        if let Some(s) = self.t.frames.last_mut().and_then(|f| f.scopes.last_mut()) {
+            s.insert(name, b);
+        }
+    }
+
+    fn lookup(&mut self, name: &str) -> Result<Option<Binding>> {
+        if let Some(f) = self.t.frames.last() {
+            for s in f.scopes.iter().rev() {
+                if let Some(b) = s.get(name) {
+                    return Ok(Some(b.clone()));
+                }
+            }
+        }
+        if let Some(o) = self.global(name)? {
+            return Ok(Some(Binding::Obj(o)));
+        }
+        if let Some(v) = self.types.enum_consts.get(name) {
+            return Ok(Some(Binding::Enum(*v)));
+        }
+        Ok(None)
+    }
+
+    /// A fresh thread-local temporary of a type (any initial value).
+    pub(crate) fn temp(&mut self, ty: &CType, span: Span) -> Result<VarId> {
+        let prefix = self.threads[self.t.index].name.clone();
+        let name = self.unique(&format!("{prefix}.tmp"));
+        let range = self.scalar_range(ty, span)?;
+        Ok(self.var(name, Some(0), range))
+    }
+}
+
+/// The identifier a declarator declares.
+pub(crate) fn declarator_name(d: &frontend::lang_c::ast::Declarator) -> Option<String> {
+    use frontend::lang_c::ast::DeclaratorKind;
+    match &d.kind.node {
+        DeclaratorKind::Identifier(id) => Some(id.node.name.clone()),
+        DeclaratorKind::Declarator(inner) => declarator_name(&inner.node),
+        DeclaratorKind::Abstract => None,
+    }
+}
+
+/// A C name as an IR identifier.
+pub(crate) fn sanitize(name: &str) -> String {
+    let s: String = name
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '_' || c == '.' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    if engine::parse::is_identifier(&s) {
+        s
+    } else {
+        format!("c_{s}")
+    }
+}
+
+/// `v` wrapped into the range of an integer type.
+pub(crate) fn wrap_const(v: i128, t: IntTy) -> i128 {
+    if t.bits == 1 {
+        return i128::from(v != 0);
+    }
+    let m = 1i128 << t.bits;
+    let r = v.rem_euclid(m);
+    if t.signed && r > t.max() {
+        r - m
+    } else {
+        r
+    }
+}
+
+/// Evaluates an integer constant expression.
+pub(crate) fn const_expr(types: &mut Types, e: &Node<Expression>) -> Result<i128> {
+    use frontend::lang_c::ast::{BinaryOperator as B, Constant};
+    let bad = || LowerError::unsupported(e.span, "not an integer constant expression");
+    Ok(match &e.node {
+        Expression::Constant(c) => match &c.node {
+            Constant::Integer(i) => expr::parse_integer(i, types, e.span)?.0,
+            Constant::Character(s) => expr::parse_char(s).ok_or_else(bad)?,
+            Constant::Float(_) => return Err(bad()),
+        },
+        Expression::Identifier(id) => *types.enum_consts.get(&id.node.name).ok_or_else(bad)?,
+        Expression::Cast(c) => {
+            let v = const_expr(types, &c.node.expression)?;
+            match types.type_name(&c.node.type_name, &mut |t, e| const_expr(t, e))? {
+                CType::Int(t) => wrap_const(v, t),
+                _ => v,
+            }
+        }
+        Expression::SizeOfTy(s) => {
+            let t = types.type_name(&s.node.0, &mut |t, e| const_expr(t, e))?;
+            types.size_of(&t).ok_or_else(bad)?.into()
+        }
+        Expression::UnaryOperator(u) => {
+            let v = const_expr(types, &u.node.operand)?;
+            match u.node.operator.node {
+                UnaryOperator::Minus => -v,
+                UnaryOperator::Plus => v,
+                UnaryOperator::Complement => !v,
+                UnaryOperator::Negate => i128::from(v == 0),
+                _ => return Err(bad()),
+            }
+        }
+        Expression::BinaryOperator(b) => {
+            let x = const_expr(types, &b.node.lhs)?;
+            let y = const_expr(types, &b.node.rhs)?;
+            let r = match b.node.operator.node {
+                B::Plus => x.checked_add(y),
+                B::Minus => x.checked_sub(y),
+                B::Multiply => x.checked_mul(y),
+                B::Divide if y != 0 => x.checked_div(y),
+                B::Modulo if y != 0 => x.checked_rem(y),
+                B::ShiftLeft if (0..64).contains(&y) => x.checked_shl(y as u32),
+                B::ShiftRight if (0..64).contains(&y) => Some(x >> y),
+                B::Less => Some((x < y).into()),
+                B::Greater => Some((x > y).into()),
+                B::LessOrEqual => Some((x <= y).into()),
+                B::GreaterOrEqual => Some((x >= y).into()),
+                B::Equals => Some((x == y).into()),
+                B::NotEquals => Some((x != y).into()),
+                B::BitwiseAnd => Some(x & y),
+                B::BitwiseOr => Some(x | y),
+                B::BitwiseXor => Some(x ^ y),
+                B::LogicalAnd => Some((x != 0 && y != 0).into()),
+                B::LogicalOr => Some((x != 0 || y != 0).into()),
+                _ => None,
+            };
+            r.ok_or_else(bad)?
+        }
+        Expression::Conditional(c) => {
+            if const_expr(types, &c.node.condition)? != 0 {
+                const_expr(types, &c.node.then_expression)?
+            } else {
+                const_expr(types, &c.node.else_expression)?
+            }
+        }
+        _ => return Err(bad()),
+    })
+}

@@ -1,0 +1,904 @@
+//! Statements and local declarations.
+
+use std::collections::HashMap;
+
+use engine::ir::{CmpOp, Cond, Term};
+use frontend::lang_c::ast::{
+    BinaryOperator as B, BlockItem, Declaration, DeclarationSpecifier, Expression, ForInitializer,
+    Initializer, Label, Statement, StorageClassSpecifier, UnaryOperator as U,
+};
+use frontend::lang_c::span::{Node, Span};
+
+use super::expr::{has_effects, Res, Val};
+use super::{sanitize, Binding, Lowerer};
+use crate::cfg::Loc;
+use crate::error::{LowerError, Result};
+use crate::term::{and, any, cmp, not, within};
+use crate::types::{CType, Types};
+
+impl Lowerer<'_> {
+    /// Makes sure there is a current location (code after a jump is
+    /// unreachable unless a label makes it reachable).
+    fn ensure_cur(&mut self, span: Span) -> Loc {
+        match self.t.cur {
+            Some(l) => l,
+            None => {
+                let l = self.new_loc(Some(span));
+                self.t.cur = Some(l);
+                l
+            }
+        }
+    }
+
+    /// Decides whether the shared reads of an expression go through
+    /// temporaries: when it may access shared memory more than once, so
+    /// that every transition performs at most one shared access.
+    fn set_split(&mut self, exprs: &[&Node<Expression>]) -> Result<()> {
+        let mut n = 0;
+        for e in exprs {
+            n += self.accesses(e)?;
+        }
+        self.t.split = n > 1;
+        Ok(())
+    }
+
+    /// An over-approximation of the shared accesses of an expression.
+    pub(crate) fn accesses(&mut self, e: &Node<Expression>) -> Result<usize> {
+        Ok(match &e.node {
+            Expression::Identifier(id) => match self.lookup(&id.node.name)? {
+                Some(Binding::Obj(o)) if self.maybe_shared(o) => 1,
+                _ => 0,
+            },
+            Expression::Constant(_)
+            | Expression::StringLiteral(_)
+            | Expression::SizeOfTy(_)
+            | Expression::SizeOfVal(_) => 0,
+            Expression::Member(m) => {
+                let base = self.accesses(&m.node.expression)?;
+                base + usize::from(
+                    m.node.operator.node == frontend::lang_c::ast::MemberOperator::Indirect,
+                )
+            }
+            Expression::Call(c) => {
+                let mut n = 0;
+                for a in &c.node.arguments {
+                    n += self.accesses(a)?;
+                }
+                let builtin = matches!(&c.node.callee.node, Expression::Identifier(id) if super::call::is_builtin(&id.node.name));
+                n + if builtin { 1 } else { 2 }
+            }
+            Expression::Cast(c) => self.accesses(&c.node.expression)?,
+            Expression::UnaryOperator(u) => {
+                let inner = match (&u.node.operator.node, &u.node.operand.node) {
+                    // `&x` does not access x.
+                    (U::Address, Expression::Identifier(_)) => 0,
+                    _ => self.accesses(&u.node.operand)?,
+                };
+                inner
+                    + match u.node.operator.node {
+                        U::Indirection => 1,
+                        U::PreIncrement | U::PreDecrement | U::PostIncrement | U::PostDecrement => {
+                            inner
+                        }
+                        _ => 0,
+                    }
+            }
+            Expression::BinaryOperator(b) => {
+                let l = self.accesses(&b.node.lhs)?;
+                let r = self.accesses(&b.node.rhs)?;
+                l + r
+                    + match b.node.operator.node {
+                        B::Index => 1,
+                        B::Assign => 0,
+                        B::AssignPlus
+                        | B::AssignMinus
+                        | B::AssignMultiply
+                        | B::AssignDivide
+                        | B::AssignModulo
+                        | B::AssignShiftLeft
+                        | B::AssignShiftRight
+                        | B::AssignBitwiseAnd
+                        | B::AssignBitwiseOr
+                        | B::AssignBitwiseXor => l,
+                        _ => 0,
+                    }
+            }
+            Expression::Conditional(c) => {
+                self.accesses(&c.node.condition)?
+                    + self.accesses(&c.node.then_expression)?
+                    + self.accesses(&c.node.else_expression)?
+            }
+            Expression::Comma(es) => {
+                let mut n = 0;
+                for x in es.iter() {
+                    n += self.accesses(x)?;
+                }
+                n
+            }
+            _ => 2,
+        })
+    }
+
+    /// Lowers a statement.
+    pub(crate) fn stmt(&mut self, s: &Node<Statement>) -> Result<()> {
+        let span = s.span;
+        match &s.node {
+            Statement::Compound(items) => {
+                self.push_scope();
+                for item in items {
+                    match &item.node {
+                        BlockItem::Declaration(d) => self.local_declaration(d)?,
+                        BlockItem::Statement(st) => self.stmt(st)?,
+                        BlockItem::StaticAssert(_) => {}
+                    }
+                }
+                self.pop_scope();
+            }
+            Statement::Expression(None) => {}
+            Statement::Expression(Some(e)) => {
+                self.ensure_cur(span);
+                self.set_split(&[e])?;
+                self.effect(e)?;
+            }
+            Statement::If(i) => {
+                self.ensure_cur(span);
+                let (lt, lf, join) = (
+                    self.new_loc(Some(i.node.then_statement.span)),
+                    self.new_loc(None),
+                    self.new_loc(None),
+                );
+                self.set_split(&[&i.node.condition])?;
+                self.branch(&i.node.condition, lt, lf)?;
+                self.t.cur = Some(lt);
+                self.stmt(&i.node.then_statement)?;
+                self.goto(join);
+                self.t.cur = Some(lf);
+                if let Some(e) = &i.node.else_statement {
+                    self.stmt(e)?;
+                }
+                self.goto(join);
+                self.t.cur = Some(join);
+            }
+            Statement::While(w) => {
+                let head = self.new_loc(Some(w.node.expression.span));
+                self.goto_from_cur(head, span);
+                let (body, exit) = (
+                    self.new_loc(Some(w.node.statement.span)),
+                    self.new_loc(None),
+                );
+                self.t.cur = Some(head);
+                self.set_split(&[&w.node.expression])?;
+                self.branch(&w.node.expression, body, exit)?;
+                self.t.jumps.push((exit, Some(head)));
+                self.t.cur = Some(body);
+                self.stmt(&w.node.statement)?;
+                self.goto(head);
+                self.t.jumps.pop();
+                self.t.cur = Some(exit);
+            }
+            Statement::DoWhile(d) => {
+                let body = self.new_loc(Some(d.node.statement.span));
+                self.goto_from_cur(body, span);
+                let (test, exit) = (
+                    self.new_loc(Some(d.node.expression.span)),
+                    self.new_loc(None),
+                );
+                self.t.jumps.push((exit, Some(test)));
+                self.t.cur = Some(body);
+                self.stmt(&d.node.statement)?;
+                self.goto(test);
+                self.t.jumps.pop();
+                self.t.cur = Some(test);
+                self.set_split(&[&d.node.expression])?;
+                self.branch(&d.node.expression, body, exit)?;
+                self.t.cur = Some(exit);
+            }
+            Statement::For(f) => {
+                self.push_scope();
+                self.ensure_cur(span);
+                match &f.node.initializer.node {
+                    ForInitializer::Empty | ForInitializer::StaticAssert(_) => {}
+                    ForInitializer::Expression(e) => {
+                        self.set_split(&[e])?;
+                        self.effect(e)?;
+                    }
+                    ForInitializer::Declaration(d) => self.local_declaration(d)?,
+                }
+                if let Some(n) = self.unroll_count(f)? {
+                    self.unrolled_for(f, n)?;
+                } else {
+                    let head = self.new_loc(Some(span));
+                    self.goto_from_cur(head, span);
+                    let (body, step, exit) = (
+                        self.new_loc(Some(f.node.statement.span)),
+                        self.new_loc(None),
+                        self.new_loc(None),
+                    );
+                    self.t.cur = Some(head);
+                    match &f.node.condition {
+                        Some(c) => {
+                            self.set_split(&[c])?;
+                            self.branch(c, body, exit)?;
+                        }
+                        None => self.goto(body),
+                    }
+                    self.t.jumps.push((exit, Some(step)));
+                    self.t.cur = Some(body);
+                    self.stmt(&f.node.statement)?;
+                    self.goto(step);
+                    self.t.jumps.pop();
+                    self.t.cur = Some(step);
+                    if let Some(e) = &f.node.step {
+                        self.set_split(&[e])?;
+                        self.effect(e)?;
+                    }
+                    self.goto(head);
+                    self.t.cur = Some(exit);
+                }
+                self.pop_scope();
+            }
+            Statement::Break => {
+                let Some(&(target, _)) = self.t.jumps.last() else {
+                    return Err(LowerError::invalid(
+                        span,
+                        "`break` outside a loop or switch",
+                    ));
+                };
+                self.goto_from_cur(target, span);
+                self.t.cur = None;
+            }
+            Statement::Continue => {
+                let Some(target) = self.t.jumps.iter().rev().find_map(|j| j.1) else {
+                    return Err(LowerError::invalid(span, "`continue` outside a loop"));
+                };
+                self.goto_from_cur(target, span);
+                self.t.cur = None;
+            }
+            Statement::Return(e) => {
+                self.ensure_cur(span);
+                let frame = self.t.frames.last().cloned().expect("a frame");
+                if let Some(e) = e {
+                    self.set_split(&[e])?;
+                    let v = self.eval(e)?;
+                    match frame.ret {
+                        Some(o) => {
+                            let ty = self.objects[o].ty.clone();
+                            let p = super::expr::Place {
+                                cases: vec![(Cond::True, super::expr::Target::Cell(o, 0))],
+                                ty,
+                            };
+                            self.store(p, v, e.span)?;
+                        }
+                        None => {
+                            // `return f();` in a void function: evaluated for its effects.
+                            let _ = v;
+                        }
+                    }
+                }
+                self.goto_from_cur(frame.exit, span);
+                self.t.cur = None;
+            }
+            Statement::Goto(label) => {
+                let target = self.label(&label.node.name);
+                self.goto_from_cur(target, span);
+                self.t.cur = None;
+            }
+            Statement::Labeled(l) => {
+                match &l.node.label.node {
+                    Label::Identifier(id) => {
+                        let target = self.label(&id.node.name);
+                        self.goto(target);
+                        self.t.cur = Some(target);
+                    }
+                    Label::Case(_) | Label::Default | Label::CaseRange(_) => {
+                        let key = l.node.label.span.start;
+                        let target = self
+                            .t
+                            .cases
+                            .last()
+                            .and_then(|m| m.get(&key).copied())
+                            .ok_or_else(|| {
+                                LowerError::invalid(l.node.label.span, "`case` outside a switch")
+                            })?;
+                        self.goto(target);
+                        self.t.cur = Some(target);
+                    }
+                }
+                self.stmt(&l.node.statement)?;
+            }
+            Statement::Switch(sw) => self.switch(sw, span)?,
+            Statement::Asm(_) => {
+                return Err(LowerError::unsupported(
+                    span,
+                    "inline assembly is not supported",
+                ))
+            }
+        }
+        Ok(())
+    }
+
+    fn goto_from_cur(&mut self, to: Loc, span: Span) {
+        if self.t.cur.is_none() {
+            return;
+        }
+        let _ = span;
+        self.goto(to);
+    }
+
+    fn label(&mut self, name: &str) -> Loc {
+        if let Some(&l) = self.t.frames.last().and_then(|f| f.labels.get(name)) {
+            return l;
+        }
+        let l = self.new_loc(None);
+        if let Some(f) = self.t.frames.last_mut() {
+            f.labels.insert(name.to_string(), l);
+        }
+        l
+    }
+
+    fn push_scope(&mut self) {
+        if let Some(f) = self.t.frames.last_mut() {
+            f.scopes.push(HashMap::new());
+        }
+    }
+
+    fn pop_scope(&mut self) {
+        if let Some(f) = self.t.frames.last_mut() {
+            f.scopes.pop();
+        }
+    }
+
+    /// Evaluates an expression for its side effects only.
+    pub(crate) fn effect(&mut self, e: &Node<Expression>) -> Result<()> {
+        let span = e.span;
+        match &e.node {
+            Expression::BinaryOperator(b) => match b.node.operator.node {
+                B::Assign
+                | B::AssignPlus
+                | B::AssignMinus
+                | B::AssignMultiply
+                | B::AssignDivide
+                | B::AssignModulo
+                | B::AssignShiftLeft
+                | B::AssignShiftRight
+                | B::AssignBitwiseAnd
+                | B::AssignBitwiseOr
+                | B::AssignBitwiseXor => {
+                    self.assign_expr(
+                        b.node.operator.node.clone(),
+                        &b.node.lhs,
+                        &b.node.rhs,
+                        span,
+                        false,
+                    )?;
+                    return Ok(());
+                }
+                B::LogicalAnd | B::LogicalOr if has_effects(&b.node.rhs) => {
+                    let (lt, lf, join) =
+                        (self.new_loc(None), self.new_loc(None), self.new_loc(None));
+                    self.branch(&b.node.lhs, lt, lf)?;
+                    let (run, skip) = if b.node.operator.node == B::LogicalAnd {
+                        (lt, lf)
+                    } else {
+                        (lf, lt)
+                    };
+                    self.t.cur = Some(run);
+                    self.effect(&b.node.rhs)?;
+                    self.goto(join);
+                    self.t.cur = Some(skip);
+                    self.goto(join);
+                    self.t.cur = Some(join);
+                    return Ok(());
+                }
+                _ => {}
+            },
+            Expression::UnaryOperator(u)
+                if matches!(
+                    u.node.operator.node,
+                    U::PreIncrement | U::PreDecrement | U::PostIncrement | U::PostDecrement
+                ) =>
+            {
+                self.inc_dec(u.node.operator.node.clone(), &u.node.operand, span, false)?;
+                return Ok(());
+            }
+            Expression::Call(c) => {
+                self.call(c, span, false)?;
+                return Ok(());
+            }
+            Expression::Cast(c) => return self.effect(&c.node.expression),
+            Expression::Comma(es) => {
+                for x in es.iter() {
+                    self.effect(x)?;
+                }
+                return Ok(());
+            }
+            Expression::Conditional(c)
+                if has_effects(&c.node.then_expression) || has_effects(&c.node.else_expression) =>
+            {
+                let (lt, lf, join) = (self.new_loc(None), self.new_loc(None), self.new_loc(None));
+                self.branch(&c.node.condition, lt, lf)?;
+                self.t.cur = Some(lt);
+                self.effect(&c.node.then_expression)?;
+                self.goto(join);
+                self.t.cur = Some(lf);
+                self.effect(&c.node.else_expression)?;
+                self.goto(join);
+                self.t.cur = Some(join);
+                return Ok(());
+            }
+            Expression::SizeOfVal(_)
+            | Expression::SizeOfTy(_)
+            | Expression::Constant(_)
+            | Expression::Identifier(_)
+            | Expression::StringLiteral(_) => return Ok(()),
+            Expression::Statement(st) => {
+                self.statement_expression(st)?;
+                return Ok(());
+            }
+            _ => {}
+        }
+        if has_effects(e) {
+            let v = self.eval(e)?;
+            let _ = v;
+            return Ok(());
+        }
+        // A pure expression: only its undefined behaviour matters.
+        let v = self.eval(e)?;
+        let ubs: Vec<(Cond, String)> = v
+            .cases
+            .iter()
+            .filter_map(|(c, r)| match r {
+                Res::Ub(u) => Some((c.clone(), u.clone())),
+                Res::Val(_) => None,
+            })
+            .collect();
+        if let Some(cur) = self.t.cur {
+            if ubs.is_empty() && self.t.pending_havoc.is_empty() {
+                return Ok(());
+            }
+            let next = self.new_loc(None);
+            let ok = not(any(ubs.iter().map(|(c, _)| c.clone())));
+            self.plain_edge(cur, next, ok, vec![], Some(span));
+            for (c, r) in ubs {
+                let g = self.give_up(&r);
+                self.plain_edge(cur, g, c, vec![], Some(span));
+            }
+            self.flush();
+            self.t.cur = Some(next);
+        }
+        Ok(())
+    }
+
+    /// `({ ... })`: the value of its last expression statement.
+    pub(crate) fn statement_expression(&mut self, s: &Node<Statement>) -> Result<Val> {
+        let Statement::Compound(items) = &s.node else {
+            return Err(LowerError::unsupported(
+                s.span,
+                "unsupported statement expression",
+            ));
+        };
+        self.push_scope();
+        let mut value = Val::term(Term::Const(0), CType::Void);
+        for (i, item) in items.iter().enumerate() {
+            match &item.node {
+                BlockItem::Statement(Node {
+                    node: Statement::Expression(Some(e)),
+                    ..
+                }) if i + 1 == items.len() => {
+                    self.ensure_cur(e.span);
+                    self.set_split(&[e])?;
+                    value = self.eval(e)?;
+                }
+                BlockItem::Statement(st) => self.stmt(st)?,
+                BlockItem::Declaration(d) => self.local_declaration(d)?,
+                BlockItem::StaticAssert(_) => {}
+            }
+        }
+        self.pop_scope();
+        Ok(value)
+    }
+
+    /// Branches on a condition to `t` or `f`; no current location after.
+    pub(crate) fn branch(&mut self, c: &Node<Expression>, t: Loc, f: Loc) -> Result<()> {
+        self.ensure_cur(c.span);
+        if let Expression::BinaryOperator(b) = &c.node {
+            let op = b.node.operator.node.clone();
+            if matches!(op, B::LogicalAnd | B::LogicalOr) && self.must_branch(&b.node.rhs)? {
+                let mid = self.new_loc(Some(b.node.rhs.span));
+                if op == B::LogicalAnd {
+                    self.branch(&b.node.lhs, mid, f)?;
+                } else {
+                    self.branch(&b.node.lhs, t, mid)?;
+                }
+                self.t.cur = Some(mid);
+                return self.branch(&b.node.rhs, t, f);
+            }
+        }
+        let v = self.eval(c)?;
+        self.emit_branch(&v, t, f, c.span);
+        Ok(())
+    }
+
+    /// `int x = e;` and friends inside a function.
+    pub(crate) fn local_declaration(&mut self, d: &Node<Declaration>) -> Result<()> {
+        let is = |c: StorageClassSpecifier| {
+            d.node
+                .specifiers
+                .iter()
+                .any(|s| matches!(&s.node, DeclarationSpecifier::StorageClass(x) if x.node == c))
+        };
+        let specs = Types::specifiers(&d.node.specifiers);
+        if is(StorageClassSpecifier::Typedef) {
+            let base = self.base_type(&specs, d.span)?;
+            for id in &d.node.declarators {
+                if let (Some(name), ty) =
+                    self.declarator_type(base.clone(), &id.node.declarator.node)?
+                {
+                    self.types.typedefs.insert(name, ty);
+                }
+            }
+            return Ok(());
+        }
+        if is(StorageClassSpecifier::Static) {
+            return self.static_local(d, &specs);
+        }
+        if is(StorageClassSpecifier::Extern) {
+            return Ok(());
+        }
+        let base = self.base_type(&specs, d.span)?;
+        for id in &d.node.declarators {
+            let (name, mut ty) = self.declarator_type(base.clone(), &id.node.declarator.node)?;
+            let Some(name) = name else { continue };
+            if ty == CType::Func {
+                continue;
+            }
+            if let (
+                CType::Array(e, 0),
+                Some(Node {
+                    node: Initializer::List(items),
+                    ..
+                }),
+            ) = (&ty, &id.node.initializer)
+            {
+                ty = CType::Array(e.clone(), items.len() as u64);
+            }
+            let frame = self.t.frames.last().expect("frame");
+            let base_name = format!(
+                "{}.{}",
+                frame.prefix,
+                sanitize(self.unit.display_name(&name))
+            );
+            let vname = self.unique(&base_name);
+            let o = self.object(&vname, ty.clone(), Some(0), id.span)?;
+            if self.addr_names.contains(&name) || matches!(ty, CType::Array(..)) {
+                self.objects[o].addr_taken = true;
+            }
+            self.bind(name.clone(), Binding::Obj(o));
+            let cur = self.ensure_cur(id.span);
+            match &id.node.initializer {
+                Some(Node {
+                    node: Initializer::Expression(e),
+                    ..
+                }) if ty.is_scalar() => {
+                    self.t.cur = Some(cur);
+                    self.set_split(&[e])?;
+                    let v = self.eval(e)?;
+                    let p = super::expr::Place {
+                        cases: vec![(Cond::True, super::expr::Target::Cell(o, 0))],
+                        ty: ty.clone(),
+                    };
+                    self.store(p, v, id.span)?;
+                }
+                Some(init) => {
+                    let mut values = Vec::new();
+                    self.const_initializer(&ty, init, &mut values)?;
+                    let assigns: Vec<_> = self.objects[o]
+                        .cells
+                        .clone()
+                        .into_iter()
+                        .zip(values)
+                        .map(|(c, v)| (c, Term::Const(v)))
+                        .collect();
+                    let next = self.new_loc(None);
+                    self.plain_edge(cur, next, Cond::True, assigns, Some(id.span));
+                    self.flush();
+                    self.t.cur = Some(next);
+                }
+                None => {
+                    // An uninitialised local holds an arbitrary value of its type.
+                    let cells = self.objects[o].cells.clone();
+                    let mut guard = Cond::True;
+                    for c in &cells {
+                        let r = self.vars[c.index()].range;
+                        guard = and(
+                            guard,
+                            within(
+                                &Term::Var(*c),
+                                r.lo.unwrap_or(i128::MIN),
+                                r.hi.unwrap_or(i128::MAX),
+                            ),
+                        );
+                    }
+                    self.t.pending_havoc.extend(cells);
+                    let next = self.new_loc(None);
+                    self.plain_edge(cur, next, guard, vec![], Some(id.span));
+                    self.flush();
+                    self.t.cur = Some(next);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// A `static` local: one object for the whole program (shared by every
+    /// call and thread), initialised once like a global.
+    fn static_local(
+        &mut self,
+        d: &Node<Declaration>,
+        specs: &[frontend::lang_c::ast::TypeSpecifier],
+    ) -> Result<()> {
+        let base = self.base_type(specs, d.span)?;
+        for id in &d.node.declarators {
+            let (Some(name), ty) = self.declarator_type(base.clone(), &id.node.declarator.node)?
+            else {
+                continue;
+            };
+            let key = format!("static#{}#{}", id.span.start, name);
+            let o = match self.statics.get(&key) {
+                Some(&o) => o,
+                None => {
+                    let func = self
+                        .t
+                        .frames
+                        .last()
+                        .map(|f| f.func.clone())
+                        .unwrap_or_default();
+                    let vname = format!(
+                        "{}.{}",
+                        sanitize(&func),
+                        sanitize(self.unit.display_name(&name))
+                    );
+                    let o = self.object(&vname, ty.clone(), Some(0), id.span)?;
+                    self.objects[o].owner = None;
+                    self.objects[o].addr_taken =
+                        self.addr_names.contains(&name) || matches!(ty, CType::Array(..));
+                    if let Some(init) = &id.node.initializer {
+                        let mut values = Vec::new();
+                        self.const_initializer(&ty, init, &mut values)?;
+                        for (i, v) in values.into_iter().enumerate() {
+                            let cell = self.objects[o].cells[i];
+                            self.vars[cell.index()].init = Some(v);
+                        }
+                    }
+                    self.statics.insert(key, o);
+                    o
+                }
+            };
+            self.bind(name, Binding::Obj(o));
+        }
+        Ok(())
+    }
+
+    fn switch(
+        &mut self,
+        sw: &Node<frontend::lang_c::ast::SwitchStatement>,
+        span: Span,
+    ) -> Result<()> {
+        self.ensure_cur(span);
+        self.set_split(&[&sw.node.expression])?;
+        let v = self.eval(&sw.node.expression)?;
+        let t = self.int_type(&v, span)?;
+        let t = crate::types::promote(t);
+        let v = self.convert(v, &CType::Int(t), span)?;
+        let v = self.materialize(v, span)?;
+        let Some((_, Res::Val(x))) = v.cases.first().cloned() else {
+            return Err(LowerError::unsupported(span, "switch on this value"));
+        };
+        let mut labels = Vec::new();
+        collect_cases(&sw.node.statement, &mut labels);
+        let exit = self.new_loc(None);
+        let mut map = HashMap::new();
+        let mut matched = Vec::new();
+        let mut default = None;
+        let cur = self.ensure_cur(span);
+        for (key, label) in &labels {
+            let l = self.new_loc(None);
+            map.insert(*key, l);
+            match label {
+                Label::Case(e) => {
+                    let k = self.const_value(e)?;
+                    let c = cmp(CmpOp::Eq, x.clone(), Term::Const(k as i64));
+                    matched.push(c.clone());
+                    self.plain_edge(cur, l, c, vec![], Some(e.span));
+                }
+                Label::CaseRange(r) => {
+                    let lo = self.const_value(&r.node.low)?;
+                    let hi = self.const_value(&r.node.high)?;
+                    let c = within(&x, lo, hi);
+                    matched.push(c.clone());
+                    self.plain_edge(cur, l, c, vec![], Some(r.span));
+                }
+                Label::Default => default = Some(l),
+                Label::Identifier(_) => {}
+            }
+        }
+        let none = not(any(matched));
+        self.plain_edge(cur, default.unwrap_or(exit), none, vec![], Some(span));
+        self.flush();
+        self.t.cur = None;
+        self.t.cases.push(map);
+        self.t.jumps.push((exit, None));
+        self.stmt(&sw.node.statement)?;
+        self.goto(exit);
+        self.t.jumps.pop();
+        self.t.cases.pop();
+        self.t.cur = Some(exit);
+        Ok(())
+    }
+
+    /// The trip count of a `for` loop that creates threads, when it is a
+    /// constant: `for (i = a; i < b; i++)` with `i` a local not assigned in
+    /// the body. Such loops are unrolled so each iteration creates its own
+    /// thread instances.
+    fn unroll_count(
+        &mut self,
+        f: &Node<frontend::lang_c::ast::ForStatement>,
+    ) -> Result<Option<u64>> {
+        if !creates_threads(&f.node.statement) {
+            return Ok(None);
+        }
+        let var_and_start = match &f.node.initializer.node {
+            ForInitializer::Expression(e) => match &e.node {
+                Expression::BinaryOperator(b) if b.node.operator.node == B::Assign => {
+                    match (&b.node.lhs.node, self.const_value(&b.node.rhs)) {
+                        (Expression::Identifier(id), Ok(v)) => Some((id.node.name.clone(), v)),
+                        _ => None,
+                    }
+                }
+                _ => None,
+            },
+            ForInitializer::Declaration(d) => match d.node.declarators.as_slice() {
+                [id] => match (
+                    &super::declarator_name(&id.node.declarator.node),
+                    &id.node.initializer,
+                ) {
+                    (
+                        Some(n),
+                        Some(Node {
+                            node: Initializer::Expression(e),
+                            ..
+                        }),
+                    ) => self.const_value(e).ok().map(|v| (n.clone(), v)),
+                    _ => None,
+                },
+                _ => None,
+            },
+            _ => None,
+        };
+        let Some((var, start)) = var_and_start else {
+            return Ok(None);
+        };
+        let Some(cond) = &f.node.condition else {
+            return Ok(None);
+        };
+        let Expression::BinaryOperator(c) = &cond.node else {
+            return Ok(None);
+        };
+        let (Expression::Identifier(cv), Ok(bound)) =
+            (&c.node.lhs.node, self.const_value(&c.node.rhs))
+        else {
+            return Ok(None);
+        };
+        if cv.node.name != var {
+            return Ok(None);
+        }
+        let step_ok = match f.node.step.as_deref().map(|s| &s.node) {
+            Some(Expression::UnaryOperator(u)) => {
+                matches!(u.node.operator.node, U::PostIncrement | U::PreIncrement)
+                    && matches!(&u.node.operand.node, Expression::Identifier(id) if id.node.name == var)
+            }
+            Some(Expression::BinaryOperator(b)) => {
+                b.node.operator.node == B::AssignPlus
+                    && matches!(&b.node.lhs.node, Expression::Identifier(id) if id.node.name == var)
+                    && self.const_value(&b.node.rhs).ok() == Some(1)
+            }
+            _ => false,
+        };
+        if !step_ok {
+            return Ok(None);
+        }
+        let n = match c.node.operator.node {
+            B::Less => bound - start,
+            B::LessOrEqual => bound - start + 1,
+            B::NotEquals if bound >= start => bound - start,
+            _ => return Ok(None),
+        };
+        Ok((0..=64).contains(&n).then_some(n.max(0) as u64))
+    }
+
+    /// The loop unrolled `n` times. The condition is still tested before
+    /// each iteration; if it holds after the `n`th, the program gives up
+    /// (the body changed the counter), so the unrolling is exact.
+    fn unrolled_for(
+        &mut self,
+        f: &Node<frontend::lang_c::ast::ForStatement>,
+        n: u64,
+    ) -> Result<()> {
+        let exit = self.new_loc(None);
+        let cond = f
+            .node
+            .condition
+            .as_ref()
+            .expect("unrolled loops have a condition");
+        for _ in 0..n {
+            let body = self.new_loc(Some(f.node.statement.span));
+            self.set_split(&[cond])?;
+            self.branch(cond, body, exit)?;
+            self.t.cur = Some(body);
+            let step = self.new_loc(None);
+            self.t.jumps.push((exit, Some(step)));
+            self.stmt(&f.node.statement)?;
+            self.goto(step);
+            self.t.jumps.pop();
+            self.t.cur = Some(step);
+            if let Some(e) = &f.node.step {
+                self.set_split(&[e])?;
+                self.effect(e)?;
+            }
+        }
+        let more = self.give_up("a loop creating threads ran more iterations than its bounds say");
+        self.set_split(&[cond])?;
+        self.branch(cond, more, exit)?;
+        self.t.cur = Some(exit);
+        Ok(())
+    }
+}
+
+/// Case labels of a switch body (not of nested switches), by span start.
+fn collect_cases<'a>(s: &'a Node<Statement>, out: &mut Vec<(usize, &'a Label)>) {
+    match &s.node {
+        Statement::Labeled(l) => {
+            if !matches!(l.node.label.node, Label::Identifier(_)) {
+                out.push((l.node.label.span.start, &l.node.label.node));
+            }
+            collect_cases(&l.node.statement, out);
+        }
+        Statement::Compound(items) => {
+            for i in items {
+                if let BlockItem::Statement(st) = &i.node {
+                    collect_cases(st, out);
+                }
+            }
+        }
+        Statement::If(i) => {
+            collect_cases(&i.node.then_statement, out);
+            if let Some(e) = &i.node.else_statement {
+                collect_cases(e, out);
+            }
+        }
+        Statement::While(w) => collect_cases(&w.node.statement, out),
+        Statement::DoWhile(d) => collect_cases(&d.node.statement, out),
+        Statement::For(f) => collect_cases(&f.node.statement, out),
+        _ => {}
+    }
+}
+
+fn creates_threads(s: &Node<Statement>) -> bool {
+    struct V(bool);
+    impl<'ast> frontend::lang_c::visit::Visit<'ast> for V {
+        fn visit_call_expression(
+            &mut self,
+            c: &'ast frontend::lang_c::ast::CallExpression,
+            span: &'ast Span,
+        ) {
+            if matches!(&c.callee.node, Expression::Identifier(id) if id.node.name == "pthread_create")
+            {
+                self.0 = true;
+            }
+            frontend::lang_c::visit::visit_call_expression(self, c, span);
+        }
+    }
+    let mut v = V(false);
+    frontend::lang_c::visit::Visit::visit_statement(&mut v, &s.node, &s.span);
+    v.0
+}

@@ -1,0 +1,280 @@
+//! Smart constructors over the IR's terms and conditions (constant folding,
+//! trivial simplification), substitution, and value ranges.
+
+use engine::ir::{CmpOp, Cond, Term, VarId};
+
+/// `a + b`, folded.
+pub fn add(a: Term, b: Term) -> Term {
+    match (&a, &b) {
+        (Term::Const(x), Term::Const(y)) => match x.checked_add(*y) {
+            Some(s) => Term::Const(s),
+            None => Term::Add(Box::new(a), Box::new(b)),
+        },
+        (Term::Const(0), _) => b,
+        (_, Term::Const(0)) => a,
+        (_, Term::Const(y)) if *y < 0 && *y != i64::MIN => {
+            Term::Sub(Box::new(a), Box::new(Term::Const(-y)))
+        }
+        _ => Term::Add(Box::new(a), Box::new(b)),
+    }
+}
+
+/// `a - b`, folded.
+pub fn sub(a: Term, b: Term) -> Term {
+    match (&a, &b) {
+        (Term::Const(x), Term::Const(y)) => match x.checked_sub(*y) {
+            Some(s) => Term::Const(s),
+            None => Term::Sub(Box::new(a), Box::new(b)),
+        },
+        (_, Term::Const(0)) => a,
+        _ if a == b => Term::Const(0),
+        _ => Term::Sub(Box::new(a), Box::new(b)),
+    }
+}
+
+/// `k * a`, folded.
+pub fn mul(k: i64, a: Term) -> Term {
+    match a {
+        _ if k == 0 => Term::Const(0),
+        _ if k == 1 => a,
+        Term::Const(x) => match x.checked_mul(k) {
+            Some(p) => Term::Const(p),
+            None => Term::Mul(k, Box::new(Term::Const(x))),
+        },
+        a => Term::Mul(k, Box::new(a)),
+    }
+}
+
+/// `-a`, folded.
+pub fn neg(a: Term) -> Term {
+    match a {
+        Term::Const(x) if x != i64::MIN => Term::Const(-x),
+        Term::Neg(inner) => *inner,
+        a => Term::Neg(Box::new(a)),
+    }
+}
+
+/// `a op b`, folded when both sides are literals.
+pub fn cmp(op: CmpOp, a: Term, b: Term) -> Cond {
+    if let (Term::Const(x), Term::Const(y)) = (&a, &b) {
+        let holds = match op {
+            CmpOp::Eq => x == y,
+            CmpOp::Ne => x != y,
+            CmpOp::Lt => x < y,
+            CmpOp::Le => x <= y,
+            CmpOp::Gt => x > y,
+            CmpOp::Ge => x >= y,
+        };
+        return if holds { Cond::True } else { Cond::False };
+    }
+    if a == b {
+        return match op {
+            CmpOp::Eq | CmpOp::Le | CmpOp::Ge => Cond::True,
+            _ => Cond::False,
+        };
+    }
+    Cond::Cmp(op, a, b)
+}
+
+/// `a && b`, simplified.
+pub fn and(a: Cond, b: Cond) -> Cond {
+    match (&a, &b) {
+        (Cond::True, _) => b,
+        (_, Cond::True) => a,
+        (Cond::False, _) | (_, Cond::False) => Cond::False,
+        _ if a == b => a,
+        _ => Cond::And(Box::new(a), Box::new(b)),
+    }
+}
+
+/// `a || b`, simplified.
+pub fn or(a: Cond, b: Cond) -> Cond {
+    match (&a, &b) {
+        (Cond::False, _) => b,
+        (_, Cond::False) => a,
+        (Cond::True, _) | (_, Cond::True) => Cond::True,
+        _ if a == b => a,
+        _ => Cond::Or(Box::new(a), Box::new(b)),
+    }
+}
+
+/// `!a`, simplified (comparisons are negated in place).
+pub fn not(a: Cond) -> Cond {
+    match a {
+        Cond::True => Cond::False,
+        Cond::False => Cond::True,
+        Cond::Not(inner) => *inner,
+        Cond::Cmp(op, x, y) => {
+            let op = match op {
+                CmpOp::Eq => CmpOp::Ne,
+                CmpOp::Ne => CmpOp::Eq,
+                CmpOp::Lt => CmpOp::Ge,
+                CmpOp::Le => CmpOp::Gt,
+                CmpOp::Gt => CmpOp::Le,
+                CmpOp::Ge => CmpOp::Lt,
+            };
+            Cond::Cmp(op, x, y)
+        }
+        a => Cond::Not(Box::new(a)),
+    }
+}
+
+/// The disjunction of conditions.
+pub fn any(conds: impl IntoIterator<Item = Cond>) -> Cond {
+    conds.into_iter().fold(Cond::False, or)
+}
+
+/// `lo <= t && t <= hi`.
+pub fn within(t: &Term, lo: i128, hi: i128) -> Cond {
+    let lo = i64::try_from(lo).ok();
+    let hi = i64::try_from(hi).ok();
+    let a = lo.map_or(Cond::True, |lo| cmp(CmpOp::Le, Term::Const(lo), t.clone()));
+    let b = hi.map_or(Cond::True, |hi| cmp(CmpOp::Le, t.clone(), Term::Const(hi)));
+    and(a, b)
+}
+
+/// Replaces variables by terms (`f` returns `None` to keep a variable).
+pub fn subst_term(t: &Term, f: &impl Fn(VarId) -> Option<Term>) -> Term {
+    match t {
+        Term::Const(k) => Term::Const(*k),
+        Term::Var(v) => f(*v).unwrap_or(Term::Var(*v)),
+        Term::Add(a, b) => add(subst_term(a, f), subst_term(b, f)),
+        Term::Sub(a, b) => sub(subst_term(a, f), subst_term(b, f)),
+        Term::Mul(k, a) => mul(*k, subst_term(a, f)),
+        Term::Neg(a) => neg(subst_term(a, f)),
+    }
+}
+
+/// Replaces variables by terms in a condition.
+pub fn subst_cond(c: &Cond, f: &impl Fn(VarId) -> Option<Term>) -> Cond {
+    match c {
+        Cond::True => Cond::True,
+        Cond::False => Cond::False,
+        Cond::Cmp(op, a, b) => cmp(*op, subst_term(a, f), subst_term(b, f)),
+        Cond::At(t, l) => Cond::At(*t, *l),
+        Cond::Not(a) => not(subst_cond(a, f)),
+        Cond::And(a, b) => and(subst_cond(a, f), subst_cond(b, f)),
+        Cond::Or(a, b) => or(subst_cond(a, f), subst_cond(b, f)),
+    }
+}
+
+/// Calls `f` on every variable a condition reads.
+pub fn cond_vars(c: &Cond, f: &mut impl FnMut(VarId)) {
+    match c {
+        Cond::True | Cond::False | Cond::At(..) => {}
+        Cond::Cmp(_, a, b) => {
+            a.for_each_var(f);
+            b.for_each_var(f);
+        }
+        Cond::Not(a) => cond_vars(a, f),
+        Cond::And(a, b) | Cond::Or(a, b) => {
+            cond_vars(a, f);
+            cond_vars(b, f);
+        }
+    }
+}
+
+/// The number of nodes of a term (to bound growth under substitution).
+pub fn term_size(t: &Term) -> usize {
+    match t {
+        Term::Const(_) | Term::Var(_) => 1,
+        Term::Add(a, b) | Term::Sub(a, b) => 1 + term_size(a) + term_size(b),
+        Term::Mul(_, a) | Term::Neg(a) => 1 + term_size(a),
+    }
+}
+
+/// The number of nodes of a condition.
+pub fn cond_size(c: &Cond) -> usize {
+    match c {
+        Cond::True | Cond::False | Cond::At(..) => 1,
+        Cond::Cmp(_, a, b) => 1 + term_size(a) + term_size(b),
+        Cond::Not(a) => 1 + cond_size(a),
+        Cond::And(a, b) | Cond::Or(a, b) => 1 + cond_size(a) + cond_size(b),
+    }
+}
+
+/// An interval of integers (inclusive); `None` bounds are infinite.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Range {
+    /// The least value, if bounded.
+    pub lo: Option<i128>,
+    /// The greatest value, if bounded.
+    pub hi: Option<i128>,
+}
+
+impl Range {
+    /// `[lo, hi]`.
+    pub fn new(lo: i128, hi: i128) -> Self {
+        Range {
+            lo: Some(lo),
+            hi: Some(hi),
+        }
+    }
+    /// All integers.
+    pub const ALL: Range = Range { lo: None, hi: None };
+}
+
+/// An interval containing every value of `t`, given intervals of the variables.
+pub fn range_of(t: &Term, var: &impl Fn(VarId) -> Range) -> Range {
+    fn lift(a: Option<i128>, b: Option<i128>, f: fn(i128, i128) -> Option<i128>) -> Option<i128> {
+        f(a?, b?)
+    }
+    match t {
+        Term::Const(k) => Range::new(i128::from(*k), i128::from(*k)),
+        Term::Var(v) => var(*v),
+        Term::Add(a, b) => {
+            let (a, b) = (range_of(a, var), range_of(b, var));
+            Range {
+                lo: lift(a.lo, b.lo, i128::checked_add),
+                hi: lift(a.hi, b.hi, i128::checked_add),
+            }
+        }
+        Term::Sub(a, b) => {
+            let (a, b) = (range_of(a, var), range_of(b, var));
+            Range {
+                lo: lift(a.lo, b.hi, i128::checked_sub),
+                hi: lift(a.hi, b.lo, i128::checked_sub),
+            }
+        }
+        Term::Neg(a) => {
+            let a = range_of(a, var);
+            Range {
+                lo: a.hi.and_then(|h| h.checked_neg()),
+                hi: a.lo.and_then(|l| l.checked_neg()),
+            }
+        }
+        Term::Mul(k, a) => {
+            let a = range_of(a, var);
+            let k = i128::from(*k);
+            let x = a.lo.and_then(|l| l.checked_mul(k));
+            let y = a.hi.and_then(|h| h.checked_mul(k));
+            if k >= 0 {
+                Range { lo: x, hi: y }
+            } else {
+                Range { lo: y, hi: x }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn folding_and_ranges() {
+        let x = Term::Var(VarId(0));
+        assert_eq!(add(Term::Const(2), Term::Const(3)), Term::Const(5));
+        assert_eq!(sub(x.clone(), x.clone()), Term::Const(0));
+        assert_eq!(
+            not(cmp(CmpOp::Lt, x.clone(), Term::Const(1))),
+            Cond::Cmp(CmpOp::Ge, x.clone(), Term::Const(1))
+        );
+        let r = range_of(&add(mul(-2, x.clone()), Term::Const(1)), &|_| {
+            Range::new(0, 10)
+        });
+        assert_eq!(r, Range::new(-19, 1));
+        let s = subst_term(&add(x.clone(), Term::Const(1)), &|_| Some(Term::Const(4)));
+        assert_eq!(s, Term::Const(5));
+    }
+}

@@ -1,0 +1,521 @@
+//! C types as the lowering models them (ILP32 or LP64 integers, pointers,
+//! arrays, structs, and the opaque pthread objects), and their layout in
+//! cells: every object is flattened into scalar cells, one IR variable each.
+
+use std::collections::HashMap;
+
+use frontend::lang_c::ast::{
+    ArraySize, DeclarationSpecifier, Declarator, DeclaratorKind, DerivedDeclarator, Expression,
+    SpecifierQualifier, StructDeclaration, StructKind, StructType, TypeName, TypeSpecifier,
+};
+use frontend::lang_c::span::{Node, Span};
+use frontend::DataModel;
+
+use crate::error::{LowerError, Result};
+
+/// An integer type: its width in bits and signedness.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct IntTy {
+    /// Width in bits (1 for `_Bool`).
+    pub bits: u8,
+    /// Whether it is signed.
+    pub signed: bool,
+    /// The conversion rank (bool 0, char 1, short 2, int 3, long 4, long long 5).
+    pub rank: u8,
+}
+
+impl IntTy {
+    /// `_Bool`.
+    pub const BOOL: IntTy = IntTy {
+        bits: 1,
+        signed: false,
+        rank: 0,
+    };
+    /// `int`.
+    pub const INT: IntTy = IntTy {
+        bits: 32,
+        signed: true,
+        rank: 3,
+    };
+    /// `unsigned int`.
+    pub const UINT: IntTy = IntTy {
+        bits: 32,
+        signed: false,
+        rank: 3,
+    };
+    /// `char` (signed on the targets SV-COMP uses).
+    pub const CHAR: IntTy = IntTy {
+        bits: 8,
+        signed: true,
+        rank: 1,
+    };
+
+    /// The least value.
+    pub fn min(self) -> i128 {
+        if self.signed {
+            -(1i128 << (self.bits - 1))
+        } else {
+            0
+        }
+    }
+    /// The greatest value.
+    pub fn max(self) -> i128 {
+        if self.bits == 1 {
+            1
+        } else if self.signed {
+            (1i128 << (self.bits - 1)) - 1
+        } else {
+            (1i128 << self.bits) - 1
+        }
+    }
+    /// The same type with the other signedness (bool stays bool).
+    pub fn with_sign(self, signed: bool) -> IntTy {
+        if self.bits == 1 {
+            self
+        } else {
+            IntTy { signed, ..self }
+        }
+    }
+}
+
+/// A C type.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum CType {
+    /// `void`.
+    Void,
+    /// An integer type (including `_Bool` and enums).
+    Int(IntTy),
+    /// A pointer.
+    Ptr(Box<CType>),
+    /// A constant-size array.
+    Array(Box<CType>, u64),
+    /// A struct (index into [`Types::structs`]).
+    Struct(usize),
+    /// A function type (only used as a pointee).
+    Func,
+    /// `pthread_mutex_t`: 0 when free, else the owner's thread number.
+    Mutex,
+    /// `pthread_cond_t` (no state: waits may wake up spuriously).
+    CondVar,
+    /// `pthread_t`: the number of a thread instance.
+    ThreadHandle,
+    /// An opaque attribute object (`pthread_attr_t`, …): no state.
+    Opaque(&'static str),
+    /// A floating-point type (not modelled).
+    Float,
+}
+
+impl CType {
+    /// Whether values of this type fit one cell.
+    pub fn is_scalar(&self) -> bool {
+        matches!(
+            self,
+            CType::Int(_)
+                | CType::Ptr(_)
+                | CType::Mutex
+                | CType::ThreadHandle
+                | CType::CondVar
+                | CType::Opaque(_)
+        )
+    }
+}
+
+/// A struct's fields: name, type, offset in cells.
+#[derive(Clone, Debug, Default)]
+pub struct StructDef {
+    /// Fields in order, with their offset in cells.
+    pub fields: Vec<(String, CType, u64)>,
+    /// Cells of the whole struct.
+    pub cells: u64,
+    /// Whether the definition was seen.
+    pub complete: bool,
+}
+
+/// The type environment: typedefs, struct tags, enum constants.
+#[derive(Debug)]
+pub struct Types {
+    /// Struct definitions.
+    pub structs: Vec<StructDef>,
+    struct_tags: HashMap<String, usize>,
+    /// Typedef names (file scope; block-scope typedefs are rare in tasks).
+    pub typedefs: HashMap<String, CType>,
+    /// Enum constants and their values.
+    pub enum_consts: HashMap<String, i128>,
+    /// The data model.
+    pub model: DataModel,
+}
+
+/// Limits the flattening of huge arrays into cells.
+pub const MAX_CELLS: u64 = 4096;
+
+impl Types {
+    /// An empty environment for a data model.
+    pub fn new(model: DataModel) -> Self {
+        Types {
+            structs: Vec::new(),
+            struct_tags: HashMap::new(),
+            typedefs: HashMap::new(),
+            enum_consts: HashMap::new(),
+            model,
+        }
+    }
+
+    /// `long` and `unsigned long`.
+    pub fn long(&self, signed: bool) -> IntTy {
+        let bits = match self.model {
+            DataModel::Ilp32 => 32,
+            DataModel::Lp64 => 64,
+        };
+        IntTy {
+            bits,
+            signed,
+            rank: 4,
+        }
+    }
+
+    /// Cells of a type.
+    pub fn cells(&self, ty: &CType) -> u64 {
+        match ty {
+            CType::Array(e, n) => self.cells(e).saturating_mul(*n),
+            CType::Struct(s) => self.structs[*s].cells,
+            CType::Void | CType::Func => 1,
+            _ => 1,
+        }
+    }
+
+    /// The scalar types of the cells of a type, in order.
+    pub fn flatten(&self, ty: &CType, out: &mut Vec<CType>) {
+        match ty {
+            CType::Array(e, n) => {
+                for _ in 0..*n {
+                    self.flatten(e, out);
+                }
+            }
+            CType::Struct(s) => {
+                for (_, f, _) in &self.structs[*s].fields {
+                    self.flatten(f, out);
+                }
+            }
+            t => out.push(t.clone()),
+        }
+    }
+
+    /// The type of a specifier list (`int`, `unsigned long`, `struct s`, a typedef).
+    pub fn base_type<'a>(
+        &mut self,
+        specs: impl Iterator<Item = &'a TypeSpecifier> + Clone,
+        span: Span,
+        consts: &mut dyn FnMut(&mut Types, &Node<Expression>) -> Result<i128>,
+    ) -> Result<CType> {
+        let mut signed = None;
+        let (mut chars, mut shorts, mut ints, mut longs) = (0, 0, 0, 0);
+        let mut other: Option<CType> = None;
+        for s in specs {
+            match s {
+                TypeSpecifier::Void => other = Some(CType::Void),
+                TypeSpecifier::Char => chars += 1,
+                TypeSpecifier::Short => shorts += 1,
+                TypeSpecifier::Int => ints += 1,
+                TypeSpecifier::Long => longs += 1,
+                TypeSpecifier::Signed => signed = Some(true),
+                TypeSpecifier::Unsigned => signed = Some(false),
+                TypeSpecifier::Bool => other = Some(CType::Int(IntTy::BOOL)),
+                TypeSpecifier::Float | TypeSpecifier::Double | TypeSpecifier::TS18661Float(_) => {
+                    other = Some(CType::Float)
+                }
+                TypeSpecifier::Complex => other = Some(CType::Float),
+                TypeSpecifier::Struct(st) => {
+                    other = Some(self.struct_type(&st.node, st.span, consts)?)
+                }
+                TypeSpecifier::Enum(en) => {
+                    let mut next = 0i128;
+                    for e in &en.node.enumerators {
+                        if let Some(x) = &e.node.expression {
+                            next = consts(self, x)?;
+                        }
+                        self.enum_consts
+                            .insert(e.node.identifier.node.name.clone(), next);
+                        next += 1;
+                    }
+                    other = Some(CType::Int(IntTy::INT));
+                }
+                TypeSpecifier::TypedefName(id) => {
+                    other = Some(self.typedef(&id.node.name, id.span)?);
+                }
+                TypeSpecifier::Atomic(_) | TypeSpecifier::TypeOf(_) => {
+                    return Err(LowerError::unsupported(
+                        span,
+                        "`_Atomic`/`typeof` types are not supported",
+                    ));
+                }
+            }
+        }
+        if let Some(t) = other {
+            return Ok(t);
+        }
+        let _ = ints;
+        let ty = if chars > 0 {
+            IntTy {
+                bits: 8,
+                signed: signed.unwrap_or(true),
+                rank: 1,
+            }
+        } else if shorts > 0 {
+            IntTy {
+                bits: 16,
+                signed: signed.unwrap_or(true),
+                rank: 2,
+            }
+        } else if longs >= 2 {
+            IntTy {
+                bits: 64,
+                signed: signed.unwrap_or(true),
+                rank: 5,
+            }
+        } else if longs == 1 {
+            self.long(signed.unwrap_or(true))
+        } else {
+            IntTy {
+                bits: 32,
+                signed: signed.unwrap_or(true),
+                rank: 3,
+            }
+        };
+        Ok(CType::Int(ty))
+    }
+
+    fn typedef(&self, name: &str, span: Span) -> Result<CType> {
+        let known = match name {
+            "pthread_mutex_t" => Some(CType::Mutex),
+            "pthread_cond_t" => Some(CType::CondVar),
+            "pthread_t" => Some(CType::ThreadHandle),
+            "pthread_attr_t" => Some(CType::Opaque("pthread_attr_t")),
+            "pthread_mutexattr_t" => Some(CType::Opaque("pthread_mutexattr_t")),
+            "pthread_condattr_t" => Some(CType::Opaque("pthread_condattr_t")),
+            _ => None,
+        };
+        if let Some(t) = known {
+            return Ok(t);
+        }
+        self.typedefs
+            .get(name)
+            .cloned()
+            .ok_or_else(|| LowerError::unsupported(span, format!("unknown type name `{name}`")))
+    }
+
+    fn struct_type(
+        &mut self,
+        st: &StructType,
+        span: Span,
+        consts: &mut dyn FnMut(&mut Types, &Node<Expression>) -> Result<i128>,
+    ) -> Result<CType> {
+        let is_union = matches!(st.kind.node, StructKind::Union);
+        let tag = st.identifier.as_ref().map(|i| i.node.name.clone());
+        let key = tag
+            .as_ref()
+            .map(|t| format!("{}{t}", if is_union { "union " } else { "struct " }));
+        let idx = match key.as_ref().and_then(|k| self.struct_tags.get(k)) {
+            Some(&i) => i,
+            None => {
+                self.structs.push(StructDef::default());
+                let i = self.structs.len() - 1;
+                if let Some(k) = key {
+                    self.struct_tags.insert(k, i);
+                }
+                i
+            }
+        };
+        let Some(decls) = &st.declarations else {
+            if is_union {
+                return Ok(CType::Opaque("union"));
+            }
+            return Ok(CType::Struct(idx));
+        };
+        if is_union {
+            // Unions alias their members; writes through one member and reads
+            // through another cannot be modelled cell by cell.
+            return Ok(CType::Opaque("union"));
+        }
+        let mut fields = Vec::new();
+        let mut offset = 0u64;
+        for d in decls {
+            let StructDeclaration::Field(f) = &d.node else {
+                continue;
+            };
+            let specs: Vec<TypeSpecifier> = f
+                .node
+                .specifiers
+                .iter()
+                .filter_map(|s| match &s.node {
+                    SpecifierQualifier::TypeSpecifier(t) => Some(t.node.clone()),
+                    _ => None,
+                })
+                .collect();
+            let base = self.base_type(specs.iter(), f.span, consts)?;
+            for sd in &f.node.declarators {
+                if sd.node.bit_width.is_some() {
+                    return Err(LowerError::unsupported(
+                        sd.span,
+                        "bit-fields are not supported",
+                    ));
+                }
+                let Some(decl) = &sd.node.declarator else {
+                    continue;
+                };
+                let (name, ty) = self.declarator(base.clone(), &decl.node, consts)?;
+                let Some(name) = name else { continue };
+                let n = self.cells(&ty);
+                fields.push((name, ty, offset));
+                offset = offset.saturating_add(n);
+            }
+        }
+        if offset > MAX_CELLS {
+            return Err(LowerError::unsupported(span, "struct too large to flatten"));
+        }
+        let def = &mut self.structs[idx];
+        def.fields = fields;
+        def.cells = offset.max(1);
+        def.complete = true;
+        Ok(CType::Struct(idx))
+    }
+
+    /// Applies a declarator to a base type: the declared name and its type.
+    pub fn declarator(
+        &mut self,
+        base: CType,
+        d: &Declarator,
+        consts: &mut dyn FnMut(&mut Types, &Node<Expression>) -> Result<i128>,
+    ) -> Result<(Option<String>, CType)> {
+        // Derived declarators apply from the identifier outwards: `int *a[3]`
+        // has derived [Pointer, Array] and is an array of pointers, so the
+        // type is built from the last one (closest to the base) inwards.
+        let mut ty = base;
+        for dd in d.derived.iter().rev() {
+            ty = match &dd.node {
+                DerivedDeclarator::Pointer(_) => CType::Ptr(Box::new(ty)),
+                DerivedDeclarator::Array(a) => {
+                    let n = match &a.node.size {
+                        ArraySize::VariableExpression(e) | ArraySize::StaticExpression(e) => {
+                            let n = consts(self, e)?;
+                            u64::try_from(n).map_err(|_| {
+                                LowerError::unsupported(e.span, "negative array size")
+                            })?
+                        }
+                        ArraySize::Unknown => 0,
+                        ArraySize::VariableUnknown => {
+                            return Err(LowerError::unsupported(
+                                a.span,
+                                "variable-length arrays are not supported",
+                            ))
+                        }
+                    };
+                    if n.saturating_mul(self.cells(&ty)) > MAX_CELLS {
+                        return Err(LowerError::unsupported(
+                            a.span,
+                            format!("array of {n} elements is too large to model"),
+                        ));
+                    }
+                    CType::Array(Box::new(ty), n)
+                }
+                DerivedDeclarator::Function(_) | DerivedDeclarator::KRFunction(_) => CType::Func,
+                DerivedDeclarator::Block(_) => {
+                    return Err(LowerError::unsupported(dd.span, "blocks are not supported"))
+                }
+            };
+        }
+        match &d.kind.node {
+            DeclaratorKind::Identifier(id) => Ok((Some(id.node.name.clone()), ty)),
+            DeclaratorKind::Abstract => Ok((None, ty)),
+            DeclaratorKind::Declarator(inner) => self.declarator(ty, &inner.node, consts),
+        }
+    }
+
+    /// The type named by a type name (casts, `sizeof`).
+    pub fn type_name(
+        &mut self,
+        t: &Node<TypeName>,
+        consts: &mut dyn FnMut(&mut Types, &Node<Expression>) -> Result<i128>,
+    ) -> Result<CType> {
+        let specs: Vec<TypeSpecifier> = t
+            .node
+            .specifiers
+            .iter()
+            .filter_map(|s| match &s.node {
+                SpecifierQualifier::TypeSpecifier(t) => Some(t.node.clone()),
+                _ => None,
+            })
+            .collect();
+        let base = self.base_type(specs.iter(), t.span, consts)?;
+        match &t.node.declarator {
+            Some(d) => Ok(self.declarator(base, &d.node, consts)?.1),
+            None => Ok(base),
+        }
+    }
+
+    /// The type specifiers of a declaration's specifier list.
+    pub fn specifiers(specs: &[Node<DeclarationSpecifier>]) -> Vec<TypeSpecifier> {
+        specs
+            .iter()
+            .filter_map(|s| match &s.node {
+                DeclarationSpecifier::TypeSpecifier(t) => Some(t.node.clone()),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// `sizeof` in bytes (for integer arithmetic in `sizeof` expressions).
+    pub fn size_of(&self, ty: &CType) -> Option<u64> {
+        let ptr = match self.model {
+            DataModel::Ilp32 => 4,
+            DataModel::Lp64 => 8,
+        };
+        Some(match ty {
+            CType::Int(i) => u64::from(i.bits.max(8) / 8),
+            CType::Ptr(_) | CType::ThreadHandle => ptr,
+            CType::Array(e, n) => self.size_of(e)? * n,
+            CType::Struct(s) => {
+                let mut total = 0;
+                for (_, f, _) in &self.structs[*s].fields {
+                    total += self.size_of(f)?;
+                }
+                total
+            }
+            _ => return None,
+        })
+    }
+
+    /// The type of a field and its offset in cells.
+    pub fn field(&self, s: usize, name: &str) -> Option<(CType, u64)> {
+        self.structs[s]
+            .fields
+            .iter()
+            .find(|(n, _, _)| n == name)
+            .map(|(_, t, o)| (t.clone(), *o))
+    }
+}
+
+/// The usual arithmetic conversions of two integer types.
+pub fn common_type(a: IntTy, b: IntTy, int: IntTy) -> IntTy {
+    let promote = |t: IntTy| if t.rank < int.rank { int } else { t };
+    let (a, b) = (promote(a), promote(b));
+    if a.signed == b.signed {
+        return if a.rank >= b.rank { a } else { b };
+    }
+    let (s, u) = if a.signed { (a, b) } else { (b, a) };
+    if u.rank >= s.rank {
+        u
+    } else if s.bits > u.bits {
+        s
+    } else {
+        s.with_sign(false)
+    }
+}
+
+/// The integer promotion of a type.
+pub fn promote(a: IntTy) -> IntTy {
+    if a.rank < IntTy::INT.rank {
+        IntTy::INT
+    } else {
+        a
+    }
+}
