@@ -14,7 +14,7 @@ use crate::term::{add, and, any, cmp, mul, neg, not, range_of, sub, within, Rang
 use crate::types::{common_type, promote, CType, IntTy, Types};
 
 /// Most cases one expression may split into.
-const MAX_CASES: usize = 256;
+const MAX_CASES: usize = 2048;
 
 /// The outcome of evaluating an expression in one case.
 #[derive(Clone, Debug, PartialEq)]

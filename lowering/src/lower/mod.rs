@@ -714,6 +714,33 @@ impl<'a> Lowerer<'a> {
         {
             scope.insert(pname, Binding::Obj(p));
         }
+        if k == 0 {
+            // `main(argc, argv)`: arbitrary values of their types.
+            for (pname, ty) in self.params(def)? {
+                let Some(pname) = pname else { continue };
+                let o =
+                    self.object(&format!("main.{}", sanitize(&pname)), ty, Some(0), def.span)?;
+                let mut guard = Cond::True;
+                for c in self.objects[o].cells.clone() {
+                    let r = self.vars[c.index()].range;
+                    guard = and(
+                        guard,
+                        crate::term::within(
+                            &Term::Var(c),
+                            r.lo.unwrap_or(i128::MIN),
+                            r.hi.unwrap_or(i128::MAX),
+                        ),
+                    );
+                    self.t.pending_havoc.push(c);
+                }
+                let next = self.new_loc(None);
+                let cur = self.t.cur.expect("main starts somewhere");
+                self.plain_edge(cur, next, guard, vec![], Some(def.span));
+                self.flush();
+                self.t.cur = Some(next);
+                scope.insert(pname, Binding::Obj(o));
+            }
+        }
         self.t.frames.push(Frame {
             func: inst.func.clone(),
             prefix: inst.name.clone(),
