@@ -508,9 +508,21 @@ mod tests {
 
     #[test]
     fn round_trips_through_text() {
-        let config = GenConfig::default();
-        for seed in 0..2000 {
-            let p = random_program(seed, &config);
+        let configs = [
+            GenConfig::default(),
+            GenConfig {
+                max_const: 6,
+                max_locs: 10,
+                max_transitions: 8,
+                input_percent: 40,
+                max_input_transitions: 3,
+                location_guard_percent: 50,
+                shallow_error_depth: 4,
+                ..GenConfig::default()
+            },
+        ];
+        for (config, seed) in configs.iter().flat_map(|c| (0..1000).map(move |s| (c, s))) {
+            let p = random_program(seed, config);
             let text = print_program(&p);
             let mut q = match parse_program(&text) {
                 Ok(q) => q,

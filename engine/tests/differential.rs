@@ -29,13 +29,19 @@
 //! ```
 //!
 //! (`ASE_DIFF_PROGRAMS` defaults to 50,000, `ASE_DIFF_SEED` to
-//! [`LONG_SEED`]; the checkers' budgets default to 15 iterations, 20,000
-//! states and a 10 s timeout, and `ASE_DIFF_MAX_ITERATIONS`,
-//! `ASE_DIFF_MAX_STATES` and `ASE_DIFF_TIMEOUT` (seconds) override them;
-//! `ASE_DIFF_PROBE_UNKNOWN=0` skips the explicit search that only counts
-//! how many `unknown` programs are unsafe.)
+//! [`LONG_SEED`]. The long run varies the generator's configuration with
+//! the seed unless `ASE_DIFF_VARIANTS=0`. The checkers' budgets default to
+//! 15 iterations, 20,000 states and a 10 s timeout, and
+//! `ASE_DIFF_MAX_ITERATIONS`, `ASE_DIFF_MAX_STATES` and `ASE_DIFF_TIMEOUT`
+//! (seconds) override them; `ASE_DIFF_PROBE_UNKNOWN=0` skips the explicit
+//! search that only counts how many `unknown` programs are unsafe.)
 //! Almost all of the long run's time goes to programs that end in a
 //! limit; `ASE_DIFF_TIMEOUT=2` makes it about twice as fast.
+//!
+//! `ASE_DIFF_VERDICTS=FILE` (either test) writes one line per program:
+//! its seed and each checker's verdict, iterations and prover queries, in
+//! seed order, for comparing two versions of the checkers program by
+//! program.
 
 use engine::ase::Config;
 use engine::explicit::{self, Bounds};
@@ -86,6 +92,41 @@ struct Settings {
     /// Also search for a bug (explicitly, at bound 10) when a checker
     /// answers unknown, to count how many of those programs are unsafe.
     probe_unknown: bool,
+    /// Vary the generator's configuration with the seed (see
+    /// [`generator`]); else use the default one.
+    variants: bool,
+}
+
+/// The generator configuration for a seed: the default one, or with
+/// `variants` one of three by `seed % 3`: the default, one heavy on inputs
+/// and unconstrained values, and one with larger constants, more location
+/// guards and deeper bugs. Returns a label for the program's name.
+fn generator(seed: u64, variants: bool) -> (&'static str, GenConfig) {
+    let default = GenConfig::default();
+    match seed % 3 {
+        _ if !variants => ("", default),
+        1 => (
+            " (variant inputs)",
+            GenConfig {
+                input_percent: 40,
+                max_input_transitions: 3,
+                unconstrained_percent: 50,
+                init_percent: 60,
+                closed_percent: 0,
+                ..default
+            },
+        ),
+        2 => (
+            " (variant arith)",
+            GenConfig {
+                max_const: 6,
+                location_guard_percent: 15,
+                shallow_error_depth: 4,
+                ..default
+            },
+        ),
+        _ => ("", default),
+    }
 }
 
 /// The settings of the long run: the checkers get deterministic budgets,
@@ -102,6 +143,7 @@ fn long_settings() -> Settings {
         config,
         ur_config: config,
         probe_unknown: env_u64("ASE_DIFF_PROBE_UNKNOWN", 1) != 0,
+        variants: env_u64("ASE_DIFF_VARIANTS", 1) != 0,
     }
 }
 
@@ -123,6 +165,7 @@ fn quick_settings() -> Settings {
             max_states: Some(100),
         },
         probe_unknown: false,
+        variants: false,
     }
 }
 
@@ -708,6 +751,8 @@ struct Tally {
     safe: BTreeMap<&'static str, u64>,
     unsafe_: u64,
     unknown: BTreeMap<String, u64>,
+    /// Prover queries.
+    queries: u64,
     time: Duration,
     /// Time spent on programs answered safe, unsafe, unknown.
     class_time: [Duration; 3],
@@ -732,6 +777,7 @@ impl Tally {
                 *self.unknown.entry(key).or_default() += 1;
             }
         }
+        self.queries += out.stats.prover_queries;
         self.time += time;
         let class = match out.verdict {
             Verdict::Safe(_) => 0,
@@ -752,6 +798,7 @@ impl Tally {
         for (k, n) in other.unknown {
             *self.unknown.entry(k).or_default() += n;
         }
+        self.queries += other.queries;
         self.time += other.time;
         for (a, b) in self.class_time.iter_mut().zip(other.class_time) {
             *a += b;
@@ -781,7 +828,9 @@ impl Tally {
         }
         let _ = write!(
             s,
-            "\n       time {:.1} s (safe {:.1}, unsafe {:.1}, unknown {:.1}), slowest {:.2} s ({})",
+            "\n       {} prover queries, time {:.1} s (safe {:.1}, unsafe {:.1}, unknown {:.1}), \
+             slowest {:.2} s ({})",
+            self.queries,
             self.time.as_secs_f64(),
             self.class_time[0].as_secs_f64(),
             self.class_time[1].as_secs_f64(),
@@ -900,7 +949,8 @@ fn run_seeds(seed: u64, count: u64, settings: &Settings, progress: bool) -> Summ
     let done = AtomicU64::new(0);
     let failed = AtomicU64::new(0);
     let total = Mutex::new(Summary::default());
-    let gen = GenConfig::default();
+    let verdicts_file = std::env::var_os("ASE_DIFF_VERDICTS");
+    let verdicts = verdicts_file.as_ref().map(|_| Mutex::new(Vec::new()));
     std::thread::scope(|scope| {
         for _ in 0..workers {
             scope.spawn(|| {
@@ -911,8 +961,19 @@ fn run_seeds(seed: u64, count: u64, settings: &Settings, progress: bool) -> Summ
                         break;
                     }
                     let s = seed.wrapping_add(i);
+                    let (variant, gen) = generator(s, settings.variants);
                     let p = random_program(s, &gen);
                     let (report, failure) = check_program(&p, settings);
+                    if let Some(lines) = &verdicts {
+                        let line = format!(
+                            "seed {s}{variant}: ASE {} | UR {}",
+                            verdict_line(report.ase.as_ref()),
+                            verdict_line(report.ur.as_ref())
+                        );
+                        if let Ok(mut lines) = lines.lock() {
+                            lines.push((s, line));
+                        }
+                    }
                     if failure.is_some() {
                         failed.fetch_add(1, Ordering::Relaxed);
                     }
@@ -924,7 +985,7 @@ fn run_seeds(seed: u64, count: u64, settings: &Settings, progress: bool) -> Summ
                             start.elapsed().as_secs_f64()
                         );
                     }
-                    mine.add(&format!("seed {s}"), &p, report, failure);
+                    mine.add(&format!("seed {s}{variant}"), &p, report, failure);
                 }
                 if let Ok(mut total) = total.lock() {
                     total.merge(mine);
@@ -932,7 +993,35 @@ fn run_seeds(seed: u64, count: u64, settings: &Settings, progress: bool) -> Summ
             });
         }
     });
+    if let (Some(path), Some(lines)) = (verdicts_file, verdicts) {
+        let mut lines = lines.into_inner().unwrap_or_else(|e| e.into_inner());
+        lines.sort();
+        let text: String = lines.into_iter().map(|(_, l)| l + "\n").collect();
+        if let Err(e) = std::fs::write(&path, text) {
+            eprintln!("cannot write {}: {e}", PathBuf::from(path).display());
+        }
+    }
     total.into_inner().unwrap_or_else(|e| e.into_inner())
+}
+
+/// A checker's answer for the `ASE_DIFF_VERDICTS` file: the verdict (with
+/// the proof, or the reason up to its figures), iterations and queries.
+fn verdict_line(out: Option<&Outcome>) -> String {
+    let Some(out) = out else {
+        return "-".into();
+    };
+    let verdict = match &out.verdict {
+        Verdict::Safe(proof) => format!("safe ({})", proof.short()),
+        Verdict::Unsafe(t) => format!("unsafe ({} steps)", t.steps.len()),
+        Verdict::Unknown(why) => format!(
+            "unknown ({})",
+            why.split(['(', ':']).next().unwrap_or(why).trim()
+        ),
+    };
+    format!(
+        "{verdict}, {} iterations, {} queries",
+        out.stats.iterations, out.stats.prover_queries
+    )
 }
 
 fn env_u64(name: &str, default: u64) -> u64 {
