@@ -25,8 +25,6 @@
 use crate::interp::{self, RunError, State};
 use crate::ir::{LocId, Program, Rhs, TransId, VarId};
 use crate::verdict::{Outcome, Stats, Trace, Verdict};
-use std::collections::HashSet;
-use std::hash::{BuildHasherDefault, Hasher};
 use std::time::Instant;
 
 /// The limits of one bounded search.
@@ -41,54 +39,7 @@ pub struct Bounds {
 /// How often (in visited states) the deadline is checked.
 const DEADLINE_EVERY: u64 = 1000;
 
-/// A fast, deterministic hasher for states (FxHash): the search hashes
-/// every successor, and SipHash would dominate its running time.
-#[derive(Default)]
-struct FxHasher {
-    hash: u64,
-}
-
-impl FxHasher {
-    const SEED: u64 = 0x51_7c_c1_b7_27_22_0a_95;
-
-    fn add(&mut self, word: u64) {
-        self.hash = (self.hash.rotate_left(5) ^ word).wrapping_mul(Self::SEED);
-    }
-}
-
-impl Hasher for FxHasher {
-    fn finish(&self) -> u64 {
-        self.hash
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for chunk in bytes.chunks(8) {
-            let mut word = [0u8; 8];
-            word[..chunk.len()].copy_from_slice(chunk);
-            self.add(u64::from_le_bytes(word));
-        }
-    }
-    fn write_u8(&mut self, i: u8) {
-        self.add(u64::from(i));
-    }
-    fn write_u32(&mut self, i: u32) {
-        self.add(u64::from(i));
-    }
-    fn write_u64(&mut self, i: u64) {
-        self.add(i);
-    }
-    fn write_u128(&mut self, i: u128) {
-        self.add(i as u64);
-        self.add((i >> 64) as u64);
-    }
-    fn write_i128(&mut self, i: i128) {
-        self.write_u128(i as u128);
-    }
-    fn write_usize(&mut self, i: usize) {
-        self.add(i as u64);
-    }
-}
-
-type FxSet<K> = HashSet<K, BuildHasherDefault<FxHasher>>;
+type FxSet<K> = crate::ase::hash::FxHashSet<K>;
 
 /// A visited state as stored: packed into one integer when it fits (one
 /// byte per location and per value), else in full.

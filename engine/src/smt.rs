@@ -5,6 +5,14 @@
 //! counted (the "prover queries" of the statistics) and bounded by the
 //! analysis deadline, so that a hard query ends the run with `unknown`
 //! instead of hanging it.
+//!
+//! Solvers are reused: a dropped [`Smt`] returns its solver, popped back to
+//! its base scope, to a small per-thread pool, because making a Z3 solver
+//! ready for incremental use costs more than most whole checks of small
+//! programs. A reused solver gives the same sat/unsat answers as a fresh one,
+//! but its models (and through them traces and refinement witnesses) may
+//! depend on the earlier queries on the same thread, as they already may
+//! through the thread's shared Z3 context.
 
 use crate::linear::{Atom, Formula, Lin, Rel, Sym};
 use std::time::Instant;
@@ -35,38 +43,127 @@ pub enum SmtError {
     Unsupported(String),
 }
 
+/// A solver scope opened on first use ([`Smt::enter`]), for queries that
+/// share a context (an abstract state, a path condition): the context is
+/// asserted, and internalised by the prover, once for all of them instead
+/// of once per query. Close it with [`Smt::leave`].
+#[derive(Debug, Default)]
+pub struct LazyScope {
+    open: bool,
+}
+
 /// A Z3 solver with the constants of both name spaces and a query counter.
 pub struct Smt {
-    solver: Solver,
+    /// The solver (taken out only when dropped).
+    pooled: Option<Pooled>,
     deadline: Option<Instant>,
     state_consts: Vec<Int>,
     symbolic_consts: Vec<Int>,
+    /// Scopes pushed and not popped.
+    depth: u32,
+    /// Whether a query failed (the solver is then not reused).
+    failed: bool,
     /// Satisfiability checks (and quantifier eliminations) made so far.
     pub queries: u64,
 }
 
-impl Smt {
-    /// A fresh solver; queries fail with [`SmtError::Timeout`] after `deadline`.
-    pub fn new(deadline: Option<Instant>) -> Smt {
-        let solver = Solver::new();
-        let mut params = Params::new();
-        // Fixed seeds: the same input must give the same models (traces).
-        params.set_u32("random_seed", 0);
-        if let Some(d) = deadline {
-            let ms = d
-                .saturating_duration_since(Instant::now())
-                .as_millis()
-                .max(1);
-            params.set_u32("timeout", u32::try_from(ms).unwrap_or(u32::MAX));
+/// A solver kept for reuse, with the timeout it was last given.
+struct Pooled {
+    solver: Solver,
+    timeout_ms: u32,
+}
+
+thread_local! {
+    /// Solvers of finished runs on this thread, at their base scope. Making
+    /// a solver ready for incremental use (its first `push` builds the SMT
+    /// kernel and its theories) costs far more than a typical query, and the
+    /// differential tests run thousands of short checks per thread.
+    static POOL: std::cell::RefCell<Vec<Pooled>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// A new solver for linear integer arithmetic (`QF_LIA`: the logic fixes
+/// the theories the prover sets up, which makes a solver much cheaper to
+/// make ready than one that must be prepared for any theory).
+fn fresh_solver(timeout_ms: u32) -> Pooled {
+    let solver = Solver::new_for_logic("QF_LIA").unwrap_or_default();
+    let mut params = Params::new();
+    // Fixed seeds: the same input must give the same models (traces).
+    params.set_u32("random_seed", 0);
+    params.set_u32("timeout", timeout_ms);
+    solver.set_params(&params);
+    Pooled { solver, timeout_ms }
+}
+
+/// The prover's timeout per query for a run ending at `deadline`: the time
+/// left, rounded up to whole seconds (so that runs with the same budget
+/// share a setting, and a reused solver needs no new parameters).
+fn timeout_ms(deadline: Option<Instant>) -> u32 {
+    match deadline {
+        Some(d) => {
+            let ms = d.saturating_duration_since(Instant::now()).as_millis();
+            u32::try_from(ms.max(1).div_ceil(1000) * 1000).unwrap_or(u32::MAX)
         }
-        solver.set_params(&params);
+        None => u32::MAX,
+    }
+}
+
+/// Most solvers kept per thread.
+const POOL_SIZE: usize = 4;
+
+impl Drop for Smt {
+    /// Returns the solver to the pool, back at its base scope, unless a
+    /// query failed (a timeout may leave it in any state) or the thread is
+    /// panicking.
+    fn drop(&mut self) {
+        if let Some(pooled) = self.pooled.take() {
+            if !self.failed && !std::thread::panicking() {
+                pooled.solver.pop(self.depth + 1);
+                POOL.with(|p| {
+                    let mut pool = p.borrow_mut();
+                    if pool.len() < POOL_SIZE {
+                        pool.push(pooled);
+                    }
+                });
+            }
+        }
+    }
+}
+
+impl Smt {
+    /// A solver (a fresh one, or one a finished run on this thread left at
+    /// its base scope); queries fail with [`SmtError::Timeout`] after
+    /// `deadline`.
+    pub fn new(deadline: Option<Instant>) -> Smt {
+        let ms = timeout_ms(deadline);
+        let mut pooled = POOL
+            .with(|p| p.borrow_mut().pop())
+            .unwrap_or_else(|| fresh_solver(ms));
+        if pooled.timeout_ms != ms {
+            let mut params = Params::new();
+            params.set_u32("timeout", ms);
+            pooled.solver.set_params(&params);
+            pooled.timeout_ms = ms;
+        }
+        // Everything this `Smt` asserts lives in a scope of its own, popped
+        // when it is dropped.
+        pooled.solver.push();
         Smt {
-            solver,
+            pooled: Some(pooled),
             deadline,
             state_consts: Vec::new(),
             symbolic_consts: Vec::new(),
+            depth: 0,
+            failed: false,
             queries: 0,
         }
+    }
+
+    fn solver(&self) -> &Solver {
+        &self
+            .pooled
+            .as_ref()
+            .expect("the solver lives as long as `Smt`")
+            .solver
     }
 
     /// The deadline this solver honours.
@@ -161,7 +258,7 @@ impl Smt {
                     Err(SmtError::Timeout)
                 } else {
                     let why = self
-                        .solver
+                        .solver()
                         .get_reason_unknown()
                         .unwrap_or_else(|| "no reason given".into());
                     Err(SmtError::Unknown(why))
@@ -172,25 +269,48 @@ impl Smt {
 
     /// Opens a scope for [`Smt::assert`].
     pub fn push(&mut self) {
-        self.solver.push();
+        self.depth += 1;
+        self.solver().push();
     }
 
     /// Closes the innermost scope.
     pub fn pop(&mut self) {
-        self.solver.pop(1);
+        self.depth -= 1;
+        self.solver().pop(1);
+    }
+
+    /// Opens `scope` if it is not open yet: pushes a scope and lets
+    /// `context` assert into it.
+    pub fn enter(&mut self, scope: &mut LazyScope, context: impl FnOnce(&mut Smt)) {
+        if !scope.open {
+            self.push();
+            context(self);
+            scope.open = true;
+        }
+    }
+
+    /// Closes `scope` if it was opened.
+    pub fn leave(&mut self, scope: LazyScope) {
+        if scope.open {
+            self.pop();
+        }
     }
 
     /// Adds a constraint in the current scope.
     pub fn assert(&mut self, b: &Bool) {
-        self.solver.assert(b);
+        self.solver().assert(b);
     }
 
     /// Whether the asserted constraints are satisfiable.
     pub fn check(&mut self) -> Result<bool, SmtError> {
         self.guard_time()?;
         self.queries += 1;
-        let r = self.solver.check();
-        self.interpret(r)
+        let r = self.solver().check();
+        let r = self.interpret(r);
+        if r.is_err() {
+            self.failed = true;
+        }
+        r
     }
 
     /// Whether `constraints` are satisfiable (in a scope of their own).
@@ -207,7 +327,7 @@ impl Smt {
     /// A model of the asserted constraints, if they are satisfiable.
     pub fn check_model(&mut self) -> Result<Option<Model>, SmtError> {
         if self.check()? {
-            Ok(self.solver.get_model())
+            Ok(self.solver().get_model())
         } else {
             Ok(None)
         }

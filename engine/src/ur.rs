@@ -17,15 +17,16 @@
 //! nondeterministic input; on other programs it answers unknown.
 
 use crate::ase::ats::{AbsState, Cube};
-use crate::ase::checks::{determined_successor, post_predicates};
+use crate::ase::checks::{Post, Posts};
+use crate::ase::hash::FxHashSet;
 use crate::ase::system::System;
 use crate::ase::{start_iteration, Config};
 use crate::interp::{self, State};
 use crate::ir::{Program, TransId};
 use crate::linear::{norm_to_formula, Atom, Formula, Norm};
-use crate::smt::{Smt, SmtError, Space};
+use crate::smt::{LazyScope, Smt, SmtError, Space};
 use crate::verdict::{Outcome, Proof, Stats, Trace, Verdict};
-use std::collections::{HashSet, VecDeque};
+use std::collections::VecDeque;
 
 /// Checks a program with UR.
 pub fn check(program: &Program, config: &Config) -> Outcome {
@@ -111,12 +112,15 @@ fn iteration(
         state: initial.clone(),
         parent: None,
     }];
-    let mut visited: HashSet<AbsState> = HashSet::from([abstraction(sys, initial)]);
+    let mut visited: FxHashSet<AbsState> = FxHashSet::default();
+    visited.insert(abstraction(sys, initial));
     // (abstract state, step) pairs whose exactness has been checked.
-    let mut checked: HashSet<(AbsState, usize)> = HashSet::new();
+    let mut checked: FxHashSet<(AbsState, usize)> = FxHashSet::default();
     let mut new_atoms: Vec<Atom> = Vec::new();
     let mut failed = false;
     let mut queue = VecDeque::from([0usize]);
+    // The predicates are fixed during an iteration.
+    let posts = Posts::new(sys);
     stats.symbolic_states = 0;
     while let Some(i) = queue.pop_front() {
         stats.symbolic_states += 1;
@@ -137,40 +141,49 @@ fn iteration(
             Err(e) => return Ok(Some(Verdict::Unknown(e.to_string()))),
         }
         let a = abstraction(sys, &state);
-        for (k, step) in sys.steps.iter().enumerate() {
-            if step.from != state.locs[step.thread] {
-                continue;
-            }
-            let next = match interp::step(program, &state, step.id, &[]) {
-                Ok(n) => n,
-                Err(interp::RunError::GuardFalse(_)) => continue,
-                Err(e) => return Ok(Some(Verdict::Unknown(e.to_string()))),
-            };
-            let b = abstraction(sys, &next);
-            if checked.insert((a.clone(), k)) {
-                let post = post_predicates(sys, step);
-                let exact = match determined_successor(sys, &a.cube, &post) {
-                    Some(c) => c == b.cube,
-                    None => exact(sys, smt, &a, k, &post, &b.cube)?,
+        // The exactness queries of `a` share a solver scope asserting `a`.
+        let mut scope = LazyScope::default();
+        let result = (|| {
+            for (k, step) in sys.steps.iter().enumerate() {
+                if step.from != state.locs[step.thread] {
+                    continue;
+                }
+                let next = match interp::step(program, &state, step.id, &[]) {
+                    Ok(n) => n,
+                    Err(interp::RunError::GuardFalse(_)) => continue,
+                    Err(e) => return Ok(Some(Verdict::Unknown(e.to_string()))),
                 };
-                if !exact {
-                    failed = true;
-                    step.guard
-                        .for_each_atom(&mut |x: &Atom| new_atoms.push(x.clone()));
-                    for n in post {
-                        if let Norm::Lit(x, _) = n {
-                            new_atoms.push(x);
+                let b = abstraction(sys, &next);
+                if checked.insert((a.clone(), k)) {
+                    let post = posts.get(sys, k);
+                    let exact = match post.successor(&a.cube) {
+                        Some(c) => c == b.cube,
+                        None => exact(sys, smt, &mut scope, &a, k, post, &b.cube)?,
+                    };
+                    if !exact {
+                        failed = true;
+                        step.guard
+                            .for_each_atom(&mut |x: &Atom| new_atoms.push(x.clone()));
+                        for n in &post.norms {
+                            if let Norm::Lit(x, _) = n {
+                                new_atoms.push(x.clone());
+                            }
                         }
                     }
                 }
+                if visited.insert(b) {
+                    nodes.push(Node {
+                        state: next,
+                        parent: Some((i, step.id)),
+                    });
+                    queue.push_back(nodes.len() - 1);
+                }
             }
-            if visited.insert(b) {
-                nodes.push(Node {
-                    state: next,
-                    parent: Some((i, step.id)),
-                });
-                queue.push_back(nodes.len() - 1);
-            }
+            Ok(None)
+        })();
+        smt.leave(scope);
+        if let Some(v) = result? {
+            return Ok(Some(v));
         }
     }
     stats.abstract_states = visited.len() as u64;
@@ -188,24 +201,40 @@ fn iteration(
 }
 
 /// `a ⇒ g ∧ b[e/x]`: every state of `a` takes step `k` into `b`.
+///
+/// `a` contains the explored concrete state, which takes the step into `b`.
+/// So `a` implies the guard (its atoms are predicates, decided by `a`) and
+/// every literal of `b[e/x]` that `a` decides: only the other literals go
+/// to the prover, as `a ∧ ¬∧(undecided literals)`, an equivalent, smaller
+/// query. `a` is asserted in `scope`, shared by the queries of one state.
 fn exact(
     sys: &System,
     smt: &mut Smt,
+    scope: &mut LazyScope,
     a: &AbsState,
     k: usize,
-    post: &[Norm],
+    post: &Post,
     b: &Cube,
 ) -> Result<bool, SmtError> {
-    let step = &sys.steps[k];
-    let target = Formula::and([
-        step.guard.at_locations(&a.locs),
-        Formula::and(
-            post.iter()
-                .enumerate()
-                .map(|(i, n)| norm_to_formula(n.clone(), b.get(i))),
-        ),
-    ]);
-    let q = Formula::and([a.formula(sys), crate::linear::negate(&target)]);
+    if !a.cube.eval(&sys.steps[k].guard_preds, &a.locs) {
+        return Ok(false);
+    }
+    let mut open = Vec::new();
+    for (i, n) in post.norms.iter().enumerate() {
+        match post.decided(i, &a.cube) {
+            Some(v) if v == b.get(i) => {}
+            Some(_) => return Ok(false),
+            None => open.push(norm_to_formula(n.clone(), b.get(i))),
+        }
+    }
+    if open.is_empty() {
+        return Ok(true);
+    }
+    smt.enter(scope, |smt| {
+        let f = smt.formula(Space::State, &a.formula(sys));
+        smt.assert(&f);
+    });
+    let q = crate::linear::negate(&Formula::and(open));
     let q = smt.formula(Space::State, &q);
     Ok(!smt.is_sat(&[q])?)
 }

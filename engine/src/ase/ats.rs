@@ -3,12 +3,12 @@
 //! transitions that were actually executed. It under-approximates the
 //! abstraction of the program.
 
+use super::hash::{FxHashMap, FxHashSet};
 use super::system::{PredId, System};
 use crate::ir::{LocId, TransId};
 use crate::linear::{Atom, Formula};
 use petgraph::graph::{DiGraph, NodeIndex};
 use petgraph::visit::EdgeRef;
-use std::collections::{HashMap, HashSet};
 
 /// A truth assignment to the predicates (bit `i` = predicate `i`).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
@@ -67,8 +67,8 @@ impl AbsState {
 pub struct Ats {
     /// States and executed transitions (edge weight: the program transition).
     pub graph: DiGraph<AbsState, TransId>,
-    index: HashMap<AbsState, NodeIndex>,
-    edges: HashSet<(NodeIndex, TransId, NodeIndex)>,
+    index: FxHashMap<AbsState, NodeIndex>,
+    edges: FxHashSet<(NodeIndex, TransId, NodeIndex)>,
     /// Abstract states of initial symbolic states.
     pub initial: Vec<NodeIndex>,
 }

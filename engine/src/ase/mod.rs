@@ -15,6 +15,7 @@
 
 pub mod ats;
 pub mod checks;
+pub mod hash;
 pub mod refine;
 pub mod symexec;
 pub mod system;

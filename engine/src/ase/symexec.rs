@@ -10,13 +10,14 @@
 //! path conditions are ever kept, so an error state found here is real.
 
 use super::ats::{AbsState, Ats, Cube};
+use super::hash::{FxHashSet, FxHasher};
 use super::system::{Step, System, Update};
 use crate::ir::LocId;
 use crate::linear::{Atom, Formula, Lin, Norm, Sym};
-use crate::smt::{Smt, SmtError, Space};
+use crate::smt::{LazyScope, Smt, SmtError, Space};
 use petgraph::graph::NodeIndex;
 use std::cell::OnceCell;
-use std::collections::HashSet;
+use std::hash::{Hash, Hasher};
 use std::rc::Rc;
 use std::time::Instant;
 use z3::ast::Bool;
@@ -36,7 +37,7 @@ impl PartialEq for PathCond {
                     if Rc::ptr_eq(x, y) {
                         return true;
                     }
-                    if x.constraint != y.constraint {
+                    if x.hash != y.hash || x.constraint != y.constraint {
                         return false;
                     }
                     a = &x.rest.0;
@@ -52,11 +53,8 @@ impl Eq for PathCond {}
 
 impl std::hash::Hash for PathCond {
     fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
-        let mut cur = &self.0;
-        while let Some(node) = cur {
-            node.constraint.hash(state);
-            cur = &node.rest.0;
-        }
+        // The hash of the whole list, computed once when the node was made.
+        state.write_u64(self.0.as_ref().map_or(0, |node| node.hash));
     }
 }
 
@@ -65,6 +63,8 @@ pub struct PcNode {
     constraint: Formula<Atom>,
     encoded: OnceCell<Bool>,
     rest: PathCond,
+    /// Hash of the constraints from this node on.
+    hash: u64,
 }
 
 impl PathCond {
@@ -73,7 +73,11 @@ impl PathCond {
         if c.is_true() {
             return self.clone();
         }
+        let mut h = FxHasher::default();
+        c.hash(&mut h);
+        h.write_u64(self.0.as_ref().map_or(0, |node| node.hash));
         PathCond(Some(Rc::new(PcNode {
+            hash: h.finish(),
             constraint: c,
             encoded: OnceCell::new(),
             rest: self.clone(),
@@ -159,6 +163,21 @@ pub fn split_state(
     vals: &[Lin],
     pc: &PathCond,
 ) -> Result<Vec<(Cube, PathCond)>, SmtError> {
+    let mut scope = LazyScope::default();
+    let pieces = split_state_in(sys, smt, &mut scope, vals, pc);
+    smt.leave(scope);
+    pieces
+}
+
+/// [`split_state`], with the path condition asserted in `scope` (opened if
+/// the prover is needed), which the successors of one state share.
+fn split_state_in(
+    sys: &System,
+    smt: &mut Smt,
+    scope: &mut LazyScope,
+    vals: &[Lin],
+    pc: &PathCond,
+) -> Result<Vec<(Cube, PathCond)>, SmtError> {
     let mut cube = Cube::new(sys.preds.len());
     let mut open: Vec<(usize, Atom, bool)> = Vec::new();
     for (i, p) in sys.preds.atoms().iter().enumerate() {
@@ -174,8 +193,8 @@ pub fn split_state(
         .iter()
         .map(|(_, a, pos)| smt.formula(Space::Symbolic, &Formula::Lit(a.clone(), *pos)))
         .collect();
+    smt.enter(scope, |smt| pc.assert_in(smt));
     smt.push();
-    pc.assert_in(smt);
     let mut pieces = Vec::new();
     let result = loop {
         let model = match smt.check_model() {
@@ -302,6 +321,22 @@ fn successors(
     node: NodeIndex,
 ) -> Result<Vec<Pending>, SmtError> {
     let mut children = Vec::new();
+    let mut scope = LazyScope::default();
+    let result = successors_in(sys, smt, &mut scope, paths, s, node, &mut children);
+    smt.leave(scope);
+    result?;
+    Ok(children)
+}
+
+fn successors_in(
+    sys: &System,
+    smt: &mut Smt,
+    scope: &mut LazyScope,
+    paths: &mut PathArena,
+    s: &SymState,
+    node: NodeIndex,
+    children: &mut Vec<Pending>,
+) -> Result<(), SmtError> {
     for (i, step) in sys.steps.iter().enumerate() {
         // Guard atoms are predicates: the cube decides the guard for every
         // state of the piece.
@@ -316,7 +351,7 @@ fn successors(
         });
         let path_id = paths.nodes.len() - 1;
         let vals: Rc<[Lin]> = vals.into();
-        for (cube, pc) in split_state(sys, smt, &vals, &s.pc)? {
+        for (cube, pc) in split_state_in(sys, smt, scope, &vals, &s.pc)? {
             let child = SymState {
                 locs: locs.clone(),
                 vals: vals.clone(),
@@ -328,7 +363,7 @@ fn successors(
             children.push((child, Some((node, i))));
         }
     }
-    Ok(children)
+    Ok(())
 }
 
 /// SYMBOLICEXEC: explores the program depth-first from its initial states.
@@ -389,7 +424,7 @@ pub fn explore(
     // The key's only interior mutability is the cache of Z3 terms in the
     // path condition, which takes no part in equality or hashing.
     #[allow(clippy::mutable_key_type)]
-    let mut expanded: HashSet<ExpandedKey> = HashSet::new();
+    let mut expanded: FxHashSet<ExpandedKey> = FxHashSet::default();
     let mut frames = vec![initial];
     let mut path: Vec<NodeIndex> = Vec::new();
     let mut on_path: Vec<bool> = Vec::new();

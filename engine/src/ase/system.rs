@@ -1,9 +1,9 @@
 //! The program in the checker's vocabulary: transitions as linear updates,
 //! guards and the error condition over predicates, and the predicate set.
 
+use super::hash::FxHashMap;
 use crate::ir::{LocId, Program, Rhs, TransId};
 use crate::linear::{cond_to_formula, term_to_lin, Atom, Formula, Lin, Norm, Sym};
-use std::collections::HashMap;
 
 /// Index of a predicate in [`Predicates`].
 pub type PredId = usize;
@@ -13,7 +13,7 @@ pub type PredId = usize;
 #[derive(Clone, Debug, Default)]
 pub struct Predicates {
     atoms: Vec<Atom>,
-    index: HashMap<Atom, PredId>,
+    index: FxHashMap<Atom, PredId>,
 }
 
 impl Predicates {
