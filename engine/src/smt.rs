@@ -76,16 +76,19 @@ struct Pooled {
 thread_local! {
     /// Solvers of finished runs on this thread, at their base scope. Making
     /// a solver ready for incremental use (its first `push` builds the SMT
-    /// kernel and its theories) costs far more than a typical query, and the
-    /// differential tests run thousands of short checks per thread.
+    /// kernel and its theories, about 8 ms) costs far more than a typical
+    /// query, and the differential tests run thousands of short checks per
+    /// thread.
     static POOL: std::cell::RefCell<Vec<Pooled>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
-/// A new solver for linear integer arithmetic (`QF_LIA`: the logic fixes
-/// the theories the prover sets up, which makes a solver much cheaper to
-/// make ready than one that must be prepared for any theory).
+/// A new solver. (Z3's logic-free solver prepares every theory on its first
+/// `push`, which the pool pays once per thread. Declaring `QF_LIA` makes
+/// that cheaper but selects arithmetic settings that are about twice as
+/// slower on conjunctions of many bounds on one term, e.g. UR's predicates
+/// on `rax.gc`.)
 fn fresh_solver(timeout_ms: u32) -> Pooled {
-    let solver = Solver::new_for_logic("QF_LIA").unwrap_or_default();
+    let solver = Solver::new();
     let mut params = Params::new();
     // Fixed seeds: the same input must give the same models (traces).
     params.set_u32("random_seed", 0);
