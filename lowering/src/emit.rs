@@ -10,7 +10,7 @@ use engine::ir::{
 
 use crate::cfg::{Edge, LocKind};
 use crate::error::{LowerError, Result};
-use crate::lower::{Lowerer, EXIT};
+use crate::lower::{fresh_name, Lowerer, EXIT};
 use crate::term::{and, cmp, not};
 use crate::{Lowered, ThreadInfo};
 
@@ -76,12 +76,7 @@ pub(crate) fn emit(mut l: Lowerer<'_>) -> Result<Lowered> {
     };
     let mut seen = HashSet::new();
     for v in &l.vars {
-        let mut name = v.name.clone();
-        let mut n = 1;
-        while !seen.insert(name.clone()) {
-            n += 1;
-            name = format!("{}.{n}", v.name);
-        }
+        let name = fresh_name(&v.name, &mut seen);
         p.vars.push(VarDecl { name, init: v.init });
         p.source_map.vars.push(engine::ir::Span::default());
     }
@@ -109,13 +104,7 @@ pub(crate) fn emit(mut l: Lowerer<'_>) -> Result<Lowered> {
                         None => "l".into(),
                     },
                 };
-                let mut name = base.clone();
-                let mut n = 1;
-                while !used.insert(name.clone()) {
-                    n += 1;
-                    name = format!("{base}.{n}");
-                }
-                names.push(name);
+                names.push(fresh_name(&base, &mut used));
                 let id = LocId::new(names.len() - 1);
                 map.insert(cfg_loc, id);
                 id
@@ -139,8 +128,6 @@ pub(crate) fn emit(mut l: Lowerer<'_>) -> Result<Lowered> {
             created_at: t.created_at,
         });
     }
-    // At conditions refer to CFG locations until here.
-    let remap = |c: &Cond, maps: &Vec<HashMap<usize, LocId>>| remap_at(c, maps);
     for (k, t) in l.threads.iter().enumerate() {
         let tid = ThreadId::new(k);
         // Edges with a havoc share one intermediate location per (source, havoc set).
@@ -194,7 +181,8 @@ pub(crate) fn emit(mut l: Lowerer<'_>) -> Result<Lowered> {
                 };
                 start = mid;
             }
-            let guard = and(atomic_guard, remap(&e.guard, &loc_maps));
+            // `p@L` conditions refer to CFG locations until here.
+            let guard = and(atomic_guard, remap_at(&e.guard, &loc_maps));
             let assigns = e
                 .assigns
                 .iter()

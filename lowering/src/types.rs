@@ -5,13 +5,14 @@
 use std::collections::HashMap;
 
 use frontend::lang_c::ast::{
-    ArraySize, DeclarationSpecifier, Declarator, DeclaratorKind, DerivedDeclarator, Expression,
+    ArraySize, DeclarationSpecifier, Declarator, DeclaratorKind, DerivedDeclarator,
     SpecifierQualifier, StructDeclaration, StructKind, StructType, TypeName, TypeSpecifier,
 };
 use frontend::lang_c::span::{Node, Span};
 use frontend::DataModel;
 
 use crate::error::{LowerError, Result};
+use crate::lower::const_expr;
 
 /// An integer type: its width in bits and signedness.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -178,7 +179,6 @@ impl Types {
         match ty {
             CType::Array(e, n) => self.cells(e).saturating_mul(*n),
             CType::Struct(s) => self.structs[*s].cells,
-            CType::Void | CType::Func => 1,
             _ => 1,
         }
     }
@@ -205,17 +205,17 @@ impl Types {
         &mut self,
         specs: impl Iterator<Item = &'a TypeSpecifier> + Clone,
         span: Span,
-        consts: &mut dyn FnMut(&mut Types, &Node<Expression>) -> Result<i128>,
     ) -> Result<CType> {
         let mut signed = None;
-        let (mut chars, mut shorts, mut ints, mut longs) = (0, 0, 0, 0);
+        // `int` itself adds nothing: it is the default.
+        let (mut chars, mut shorts, mut longs) = (0, 0, 0);
         let mut other: Option<CType> = None;
         for s in specs {
             match s {
                 TypeSpecifier::Void => other = Some(CType::Void),
                 TypeSpecifier::Char => chars += 1,
                 TypeSpecifier::Short => shorts += 1,
-                TypeSpecifier::Int => ints += 1,
+                TypeSpecifier::Int => {}
                 TypeSpecifier::Long => longs += 1,
                 TypeSpecifier::Signed => signed = Some(true),
                 TypeSpecifier::Unsigned => signed = Some(false),
@@ -224,14 +224,12 @@ impl Types {
                     other = Some(CType::Float)
                 }
                 TypeSpecifier::Complex => other = Some(CType::Float),
-                TypeSpecifier::Struct(st) => {
-                    other = Some(self.struct_type(&st.node, st.span, consts)?)
-                }
+                TypeSpecifier::Struct(st) => other = Some(self.struct_type(&st.node, st.span)?),
                 TypeSpecifier::Enum(en) => {
                     let mut next = 0i128;
                     for e in &en.node.enumerators {
                         if let Some(x) = &e.node.expression {
-                            next = consts(self, x)?;
+                            next = const_expr(self, x)?;
                         }
                         self.enum_consts
                             .insert(e.node.identifier.node.name.clone(), next);
@@ -253,7 +251,6 @@ impl Types {
         if let Some(t) = other {
             return Ok(t);
         }
-        let _ = ints;
         let ty = if chars > 0 {
             IntTy {
                 bits: 8,
@@ -303,12 +300,7 @@ impl Types {
             .ok_or_else(|| LowerError::unsupported(span, format!("unknown type name `{name}`")))
     }
 
-    fn struct_type(
-        &mut self,
-        st: &StructType,
-        span: Span,
-        consts: &mut dyn FnMut(&mut Types, &Node<Expression>) -> Result<i128>,
-    ) -> Result<CType> {
+    fn struct_type(&mut self, st: &StructType, span: Span) -> Result<CType> {
         let is_union = matches!(st.kind.node, StructKind::Union);
         let tag = st.identifier.as_ref().map(|i| i.node.name.clone());
         let key = tag
@@ -351,7 +343,7 @@ impl Types {
                     _ => None,
                 })
                 .collect();
-            let base = self.base_type(specs.iter(), f.span, consts)?;
+            let base = self.base_type(specs.iter(), f.span)?;
             for sd in &f.node.declarators {
                 if sd.node.bit_width.is_some() {
                     return Err(LowerError::unsupported(
@@ -362,7 +354,7 @@ impl Types {
                 let Some(decl) = &sd.node.declarator else {
                     continue;
                 };
-                let (name, ty) = self.declarator(base.clone(), &decl.node, consts)?;
+                let (name, ty) = self.declarator(base.clone(), &decl.node)?;
                 let Some(name) = name else { continue };
                 let n = self.cells(&ty);
                 fields.push((name, ty, offset));
@@ -380,12 +372,7 @@ impl Types {
     }
 
     /// Applies a declarator to a base type: the declared name and its type.
-    pub fn declarator(
-        &mut self,
-        base: CType,
-        d: &Declarator,
-        consts: &mut dyn FnMut(&mut Types, &Node<Expression>) -> Result<i128>,
-    ) -> Result<(Option<String>, CType)> {
+    pub fn declarator(&mut self, base: CType, d: &Declarator) -> Result<(Option<String>, CType)> {
         // Derived declarators apply from the identifier outwards: `int *a[3]`
         // has derived [Pointer, Array] and is an array of pointers, so the
         // type is built from the last one (closest to the base) inwards.
@@ -396,7 +383,7 @@ impl Types {
                 DerivedDeclarator::Array(a) => {
                     let n = match &a.node.size {
                         ArraySize::VariableExpression(e) | ArraySize::StaticExpression(e) => {
-                            let n = consts(self, e)?;
+                            let n = const_expr(self, e)?;
                             u64::try_from(n).map_err(|_| {
                                 LowerError::unsupported(e.span, "negative array size")
                             })?
@@ -426,16 +413,12 @@ impl Types {
         match &d.kind.node {
             DeclaratorKind::Identifier(id) => Ok((Some(id.node.name.clone()), ty)),
             DeclaratorKind::Abstract => Ok((None, ty)),
-            DeclaratorKind::Declarator(inner) => self.declarator(ty, &inner.node, consts),
+            DeclaratorKind::Declarator(inner) => self.declarator(ty, &inner.node),
         }
     }
 
     /// The type named by a type name (casts, `sizeof`).
-    pub fn type_name(
-        &mut self,
-        t: &Node<TypeName>,
-        consts: &mut dyn FnMut(&mut Types, &Node<Expression>) -> Result<i128>,
-    ) -> Result<CType> {
+    pub fn type_name(&mut self, t: &Node<TypeName>) -> Result<CType> {
         let specs: Vec<TypeSpecifier> = t
             .node
             .specifiers
@@ -445,9 +428,9 @@ impl Types {
                 _ => None,
             })
             .collect();
-        let base = self.base_type(specs.iter(), t.span, consts)?;
+        let base = self.base_type(specs.iter(), t.span)?;
         match &t.node.declarator {
-            Some(d) => Ok(self.declarator(base, &d.node, consts)?.1),
+            Some(d) => Ok(self.declarator(base, &d.node)?.1),
             None => Ok(base),
         }
     }

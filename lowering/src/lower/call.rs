@@ -1,7 +1,7 @@
 //! Calls: the SV-COMP and pthread functions the lowering knows, and
 //! inlining of functions with a body.
 
-use engine::ir::{CmpOp, Cond, LocId, Term, ThreadId};
+use engine::ir::{CmpOp, Cond, LocId, Term, ThreadId, VarId};
 use frontend::lang_c::ast::{CallExpression, Expression, UnaryOperator as U};
 use frontend::lang_c::span::{Node, Span};
 
@@ -79,8 +79,8 @@ impl Lowerer<'_> {
         self.flush();
     }
 
-    /// Lowers a call; `want` asks for its value.
-    pub(crate) fn call(&mut self, c: &Node<CallExpression>, span: Span, want: bool) -> Result<Val> {
+    /// Lowers a call.
+    pub(crate) fn call(&mut self, c: &Node<CallExpression>, span: Span) -> Result<Val> {
         let void = Val::term(Term::Const(0), CType::Void);
         let name = match &c.node.callee.node {
             Expression::Identifier(id) => id.node.name.clone(),
@@ -91,7 +91,7 @@ impl Lowerer<'_> {
                 ))
             }
         };
-        if let Some(Binding::Obj(_)) = self.lookup_local(&name)? {
+        if let Some(Binding::Obj(_)) = self.lookup_local(&name) {
             return Err(LowerError::unsupported(
                 c.node.callee.span,
                 "calls through function pointers are not supported",
@@ -196,12 +196,12 @@ impl Lowerer<'_> {
             }
             "pthread_mutex_lock" => {
                 let p = self.pointee(arg(0)?, span)?;
-                self.lock(p, span)?;
+                self.lock(p, span);
                 return Ok(Val::int(0));
             }
             "pthread_mutex_unlock" => {
                 let p = self.pointee(arg(0)?, span)?;
-                self.unlock(p, span)?;
+                self.unlock(p, span);
                 return Ok(Val::int(0));
             }
             "pthread_mutex_trylock" => {
@@ -212,8 +212,8 @@ impl Lowerer<'_> {
                 // A wait releases the mutex and re-acquires it later; POSIX
                 // allows spurious wake-ups, so no signal is needed.
                 let m = self.pointee(arg(1)?, span)?;
-                self.unlock(m.clone(), span)?;
-                self.lock(m, span)?;
+                self.unlock(m.clone(), span);
+                self.lock(m, span);
                 return Ok(Val::int(0));
             }
             "pthread_create" => return self.create(args, span),
@@ -249,19 +249,7 @@ impl Lowerer<'_> {
                 ),
             ));
         };
-        let _ = want;
         self.inline(&name, def, args, span)
-    }
-
-    fn lookup_local(&mut self, name: &str) -> Result<Option<Binding>> {
-        if let Some(f) = self.t.frames.last() {
-            for s in f.scopes.iter().rev() {
-                if let Some(b) = s.get(name) {
-                    return Ok(Some(b.clone()));
-                }
-            }
-        }
-        Ok(None)
     }
 
     /// Continues where `ok` holds; jumps elsewhere per case; gives up on
@@ -284,8 +272,7 @@ impl Lowerer<'_> {
             self.plain_edge(cur, l, c, vec![], Some(span));
         }
         for (c, r) in ub {
-            let g = self.give_up(&r);
-            self.plain_edge(cur, g, c, vec![], Some(span));
+            self.give_up_edge(cur, c, &r, span);
         }
         if blocking {
             self.t.cfg.locs[cur].blocking = true;
@@ -325,103 +312,86 @@ impl Lowerer<'_> {
             .collect()
     }
 
-    fn lock(&mut self, p: super::expr::Place, span: Span) -> Result<()> {
-        let Some(cur) = self.t.cur else { return Ok(()) };
+    /// One step on a mutex: for each cell the place may be, `cases(m)`
+    /// gives the edges from the current location as (condition, give-up
+    /// reason or `None` to continue, assignments); an invalid place gives up.
+    fn mutex_step(
+        &mut self,
+        p: &super::expr::Place,
+        span: Span,
+        blocking: bool,
+        cases: impl Fn(VarId) -> Vec<(Cond, Option<&'static str>, Vec<(VarId, Term)>)>,
+    ) {
+        let Some(cur) = self.t.cur else { return };
         let next = self.new_loc(None);
-        let me = self.me();
-        for (c, cell) in self.cells_of(&p) {
+        for (c, cell) in self.cells_of(p) {
             match cell {
                 Ok(m) => {
-                    let free = cmp(CmpOp::Eq, Term::Var(m), Term::Const(0));
-                    self.plain_edge(
-                        cur,
-                        next,
-                        and(c.clone(), free),
-                        vec![(m, Term::Const(me))],
-                        Some(span),
-                    );
-                    let mine = cmp(CmpOp::Eq, Term::Var(m), Term::Const(me));
-                    let g = self.give_up(
-                        "locking a mutex the thread already holds (undefined for default mutexes)",
-                    );
-                    self.plain_edge(cur, g, and(c, mine), vec![], Some(span));
+                    for (g, give_up, assigns) in cases(m) {
+                        let to = give_up.map_or(next, |r| self.give_up(r));
+                        self.plain_edge(cur, to, and(c.clone(), g), assigns, Some(span));
+                    }
                 }
                 Err(r) => {
-                    let g = self.give_up(&r);
-                    self.plain_edge(cur, g, c, vec![], Some(span));
+                    self.give_up_edge(cur, c, &r, span);
                 }
             }
         }
-        self.t.cfg.locs[cur].blocking = true;
+        self.t.cfg.locs[cur].blocking |= blocking;
         self.flush();
         self.t.cur = Some(next);
-        Ok(())
     }
 
-    fn unlock(&mut self, p: super::expr::Place, span: Span) -> Result<()> {
-        let Some(cur) = self.t.cur else { return Ok(()) };
-        let next = self.new_loc(None);
+    fn lock(&mut self, p: super::expr::Place, span: Span) {
         let me = self.me();
-        for (c, cell) in self.cells_of(&p) {
-            match cell {
-                Ok(m) => {
-                    let mine = cmp(CmpOp::Eq, Term::Var(m), Term::Const(me));
-                    self.plain_edge(
-                        cur,
-                        next,
-                        and(c.clone(), mine.clone()),
-                        vec![(m, Term::Const(0))],
-                        Some(span),
-                    );
-                    let g = self.give_up("unlocking a mutex the thread does not hold (undefined for default mutexes)");
-                    self.plain_edge(cur, g, and(c, not(mine)), vec![], Some(span));
-                }
-                Err(r) => {
-                    let g = self.give_up(&r);
-                    self.plain_edge(cur, g, c, vec![], Some(span));
-                }
-            }
-        }
-        self.flush();
-        self.t.cur = Some(next);
-        Ok(())
+        self.mutex_step(&p, span, true, |m| {
+            vec![
+                (
+                    cmp(CmpOp::Eq, Term::Var(m), Term::Const(0)),
+                    None,
+                    vec![(m, Term::Const(me))],
+                ),
+                (
+                    cmp(CmpOp::Eq, Term::Var(m), Term::Const(me)),
+                    Some(
+                        "locking a mutex the thread already holds (undefined for default mutexes)",
+                    ),
+                    vec![],
+                ),
+            ]
+        });
+    }
+
+    fn unlock(&mut self, p: super::expr::Place, span: Span) {
+        let me = self.me();
+        self.mutex_step(&p, span, false, |m| {
+            let mine = cmp(CmpOp::Eq, Term::Var(m), Term::Const(me));
+            vec![
+                (mine.clone(), None, vec![(m, Term::Const(0))]),
+                (
+                    not(mine),
+                    Some("unlocking a mutex the thread does not hold (undefined for default mutexes)"),
+                    vec![],
+                ),
+            ]
+        });
     }
 
     fn trylock(&mut self, p: super::expr::Place, span: Span) -> Result<Val> {
         let tmp = self.temp(&CType::Int(IntTy::INT), span)?;
-        let Some(cur) = self.t.cur else {
-            return Ok(Val::int(0));
-        };
-        let next = self.new_loc(None);
         let me = self.me();
-        for (c, cell) in self.cells_of(&p) {
-            match cell {
-                Ok(m) => {
-                    let free = cmp(CmpOp::Eq, Term::Var(m), Term::Const(0));
-                    self.plain_edge(
-                        cur,
-                        next,
-                        and(c.clone(), free.clone()),
-                        vec![(m, Term::Const(me)), (tmp, Term::Const(0))],
-                        Some(span),
-                    );
-                    // EBUSY
-                    self.plain_edge(
-                        cur,
-                        next,
-                        and(c, not(free)),
-                        vec![(tmp, Term::Const(16))],
-                        Some(span),
-                    );
-                }
-                Err(r) => {
-                    let g = self.give_up(&r);
-                    self.plain_edge(cur, g, c, vec![], Some(span));
-                }
-            }
-        }
-        self.flush();
-        self.t.cur = Some(next);
+        self.mutex_step(&p, span, false, |m| {
+            let free = cmp(CmpOp::Eq, Term::Var(m), Term::Const(0));
+            vec![
+                (
+                    free.clone(),
+                    None,
+                    vec![(m, Term::Const(me)), (tmp, Term::Const(0))],
+                ),
+                // EBUSY
+                (not(free), None, vec![(tmp, Term::Const(16))]),
+            ]
+        });
         Ok(Val::term(Term::Var(tmp), CType::Int(IntTy::INT)))
     }
 
@@ -476,8 +446,7 @@ impl Lowerer<'_> {
                 let c = and(tc.clone(), ac.clone());
                 match (&cell, r) {
                     (Err(u), _) | (_, Res::Ub(u)) => {
-                        let g = self.give_up(u);
-                        self.plain_edge(cur, g, c, vec![], Some(span));
+                        self.give_up_edge(cur, c, u, span);
                     }
                     (Ok(t), Res::Val(a)) => {
                         let mut assigns =
@@ -525,8 +494,7 @@ impl Lowerer<'_> {
         for (c, r) in &t.cases {
             match r {
                 Res::Ub(u) => {
-                    let g = self.give_up(u);
-                    self.plain_edge(cur, g, c.clone(), vec![], Some(span));
+                    self.give_up_edge(cur, c.clone(), u, span);
                 }
                 Res::Val(x) => {
                     for k in 1..self.threads.len() {
@@ -614,13 +582,8 @@ impl Lowerer<'_> {
                 sanitize(self.unit.display_name(&pn))
             ));
             let o = self.object(&vname, ty.clone(), Some(0), span)?;
-            if self.addr_names.contains(&pn) {
-                self.objects[o].addr_taken = true;
-            }
-            let p = super::expr::Place {
-                cases: vec![(Cond::True, Target::Cell(o, 0))],
-                ty,
-            };
+            self.note_address_taken(o, &pn);
+            let p = self.whole(o);
             self.store(p, v, span)?;
             if let Some(pname) = pname {
                 scope.insert(pname, Binding::Obj(o));
@@ -666,6 +629,3 @@ impl Lowerer<'_> {
         })
     }
 }
-
-#[allow(dead_code)]
-fn _unused(_: Res) {}

@@ -169,6 +169,14 @@ impl Lowerer<'_> {
         range_of(t, &|v: VarId| self.vars[v.index()].range)
     }
 
+    /// The place of a whole object.
+    pub(crate) fn whole(&self, o: ObjId) -> Place {
+        Place {
+            cases: vec![(Cond::True, Target::Cell(o, 0))],
+            ty: self.objects[o].ty.clone(),
+        }
+    }
+
     /// Whether an object may be accessed by other threads.
     pub(crate) fn maybe_shared(&self, o: ObjId) -> bool {
         self.objects[o].addr_taken || self.objects[o].owner != Some(self.t.index)
@@ -401,7 +409,7 @@ impl Lowerer<'_> {
                 let p = self.place(e)?;
                 self.read(p, span)
             }
-            Expression::Call(c) => self.call(c, span, true),
+            Expression::Call(c) => self.call(c, span),
             Expression::SizeOfTy(s) => {
                 let t = self.type_name(&s.node.0)?;
                 let n = self
@@ -665,8 +673,7 @@ impl Lowerer<'_> {
                 let c = and(pc.clone(), vc.clone());
                 match (target, r) {
                     (TargetVar::Ub(reason), _) | (_, Res::Ub(reason)) => {
-                        let g = self.give_up(reason);
-                        self.plain_edge(cur, g, c, vec![], Some(span));
+                        self.give_up_edge(cur, c, reason, span);
                     }
                     (TargetVar::Var(x), Res::Val(t)) => {
                         self.plain_edge(cur, next, c, vec![(*x, t.clone())], Some(span));
@@ -692,31 +699,34 @@ impl Lowerer<'_> {
             self.plain_edge(cur, t, ct, vec![], Some(span));
             self.plain_edge(cur, f, cf, vec![], Some(span));
             for (c, r) in ub {
-                let g = self.give_up(&r);
-                self.plain_edge(cur, g, c, vec![], Some(span));
+                self.give_up_edge(cur, c, &r, span);
             }
         }
         self.flush();
+    }
+
+    /// The address of a place, as a pointer of type `ty`; pointers may now
+    /// point into its object.
+    fn address(&mut self, p: Place, ty: CType) -> Val {
+        let mut cases = Vec::new();
+        for (c, t) in p.cases {
+            cases.push(match t {
+                Target::Cell(o, off) => {
+                    self.objects[o].addr_taken = true;
+                    (c, Res::Val(Term::Const(self.objects[o].base + off as i64)))
+                }
+                Target::Ub(r) => (c, Res::Ub(r)),
+            });
+        }
+        Val { cases, ty }
     }
 
     /// The value of a place (scalars; arrays decay to a pointer).
     pub(crate) fn read(&mut self, p: Place, span: Span) -> Result<Val> {
         match &p.ty {
             CType::Array(elem, _) => {
-                let mut cases = Vec::new();
-                for (c, t) in p.cases {
-                    cases.push(match t {
-                        Target::Cell(o, off) => {
-                            self.objects[o].addr_taken = true;
-                            (c, Res::Val(Term::Const(self.objects[o].base + off as i64)))
-                        }
-                        Target::Ub(r) => (c, Res::Ub(r)),
-                    });
-                }
-                return Ok(Val {
-                    cases,
-                    ty: CType::Ptr(elem.clone()),
-                });
+                let ty = CType::Ptr(elem.clone());
+                return Ok(self.address(p, ty));
             }
             CType::Struct(_) => {
                 return Err(LowerError::unsupported(
@@ -785,10 +795,7 @@ impl Lowerer<'_> {
         let span = e.span;
         match &e.node {
             Expression::Identifier(id) => match self.lookup(&id.node.name)? {
-                Some(Binding::Obj(o)) => Ok(Place {
-                    cases: vec![(Cond::True, Target::Cell(o, 0))],
-                    ty: self.objects[o].ty.clone(),
-                }),
+                Some(Binding::Obj(o)) => Ok(self.whole(o)),
                 _ => Err(LowerError::invalid(
                     span,
                     format!(
@@ -902,14 +909,12 @@ impl Lowerer<'_> {
                             ty: *elem,
                         })
                     }
-                    Some(p) => {
-                        let ptr = self.read(p, span)?;
-                        let idx = self.eval(&b.node.rhs)?;
-                        let sum = self.binary(B::Plus, ptr, idx, span)?;
-                        self.deref_val(sum, span)
-                    }
-                    None => {
-                        let ptr = self.eval(&b.node.lhs)?;
+                    base => {
+                        // `p[i]` is `*(p + i)`.
+                        let ptr = match base {
+                            Some(p) => self.read(p, span)?,
+                            None => self.eval(&b.node.lhs)?,
+                        };
                         let idx = self.eval(&b.node.rhs)?;
                         let sum = self.binary(B::Plus, ptr, idx, span)?;
                         self.deref_val(sum, span)
@@ -1008,29 +1013,11 @@ impl Lowerer<'_> {
                 }
                 let p = self.place(operand)?;
                 let ty = CType::Ptr(Box::new(p.ty.clone()));
-                let mut cases = Vec::new();
-                for (c, t) in p.cases {
-                    cases.push(match t {
-                        Target::Cell(o, off) => {
-                            self.objects[o].addr_taken = true;
-                            (c, Res::Val(Term::Const(self.objects[o].base + off as i64)))
-                        }
-                        Target::Ub(r) => (c, Res::Ub(r)),
-                    });
-                }
-                Ok(Val { cases, ty })
+                Ok(self.address(p, ty))
             }
             U::Indirection => {
-                let p = self.place(&Node::new(
-                    Expression::UnaryOperator(Box::new(Node::new(
-                        frontend::lang_c::ast::UnaryOperatorExpression {
-                            operator: Node::new(U::Indirection, span),
-                            operand: Box::new(operand.clone()),
-                        },
-                        span,
-                    ))),
-                    span,
-                ))?;
+                let v = self.eval(operand)?;
+                let p = self.deref_val(v, span)?;
                 self.read(p, span)
             }
             U::Plus => {

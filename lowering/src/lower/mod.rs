@@ -289,10 +289,7 @@ impl<'a> Lowerer<'a> {
         specs: &[frontend::lang_c::ast::TypeSpecifier],
         span: Span,
     ) -> Result<CType> {
-        let mut types = std::mem::replace(&mut self.types, Types::new(self.unit.data_model));
-        let r = types.base_type(specs.iter(), span, &mut |ty, e| const_expr(ty, e));
-        self.types = types;
-        r
+        self.types.base_type(specs.iter(), span)
     }
 
     pub(crate) fn declarator_type(
@@ -300,17 +297,11 @@ impl<'a> Lowerer<'a> {
         base: CType,
         d: &frontend::lang_c::ast::Declarator,
     ) -> Result<(Option<String>, CType)> {
-        let mut types = std::mem::replace(&mut self.types, Types::new(self.unit.data_model));
-        let r = types.declarator(base, d, &mut |ty, e| const_expr(ty, e));
-        self.types = types;
-        r
+        self.types.declarator(base, d)
     }
 
     pub(crate) fn type_name(&mut self, t: &Node<frontend::lang_c::ast::TypeName>) -> Result<CType> {
-        let mut types = std::mem::replace(&mut self.types, Types::new(self.unit.data_model));
-        let r = types.type_name(t, &mut |ty, e| const_expr(ty, e));
-        self.types = types;
-        r
+        self.types.type_name(t)
     }
 
     /// A new IR variable.
@@ -321,13 +312,7 @@ impl<'a> Lowerer<'a> {
 
     /// A fresh, unique name in the current thread (`base`, `base.2`, …).
     pub(crate) fn unique(&mut self, base: &str) -> String {
-        let mut name = base.to_string();
-        let mut n = 1;
-        while !self.t.names.insert(name.clone()) {
-            n += 1;
-            name = format!("{base}.{n}");
-        }
-        name
+        fresh_name(base, &mut self.t.names)
     }
 
     /// A new object of a type; its cells start at `init` (or any value of
@@ -432,16 +417,11 @@ impl<'a> Lowerer<'a> {
         if !g.thread_local {
             self.objects[o].owner = None;
         }
-        if self.addr_names.contains(name) || matches!(ty, CType::Array(..)) {
-            self.objects[o].addr_taken = true;
-        }
+        self.note_address_taken(o, name);
         if let Some(init) = &g.decl.node.initializer {
             let mut values = Vec::new();
             self.const_initializer(&ty, init, &mut values)?;
-            for (i, v) in values.into_iter().enumerate() {
-                let cell = self.objects[o].cells[i];
-                self.vars[cell.index()].init = Some(v);
-            }
+            self.set_initial_values(o, values);
         }
         Ok(o)
     }
@@ -530,20 +510,17 @@ impl<'a> Lowerer<'a> {
                 }
             }
         }
-        let mut types = std::mem::replace(&mut self.types, Types::new(self.unit.data_model));
-        let r = const_expr(&mut types, e);
-        self.types = types;
-        r
+        const_expr(&mut self.types, e)
     }
 
     /// Lowers the program: `main` and every thread instance it creates.
     pub fn run(mut self) -> Result<crate::Lowered> {
-        let Some(main) = self.functions.get("main").copied() else {
+        if !self.functions.contains_key("main") {
             return Err(LowerError::invalid(
                 Span::none(),
                 "the program has no `main` function",
             ));
-        };
+        }
         self.threads.push(ThreadInst {
             name: "main".into(),
             func: "main".into(),
@@ -553,7 +530,6 @@ impl<'a> Lowerer<'a> {
             cfg: Cfg::default(),
         });
         self.queue.push_back(0);
-        let _ = main;
         while let Some(k) = self.queue.pop_front() {
             self.lower_thread(k)?;
         }
@@ -720,24 +696,7 @@ impl<'a> Lowerer<'a> {
                 let Some(pname) = pname else { continue };
                 let o =
                     self.object(&format!("main.{}", sanitize(&pname)), ty, Some(0), def.span)?;
-                let mut guard = Cond::True;
-                for c in self.objects[o].cells.clone() {
-                    let r = self.vars[c.index()].range;
-                    guard = and(
-                        guard,
-                        crate::term::within(
-                            &Term::Var(c),
-                            r.lo.unwrap_or(i128::MIN),
-                            r.hi.unwrap_or(i128::MAX),
-                        ),
-                    );
-                    self.t.pending_havoc.push(c);
-                }
-                let next = self.new_loc(None);
-                let cur = self.t.cur.expect("main starts somewhere");
-                self.plain_edge(cur, next, guard, vec![], Some(def.span));
-                self.flush();
-                self.t.cur = Some(next);
+                self.havoc_object(o, def.span);
                 scope.insert(pname, Binding::Obj(o));
             }
         }
@@ -797,6 +756,47 @@ impl<'a> Lowerer<'a> {
         });
     }
 
+    /// Marks an object pointers may point into: one whose name is taken
+    /// the address of somewhere (`&x`), or an array (arrays decay).
+    pub(crate) fn note_address_taken(&mut self, o: ObjId, name: &str) {
+        if self.addr_names.contains(name) || matches!(self.objects[o].ty, CType::Array(..)) {
+            self.objects[o].addr_taken = true;
+        }
+    }
+
+    /// One edge from the current location to a new one, which becomes
+    /// current.
+    pub(crate) fn advance(&mut self, guard: Cond, assigns: Vec<(VarId, Term)>, span: Span) {
+        if let Some(cur) = self.t.cur {
+            let next = self.new_loc(None);
+            self.plain_edge(cur, next, guard, assigns, Some(span));
+            self.t.cur = Some(next);
+        }
+        self.flush();
+    }
+
+    /// Gives every cell of an object an arbitrary value of its type, in one
+    /// local step.
+    pub(crate) fn havoc_object(&mut self, o: ObjId, span: Span) {
+        let cells = self.objects[o].cells.clone();
+        let mut guard = Cond::True;
+        for c in &cells {
+            let r = self.vars[c.index()].range;
+            let lo = r.lo.unwrap_or(i128::MIN);
+            let hi = r.hi.unwrap_or(i128::MAX);
+            guard = and(guard, crate::term::within(&Term::Var(*c), lo, hi));
+        }
+        self.t.pending_havoc.extend(cells);
+        self.advance(guard, vec![], span);
+    }
+
+    /// Sets the initial values of an object's cells (globals, statics).
+    pub(crate) fn set_initial_values(&mut self, o: ObjId, values: Vec<i64>) {
+        for (cell, v) in self.objects[o].cells.clone().into_iter().zip(values) {
+            self.vars[cell.index()].init = Some(v);
+        }
+    }
+
     /// Clears the pending havoc and guard after a group of edges.
     pub(crate) fn flush(&mut self) {
         self.t.pending_havoc.clear();
@@ -818,6 +818,12 @@ impl<'a> Lowerer<'a> {
         l
     }
 
+    /// An edge to the give-up location of `reason`.
+    pub(crate) fn give_up_edge(&mut self, from: Loc, guard: Cond, reason: &str, span: Span) {
+        let g = self.give_up(reason);
+        self.plain_edge(from, g, guard, vec![], Some(span));
+    }
+
     /// Binds a name in the innermost scope.
     pub(crate) fn bind(&mut self, name: String, b: Binding) {
         if let Some(s) = self.t.frames.last_mut().and_then(|f| f.scopes.last_mut()) {
@@ -825,13 +831,15 @@ impl<'a> Lowerer<'a> {
         }
     }
 
+    /// The binding of a name in the scopes of the current function.
+    fn lookup_local(&self, name: &str) -> Option<Binding> {
+        let f = self.t.frames.last()?;
+        f.scopes.iter().rev().find_map(|s| s.get(name).cloned())
+    }
+
     fn lookup(&mut self, name: &str) -> Result<Option<Binding>> {
-        if let Some(f) = self.t.frames.last() {
-            for s in f.scopes.iter().rev() {
-                if let Some(b) = s.get(name) {
-                    return Ok(Some(b.clone()));
-                }
-            }
+        if let Some(b) = self.lookup_local(name) {
+            return Ok(Some(b));
         }
         if let Some(o) = self.global(name)? {
             return Ok(Some(Binding::Obj(o)));
@@ -849,6 +857,18 @@ impl<'a> Lowerer<'a> {
         let range = self.scalar_range(ty, span)?;
         Ok(self.var(name, Some(0), range))
     }
+}
+
+/// `base`, or `base.2`, `base.3`, … : the first one not in `used` (which
+/// then holds it).
+pub(crate) fn fresh_name(base: &str, used: &mut HashSet<String>) -> String {
+    let mut name = base.to_string();
+    let mut n = 1;
+    while !used.insert(name.clone()) {
+        n += 1;
+        name = format!("{base}.{n}");
+    }
+    name
 }
 
 /// The identifier a declarator declares.
@@ -907,13 +927,13 @@ pub(crate) fn const_expr(types: &mut Types, e: &Node<Expression>) -> Result<i128
         Expression::Identifier(id) => *types.enum_consts.get(&id.node.name).ok_or_else(bad)?,
         Expression::Cast(c) => {
             let v = const_expr(types, &c.node.expression)?;
-            match types.type_name(&c.node.type_name, &mut |t, e| const_expr(t, e))? {
+            match types.type_name(&c.node.type_name)? {
                 CType::Int(t) => wrap_const(v, t),
                 _ => v,
             }
         }
         Expression::SizeOfTy(s) => {
-            let t = types.type_name(&s.node.0, &mut |t, e| const_expr(t, e))?;
+            let t = types.type_name(&s.node.0)?;
             types.size_of(&t).ok_or_else(bad)?.into()
         }
         Expression::UnaryOperator(u) => {

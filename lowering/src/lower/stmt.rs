@@ -13,7 +13,7 @@ use super::expr::{has_effects, Res, Val};
 use super::{sanitize, Binding, Lowerer};
 use crate::cfg::Loc;
 use crate::error::{LowerError, Result};
-use crate::term::{and, any, cmp, not, within};
+use crate::term::{any, cmp, not, within};
 use crate::types::{CType, Types};
 
 impl Lowerer<'_> {
@@ -161,7 +161,7 @@ impl Lowerer<'_> {
             }
             Statement::While(w) => {
                 let head = self.new_loc(Some(w.node.expression.span));
-                self.goto_from_cur(head, span);
+                self.goto(head);
                 let (body, exit) = (
                     self.new_loc(Some(w.node.statement.span)),
                     self.new_loc(None),
@@ -178,7 +178,7 @@ impl Lowerer<'_> {
             }
             Statement::DoWhile(d) => {
                 let body = self.new_loc(Some(d.node.statement.span));
-                self.goto_from_cur(body, span);
+                self.goto(body);
                 let (test, exit) = (
                     self.new_loc(Some(d.node.expression.span)),
                     self.new_loc(None),
@@ -208,7 +208,7 @@ impl Lowerer<'_> {
                     self.unrolled_for(f, n)?;
                 } else {
                     let head = self.new_loc(Some(span));
-                    self.goto_from_cur(head, span);
+                    self.goto(head);
                     let (body, step, exit) = (
                         self.new_loc(Some(f.node.statement.span)),
                         self.new_loc(None),
@@ -244,14 +244,14 @@ impl Lowerer<'_> {
                         "`break` outside a loop or switch",
                     ));
                 };
-                self.goto_from_cur(target, span);
+                self.goto(target);
                 self.t.cur = None;
             }
             Statement::Continue => {
                 let Some(target) = self.t.jumps.iter().rev().find_map(|j| j.1) else {
                     return Err(LowerError::invalid(span, "`continue` outside a loop"));
                 };
-                self.goto_from_cur(target, span);
+                self.goto(target);
                 self.t.cur = None;
             }
             Statement::Return(e) => {
@@ -262,11 +262,7 @@ impl Lowerer<'_> {
                     let v = self.eval(e)?;
                     match frame.ret {
                         Some(o) => {
-                            let ty = self.objects[o].ty.clone();
-                            let p = super::expr::Place {
-                                cases: vec![(Cond::True, super::expr::Target::Cell(o, 0))],
-                                ty,
-                            };
+                            let p = self.whole(o);
                             self.store(p, v, e.span)?;
                         }
                         None => {
@@ -275,12 +271,12 @@ impl Lowerer<'_> {
                         }
                     }
                 }
-                self.goto_from_cur(frame.exit, span);
+                self.goto(frame.exit);
                 self.t.cur = None;
             }
             Statement::Goto(label) => {
                 let target = self.label(&label.node.name);
-                self.goto_from_cur(target, span);
+                self.goto(target);
                 self.t.cur = None;
             }
             Statement::Labeled(l) => {
@@ -315,14 +311,6 @@ impl Lowerer<'_> {
             }
         }
         Ok(())
-    }
-
-    fn goto_from_cur(&mut self, to: Loc, span: Span) {
-        if self.t.cur.is_none() {
-            return;
-        }
-        let _ = span;
-        self.goto(to);
     }
 
     fn label(&mut self, name: &str) -> Loc {
@@ -402,7 +390,7 @@ impl Lowerer<'_> {
                 return Ok(());
             }
             Expression::Call(c) => {
-                self.call(c, span, false)?;
+                self.call(c, span)?;
                 return Ok(());
             }
             Expression::Cast(c) => return self.effect(&c.node.expression),
@@ -460,8 +448,7 @@ impl Lowerer<'_> {
             let ok = not(any(ubs.iter().map(|(c, _)| c.clone())));
             self.plain_edge(cur, next, ok, vec![], Some(span));
             for (c, r) in ubs {
-                let g = self.give_up(&r);
-                self.plain_edge(cur, g, c, vec![], Some(span));
+                self.give_up_edge(cur, c, &r, span);
             }
             self.flush();
             self.t.cur = Some(next);
@@ -570,9 +557,7 @@ impl Lowerer<'_> {
             );
             let vname = self.unique(&base_name);
             let o = self.object(&vname, ty.clone(), Some(0), id.span)?;
-            if self.addr_names.contains(&name) || matches!(ty, CType::Array(..)) {
-                self.objects[o].addr_taken = true;
-            }
+            self.note_address_taken(o, &name);
             self.bind(name.clone(), Binding::Obj(o));
             let cur = self.ensure_cur(id.span);
             match &id.node.initializer {
@@ -583,10 +568,7 @@ impl Lowerer<'_> {
                     self.t.cur = Some(cur);
                     self.set_split(&[e])?;
                     let v = self.eval(e)?;
-                    let p = super::expr::Place {
-                        cases: vec![(Cond::True, super::expr::Target::Cell(o, 0))],
-                        ty: ty.clone(),
-                    };
+                    let p = self.whole(o);
                     self.store(p, v, id.span)?;
                 }
                 Some(init) => {
@@ -599,31 +581,11 @@ impl Lowerer<'_> {
                         .zip(values)
                         .map(|(c, v)| (c, Term::Const(v)))
                         .collect();
-                    let next = self.new_loc(None);
-                    self.plain_edge(cur, next, Cond::True, assigns, Some(id.span));
-                    self.flush();
-                    self.t.cur = Some(next);
+                    self.advance(Cond::True, assigns, id.span);
                 }
                 None => {
                     // An uninitialised local holds an arbitrary value of its type.
-                    let cells = self.objects[o].cells.clone();
-                    let mut guard = Cond::True;
-                    for c in &cells {
-                        let r = self.vars[c.index()].range;
-                        guard = and(
-                            guard,
-                            within(
-                                &Term::Var(*c),
-                                r.lo.unwrap_or(i128::MIN),
-                                r.hi.unwrap_or(i128::MAX),
-                            ),
-                        );
-                    }
-                    self.t.pending_havoc.extend(cells);
-                    let next = self.new_loc(None);
-                    self.plain_edge(cur, next, guard, vec![], Some(id.span));
-                    self.flush();
-                    self.t.cur = Some(next);
+                    self.havoc_object(o, id.span);
                 }
             }
         }
@@ -660,15 +622,11 @@ impl Lowerer<'_> {
                     );
                     let o = self.object(&vname, ty.clone(), Some(0), id.span)?;
                     self.objects[o].owner = None;
-                    self.objects[o].addr_taken =
-                        self.addr_names.contains(&name) || matches!(ty, CType::Array(..));
+                    self.note_address_taken(o, &name);
                     if let Some(init) = &id.node.initializer {
                         let mut values = Vec::new();
                         self.const_initializer(&ty, init, &mut values)?;
-                        for (i, v) in values.into_iter().enumerate() {
-                            let cell = self.objects[o].cells[i];
-                            self.vars[cell.index()].init = Some(v);
-                        }
+                        self.set_initial_values(o, values);
                     }
                     self.statics.insert(key, o);
                     o
