@@ -21,6 +21,22 @@ pub struct CppArgs {
     /// Define a macro (`NAME` or `NAME=VALUE`).
     #[arg(short = 'D', value_name = "MACRO")]
     pub define: Vec<String>,
+    /// The data model: ILP32 (SV-COMP's default; `-m32`) or LP64 (the
+    /// preprocessor's native mode). Default: ILP32 when the preprocessor
+    /// supports `-m32`, else native.
+    #[arg(long, value_enum, ignore_case = true, value_name = "MODEL")]
+    pub data_model: Option<DataModelArg>,
+}
+
+/// `--data-model`.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DataModelArg {
+    /// 32-bit `int`, `long` and pointers.
+    #[value(name = "ILP32")]
+    Ilp32,
+    /// 32-bit `int`, 64-bit `long` and pointers.
+    #[value(name = "LP64")]
+    Lp64,
 }
 
 impl CppArgs {
@@ -29,6 +45,11 @@ impl CppArgs {
             cpp: self.cpp.clone(),
             include_dirs: self.include.clone(),
             defines: self.define.clone(),
+            data_model: match self.data_model {
+                None => frontend::DataModelChoice::Auto,
+                Some(DataModelArg::Ilp32) => frontend::DataModelChoice::Ilp32,
+                Some(DataModelArg::Lp64) => frontend::DataModelChoice::Lp64,
+            },
             ..frontend::Options::default()
         }
     }

@@ -1,5 +1,6 @@
 //! `ase check`.
 
+use crate::cfront::DataModelArg;
 use crate::cfront::{self, CppArgs};
 use crate::{
     diagnostics, render, CheckEngine, Format, Limits, EXIT_INVALID, EXIT_SAFE, EXIT_UNKNOWN,
@@ -8,7 +9,9 @@ use crate::{
 use anyhow::Context;
 use engine::ir::Program;
 use engine::verdict::{Outcome, Verdict};
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use sv_comp::property::{Property, PropertyError};
+use sv_comp::task::TaskDef;
 
 /// Reads and parses a `.gc` file; parse errors are rendered to stderr.
 pub fn load(path: &Path) -> anyhow::Result<Result<(String, Program), String>> {
@@ -41,42 +44,156 @@ pub fn exit_code(v: &Verdict) -> u8 {
     }
 }
 
+/// What `ase check` was asked to do.
+pub struct CheckArgs<'a> {
+    /// The program (`.gc`, `.c`, `.i`) or SV-COMP task (`.yml`).
+    pub path: &'a Path,
+    /// Output format.
+    pub format: Format,
+    /// The checking algorithm.
+    pub engine: CheckEngine,
+    /// The value bound of the explicit search.
+    pub bound: i64,
+    /// Time and size budgets.
+    pub limits: &'a Limits,
+    /// Preprocessor options of C input.
+    pub cpp: &'a CppArgs,
+    /// An SV-COMP property file (`--property`).
+    pub property: Option<&'a Path>,
+    /// Address-space limit in MB (`--memlimit`).
+    pub memlimit_mb: Option<u64>,
+}
+
+/// Whether a path is an SV-COMP task definition.
+pub fn is_task(path: &Path) -> bool {
+    matches!(
+        path.extension().and_then(|e| e.to_str()),
+        Some("yml" | "yaml")
+    )
+}
+
+/// What to check after reading a task definition or property file.
+struct Job {
+    /// The program file.
+    program: PathBuf,
+    /// Preprocessor options, with the task's data model.
+    cpp: CppArgs,
+    /// The SV-COMP property, when one was given: the output then ends with
+    /// BenchExec's result line.
+    property: Option<Property>,
+}
+
 /// Runs `ase check`.
-pub fn run(
-    path: &Path,
-    format: Format,
-    engine: CheckEngine,
-    bound: i64,
-    limits: &Limits,
-    cpp: &CppArgs,
-) -> anyhow::Result<u8> {
-    let config = limits.config()?;
-    if cfront::is_c(path) {
-        return run_c(path, format, engine, bound, &config, cpp);
+pub fn run(args: &CheckArgs<'_>) -> anyhow::Result<u8> {
+    if let Some(mb) = args.memlimit_mb {
+        limit_memory(mb)?;
     }
-    let (_source, program) = match load(path)? {
+    let config = args.limits.config()?;
+    let job = match job(args) {
+        Ok(job) => job,
+        Err(JobError::Invalid(message)) => {
+            eprintln!("error: {message}");
+            return Ok(EXIT_INVALID);
+        }
+        Err(JobError::Unsupported(reason)) => {
+            let outcome = Outcome {
+                verdict: Verdict::Unknown(reason),
+                stats: Default::default(),
+            };
+            print_outcome(&Program::default(), &outcome, args.format, true)?;
+            return Ok(EXIT_UNKNOWN);
+        }
+    };
+    let sv_comp = job.property.is_some();
+    if cfront::is_c(&job.program) {
+        return run_c(&job, args, &config);
+    }
+    let (_source, program) = match load(&job.program)? {
         Ok(p) => p,
         Err(rendered) => {
             eprint!("{rendered}");
             return Ok(EXIT_INVALID);
         }
     };
-    let outcome: Outcome = engine.check(&program, &config, bound);
-    print_outcome(&program, &outcome, format)?;
+    let outcome: Outcome = args.engine.check(&program, &config, args.bound);
+    print_outcome(&program, &outcome, args.format, sv_comp)?;
     Ok(exit_code(&outcome.verdict))
+}
+
+/// Why there is nothing to check.
+enum JobError {
+    /// A missing or malformed task or property file: exit code 2.
+    Invalid(String),
+    /// A task `ase` cannot check (another property, several input files):
+    /// the verdict is unknown.
+    Unsupported(String),
+}
+
+/// Resolves the program, data model and property of `ase check`.
+fn job(args: &CheckArgs<'_>) -> Result<Job, JobError> {
+    let property = |path: &Path| match sv_comp::property::read(path) {
+        Ok(p) => Ok(p),
+        Err(e @ PropertyError::Io { .. }) => Err(JobError::Invalid(e.to_string())),
+        Err(e @ PropertyError::Unsupported { .. }) => Err(JobError::Unsupported(e.to_string())),
+    };
+    if !is_task(args.path) {
+        return Ok(Job {
+            program: args.path.to_path_buf(),
+            cpp: args.cpp.clone(),
+            property: args.property.map(property).transpose()?,
+        });
+    }
+    let task = TaskDef::read(args.path).map_err(|e| JobError::Invalid(e.to_string()))?;
+    let program = task
+        .input_file()
+        .map_err(|e| JobError::Unsupported(e.to_string()))?
+        .to_path_buf();
+    let property = match args.property {
+        Some(path) => property(path)?,
+        None => match task.checkable_property() {
+            Ok((p, _)) => p,
+            Err(e @ PropertyError::Io { .. }) => return Err(JobError::Invalid(e.to_string())),
+            Err(e) => return Err(JobError::Unsupported(e.to_string())),
+        },
+    };
+    let mut cpp = args.cpp.clone();
+    if cpp.data_model.is_none() {
+        cpp.data_model = task.data_model.map(|m| match m {
+            sv_comp::task::DataModel::Ilp32 => DataModelArg::Ilp32,
+            sv_comp::task::DataModel::Lp64 => DataModelArg::Lp64,
+        });
+    }
+    Ok(Job {
+        program,
+        cpp,
+        property: Some(property),
+    })
+}
+
+/// Caps the address space of this process (`--memlimit`): an allocation
+/// beyond it fails, and the process stops instead of swapping the machine.
+fn limit_memory(mb: u64) -> anyhow::Result<()> {
+    use nix::sys::resource::{setrlimit, Resource};
+    let bytes = mb.saturating_mul(1 << 20);
+    setrlimit(Resource::RLIMIT_AS, bytes, bytes)
+        .with_context(|| format!("cannot limit memory to {mb} MB"))
+}
+
+/// CPU seconds and peak resident memory (bytes) of this process so far.
+fn resources() -> Option<(f64, u64)> {
+    use nix::sys::resource::{getrusage, UsageWho};
+    let u = getrusage(UsageWho::RUSAGE_SELF).ok()?;
+    let secs = |t: nix::sys::time::TimeVal| t.tv_sec() as f64 + t.tv_usec() as f64 / 1e6;
+    // Linux reports the peak resident set in KiB.
+    let peak = u64::try_from(u.max_rss()).unwrap_or(0).saturating_mul(1024);
+    Some((secs(u.user_time()) + secs(u.system_time()), peak))
 }
 
 /// `ase check` on C input: lower, check, and turn a trace that ends in
 /// behaviour the lowering does not model into `unknown`.
-fn run_c(
-    path: &Path,
-    format: Format,
-    engine: CheckEngine,
-    bound: i64,
-    config: &engine::ase::Config,
-    cpp: &CppArgs,
-) -> anyhow::Result<u8> {
-    let (_unit, lowered) = match cfront::load(path, cpp) {
+fn run_c(job: &Job, args: &CheckArgs<'_>, config: &engine::ase::Config) -> anyhow::Result<u8> {
+    let sv_comp = job.property.is_some();
+    let (_unit, lowered) = match cfront::load(&job.program, &job.cpp) {
         Ok(x) => x,
         Err(cfront::Failure::Invalid(msg)) => {
             eprint!("{msg}");
@@ -91,11 +208,11 @@ fn run_c(
                 )),
                 stats: Default::default(),
             };
-            print_outcome(&Program::default(), &outcome, format)?;
+            print_outcome(&Program::default(), &outcome, args.format, sv_comp)?;
             return Ok(EXIT_UNKNOWN);
         }
     };
-    let mut outcome: Outcome = engine.check(&lowered.program, config, bound);
+    let mut outcome: Outcome = args.engine.check(&lowered.program, config, args.bound);
     if let Verdict::Unsafe(trace) = &outcome.verdict {
         let last = trace.steps.last().map_or(&trace.initial, |s| &s.state);
         if let lowering::TraceEnd::GiveUp(reason) = lowered.trace_end(last) {
@@ -104,7 +221,7 @@ fn run_c(
             ));
         }
     }
-    print_outcome(&lowered.program, &outcome, format)?;
+    print_outcome(&lowered.program, &outcome, args.format, sv_comp)?;
     Ok(exit_code(&outcome.verdict))
 }
 
@@ -131,13 +248,52 @@ pub fn lower(path: &Path, cpp: &CppArgs) -> anyhow::Result<u8> {
     }
 }
 
-fn print_outcome(program: &Program, outcome: &Outcome, format: Format) -> anyhow::Result<()> {
+/// BenchExec's result line of a verdict (the last line of SV-COMP mode).
+pub fn verification_result(v: &Verdict) -> &'static str {
+    match v {
+        Verdict::Safe(_) => "TRUE",
+        Verdict::Unsafe(_) => "FALSE(unreach-call)",
+        Verdict::Unknown(_) => "UNKNOWN",
+    }
+}
+
+/// Prints the outcome; in SV-COMP mode (`sv_comp`) the text ends with
+/// `Verification result: ...` and the JSON carries `verification_result`.
+/// The JSON also reports this process's CPU time and peak memory.
+fn print_outcome(
+    program: &Program,
+    outcome: &Outcome,
+    format: Format,
+    sv_comp: bool,
+) -> anyhow::Result<()> {
     match format {
-        Format::Text => print!("{}", render::text(program, outcome)),
-        Format::Json => println!(
-            "{}",
-            serde_json::to_string_pretty(&render::json(program, outcome))?
-        ),
+        Format::Text => {
+            print!("{}", render::text(program, outcome));
+            if sv_comp {
+                println!(
+                    "Verification result: {}",
+                    verification_result(&outcome.verdict)
+                );
+            }
+        }
+        Format::Json => {
+            let mut v = render::json(program, outcome);
+            if let Some(obj) = v.as_object_mut() {
+                if sv_comp {
+                    obj.insert(
+                        "verification_result".into(),
+                        verification_result(&outcome.verdict).into(),
+                    );
+                }
+                if let Some((cpu, peak)) = resources() {
+                    obj.insert(
+                        "resources".into(),
+                        serde_json::json!({ "cpu_seconds": cpu, "peak_memory_bytes": peak }),
+                    );
+                }
+            }
+            println!("{}", serde_json::to_string_pretty(&v)?);
+        }
     }
     Ok(())
 }

@@ -6,6 +6,7 @@ mod cfront;
 mod check;
 mod diagnostics;
 mod render;
+mod tables;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
@@ -137,8 +138,8 @@ impl Limits {
 #[derive(Subcommand)]
 enum Command {
     /// Check a program (`.gc`, or C: `.c` preprocessed with `cc -E`, `.i`
-    /// as is) and print the verdict: safe, unsafe (with a trace) or unknown
-    /// (with the reason).
+    /// as is, or an SV-COMP task `.yml`) and print the verdict: safe, unsafe
+    /// (with a trace) or unknown (with the reason).
     Check {
         /// The program.
         file: PathBuf,
@@ -150,6 +151,14 @@ enum Command {
         /// The checking algorithm.
         #[arg(long, value_enum, default_value_t = CheckEngine::Ase)]
         engine: CheckEngine,
+        /// Check the SV-COMP property of this file (only `unreach-call` is
+        /// supported); the output then ends with `Verification result: ...`.
+        /// A `.yml` task brings its own property.
+        #[arg(long, value_name = "FILE.prp")]
+        property: Option<PathBuf>,
+        /// Limit the address space of the check to this many MB.
+        #[arg(long, value_name = "MB", value_parser = clap::value_parser!(u64).range(16..))]
+        memlimit: Option<u64>,
         /// The value bound of `--engine explicit`.
         #[arg(long, value_name = "B", default_value_t = 10, value_parser = clap::value_parser!(i64).range(0..=1_000_000))]
         bound: i64,
@@ -163,9 +172,37 @@ enum Command {
         #[command(flatten)]
         cpp: cfront::CppArgs,
     },
+    /// Check a set of SV-COMP tasks, each in its own process, and write the
+    /// results (CSV, JSON, a summary per folder with SV-COMP's score, and a
+    /// quantile plot).
+    Bench {
+        /// A folder (every `.yml` task below it), a `.set` file of glob
+        /// patterns, one `.yml` task, or the `results.csv` of an earlier run
+        /// (reported again, not rerun).
+        tasks: PathBuf,
+        /// Tasks checked at the same time.
+        #[arg(long, short = 'j', default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
+        jobs: u16,
+        /// Time limit per task, in seconds.
+        #[arg(long, value_name = "SECONDS", default_value_t = 60.0)]
+        timeout: f64,
+        /// Memory limit per task, in MB.
+        #[arg(long, value_name = "MB", value_parser = clap::value_parser!(u64).range(16..))]
+        memlimit: Option<u64>,
+        /// Folder of the result files.
+        #[arg(long, short = 'o', value_name = "DIR", default_value = "bench-results")]
+        output: PathBuf,
+        /// The `results.csv` of another run: print both side by side, per
+        /// task and per folder, and plot both.
+        #[arg(long, value_name = "OTHER.csv")]
+        compare: Option<PathBuf>,
+        /// Further arguments of `ase check` (after `--`).
+        #[arg(last = true, value_name = "CHECK-ARGS")]
+        check_args: Vec<String>,
+    },
     /// Check every `.gc` model of a folder and print a markdown table beside
     /// the figures of the papers.
-    Bench {
+    Tables {
         /// Folder of `.gc` files (each with an `// expect:` line).
         dir: PathBuf,
         /// Runs per model and engine (the time column is their median).
@@ -199,9 +236,37 @@ fn main() -> ExitCode {
             bound,
             limits,
             cpp,
-        } => check::run(&file, format, engine, bound, &limits, &cpp),
+            property,
+            memlimit,
+        } => check::run(&check::CheckArgs {
+            path: &file,
+            format,
+            engine,
+            bound,
+            limits: &limits,
+            cpp: &cpp,
+            property: property.as_deref(),
+            memlimit_mb: memlimit,
+        }),
         Command::Lower { file, cpp } => check::lower(&file, &cpp),
         Command::Bench {
+            tasks,
+            jobs,
+            timeout,
+            memlimit,
+            output,
+            compare,
+            check_args,
+        } => bench::run(&bench::Options {
+            tasks: &tasks,
+            jobs: usize::from(jobs),
+            timeout,
+            memlimit_mb: memlimit,
+            output: &output,
+            compare: compare.as_deref(),
+            check_args: &check_args,
+        }),
+        Command::Tables {
             dir,
             runs,
             paper,
@@ -209,9 +274,9 @@ fn main() -> ExitCode {
             engine,
             compare,
             limits,
-        } => bench::run(
+        } => tables::run(
             &dir,
-            &bench::Options {
+            &tables::Options {
                 runs,
                 paper: paper.as_deref(),
                 output: output.as_deref(),

@@ -390,7 +390,8 @@ fn json_unknown_states() {
     check_stats(&v);
 }
 
-/// The engine is deterministic: two runs give the same output but the time.
+/// The engine is deterministic: two runs give the same output but the time
+/// and the process's resources.
 #[test]
 fn json_is_deterministic() {
     for (file, code) in [
@@ -400,8 +401,12 @@ fn json_is_deterministic() {
     ] {
         let mut a = json(&[file], code);
         let mut b = json(&[file], code);
-        a["stats"]["time"] = Value::Null;
-        b["stats"]["time"] = Value::Null;
+        for v in [&mut a, &mut b] {
+            assert!(v["resources"]["cpu_seconds"].as_f64().is_some());
+            assert!(v["resources"]["peak_memory_bytes"].as_u64().unwrap() > 0);
+            v["stats"]["time"] = Value::Null;
+            v["resources"] = Value::Null;
+        }
         assert_eq!(a, b, "`{file}`: two runs differ");
     }
 }

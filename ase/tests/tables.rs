@@ -1,4 +1,4 @@
-//! `ase bench` end to end: the built binary over a folder of small models.
+//! `ase tables` end to end: the built binary over a folder of small models.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -76,10 +76,10 @@ fn write(dir: &Path, files: &[(&str, &str)]) {
     }
 }
 
-/// Runs `ase bench --runs 1 --timeout 60 ARGS`.
+/// Runs `ase tables --runs 1 --timeout 60 ARGS`.
 fn bench(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_ase"))
-        .arg("bench")
+        .arg("tables")
         .args(["--runs", "1", "--timeout", "60"])
         .args(args)
         .output()
@@ -192,7 +192,7 @@ fn bad_invocations_exit_2() {
     ]);
     assert_eq!(out.status.code(), Some(2));
     let out = Command::new(env!("CARGO_BIN_EXE_ase"))
-        .args(["bench", "--runs", "0", empty.to_str().unwrap()])
+        .args(["tables", "--runs", "0", empty.to_str().unwrap()])
         .output()
         .expect("run ase");
     assert_eq!(out.status.code(), Some(2));

@@ -1,0 +1,153 @@
+//! SV-COMP property files (`.prp`).
+//!
+//! `ase` checks one property, `unreach-call`: no execution calls the error
+//! function. Its property file reads
+//! `CHECK( init(main()), LTL(G ! call(reach_error())) )` (older tasks name
+//! `__VERIFIER_error`). Every other property is reported as unsupported, so
+//! the caller answers `unknown` with the reason.
+
+use std::path::Path;
+
+/// The error functions whose unreachability `ase` checks; the lowering treats
+/// a call to either as the error.
+pub const ERROR_FUNCTIONS: [&str; 2] = ["reach_error", "__VERIFIER_error"];
+
+/// A property `ase` can check.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Property {
+    /// `G ! call(FUNCTION())` from `main`: the error function is never called.
+    UnreachCall {
+        /// The error function (one of [`ERROR_FUNCTIONS`]).
+        function: String,
+    },
+}
+
+impl Property {
+    /// SV-COMP's name of the property (`unreach-call`).
+    pub fn name(&self) -> &'static str {
+        match self {
+            Property::UnreachCall { .. } => "unreach-call",
+        }
+    }
+}
+
+/// Why a property file cannot be checked.
+#[derive(Debug, thiserror::Error)]
+pub enum PropertyError {
+    /// The file cannot be read.
+    #[error("cannot read property file `{path}`: {source}")]
+    Io {
+        /// The file.
+        path: String,
+        /// The cause.
+        #[source]
+        source: std::io::Error,
+    },
+    /// A property `ase` does not check (memory safety, termination, data
+    /// races, overflows, ...), or text that is not a property.
+    #[error("unsupported property {name} (`{text}`): ase checks unreach-call only")]
+    Unsupported {
+        /// The property's name: SV-COMP's for the well-known formulas, else
+        /// the file name.
+        name: String,
+        /// The formula, trimmed.
+        text: String,
+    },
+}
+
+/// Parses the text of a property file. `file_name` names the property in the
+/// error when the formula is not a known one.
+pub fn parse(text: &str, file_name: &str) -> Result<Property, PropertyError> {
+    let formula: String = text
+        .lines()
+        .map(|l| l.split("//").next().unwrap_or(""))
+        .collect::<String>()
+        .chars()
+        .filter(|c| !c.is_whitespace())
+        .collect();
+    if let Some(function) = formula
+        .strip_prefix("CHECK(init(main()),LTL(G!call(")
+        .and_then(|rest| rest.strip_suffix("())))"))
+    {
+        if ERROR_FUNCTIONS.contains(&function) {
+            return Ok(Property::UnreachCall {
+                function: function.to_string(),
+            });
+        }
+    }
+    Err(PropertyError::Unsupported {
+        name: known_name(&formula).unwrap_or(file_name).to_string(),
+        text: text.trim().to_string(),
+    })
+}
+
+/// SV-COMP's name of a formula `ase` recognises but does not check.
+fn known_name(formula: &str) -> Option<&'static str> {
+    const NAMES: [(&str, &str); 7] = [
+        (
+            "G!call(",
+            "unreach-call (of a function other than reach_error)",
+        ),
+        ("Fend", "termination"),
+        ("Gvalid-free", "valid-memsafety"),
+        ("Gvalid-memcleanup", "valid-memcleanup"),
+        ("G!overflow", "no-overflow"),
+        ("G!data-race", "no-data-race"),
+        ("Gdefined", "def-behavior"),
+    ];
+    NAMES
+        .iter()
+        .find(|(needle, _)| formula.contains(needle))
+        .map(|(_, name)| *name)
+}
+
+/// Reads and parses a property file.
+pub fn read(path: &Path) -> Result<Property, PropertyError> {
+    let text = std::fs::read_to_string(path).map_err(|source| PropertyError::Io {
+        path: path.display().to_string(),
+        source,
+    })?;
+    let stem = path
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .unwrap_or("property");
+    parse(&text, stem)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unreach_call() {
+        let p = parse("CHECK( init(main()), LTL(G ! call(reach_error())) )\n", "x").unwrap();
+        assert_eq!(
+            p,
+            Property::UnreachCall {
+                function: "reach_error".into()
+            }
+        );
+        let p = parse(
+            "CHECK( init(main()), LTL(G ! call(__VERIFIER_error())) )",
+            "x",
+        )
+        .unwrap();
+        assert_eq!(p.name(), "unreach-call");
+    }
+
+    #[test]
+    fn other_properties_are_unsupported() {
+        for (text, name) in [
+            ("CHECK( init(main()), LTL(F end) )", "termination"),
+            ("CHECK( init(main()), LTL(G ! data-race) )", "no-data-race"),
+            ("CHECK( init(main()), LTL(G ! call(foo())) )", "unreach-call (of a function other than reach_error)"),
+            ("CHECK( init(main()), LTL(G valid-free) )\nCHECK( init(main()), LTL(G valid-deref) )", "valid-memsafety"),
+            ("garbage", "file"),
+        ] {
+            match parse(text, "file") {
+                Err(PropertyError::Unsupported { name: n, .. }) => assert_eq!(n, name, "{text}"),
+                other => panic!("{text}: {other:?}"),
+            }
+        }
+    }
+}

@@ -1,0 +1,444 @@
+//! Benchmark results: one [`Row`] per task, written and read as CSV and
+//! JSON, summarised per folder with SV-COMP's score, and compared between
+//! two runs.
+
+use crate::score::Status;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::path::Path;
+
+/// The result of one task.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Row {
+    /// The task's folder in the set.
+    pub folder: String,
+    /// The task's name.
+    pub task: String,
+    /// The expected verdict of the checked property (none when the task
+    /// states none or has no property `ase` checks).
+    pub expected: Option<bool>,
+    /// `true`, `false` or `unknown`.
+    pub verdict: String,
+    /// The verdict against the expected one.
+    pub status: Status,
+    /// SV-COMP's points for the result.
+    pub score: i64,
+    /// Why the verdict is unknown (timeout, crash, unsupported construct,
+    /// ...); empty otherwise.
+    pub reason: String,
+    /// CPU time of the check's process, in seconds.
+    pub cpu_seconds: f64,
+    /// Wall-clock time of the check's process, in seconds.
+    pub wall_seconds: f64,
+    /// Peak resident memory of the check's process, in MB.
+    pub peak_memory_mb: f64,
+    /// Abstraction-refinement iterations, when the engine reported them.
+    pub iterations: Option<u32>,
+    /// Predicates of the last iteration, when the engine reported them.
+    pub predicates: Option<u32>,
+}
+
+impl Row {
+    /// The verdict as a boolean (`None` for unknown).
+    pub fn verdict_bool(&self) -> Option<bool> {
+        match self.verdict.as_str() {
+            "true" => Some(true),
+            "false" => Some(false),
+            _ => None,
+        }
+    }
+
+    /// `folder/task`, the key that matches rows of two runs.
+    pub fn key(&self) -> String {
+        format!("{}/{}", self.folder, self.task)
+    }
+}
+
+/// Why results cannot be written or read.
+#[derive(Debug, thiserror::Error)]
+pub enum ReportError {
+    /// A file cannot be written or read.
+    #[error("`{path}`: {source}")]
+    Io {
+        /// The file.
+        path: String,
+        /// The cause.
+        #[source]
+        source: std::io::Error,
+    },
+    /// A CSV file is malformed.
+    #[error("`{path}`: {source}")]
+    Csv {
+        /// The file.
+        path: String,
+        /// The cause.
+        #[source]
+        source: csv::Error,
+    },
+    /// JSON output failed.
+    #[error("`{path}`: {source}")]
+    Json {
+        /// The file.
+        path: String,
+        /// The cause.
+        #[source]
+        source: serde_json::Error,
+    },
+}
+
+/// Writes the rows as CSV with a header line.
+pub fn write_csv(path: &Path, rows: &[Row]) -> Result<(), ReportError> {
+    let err = |source| ReportError::Csv {
+        path: path.display().to_string(),
+        source,
+    };
+    let mut w = csv::Writer::from_path(path).map_err(err)?;
+    for r in rows {
+        w.serialize(r).map_err(err)?;
+    }
+    w.flush().map_err(|source| ReportError::Io {
+        path: path.display().to_string(),
+        source,
+    })
+}
+
+/// Reads rows written by [`write_csv`].
+pub fn read_csv(path: &Path) -> Result<Vec<Row>, ReportError> {
+    let err = |source| ReportError::Csv {
+        path: path.display().to_string(),
+        source,
+    };
+    let mut r = csv::Reader::from_path(path).map_err(err)?;
+    r.deserialize()
+        .collect::<Result<Vec<Row>, _>>()
+        .map_err(err)
+}
+
+/// Writes the rows and the per-folder summary as one JSON object.
+pub fn write_json(path: &Path, rows: &[Row]) -> Result<(), ReportError> {
+    let value = serde_json::json!({
+        "summary": summarize(rows),
+        "tasks": rows,
+    });
+    let text = serde_json::to_string_pretty(&value).map_err(|source| ReportError::Json {
+        path: path.display().to_string(),
+        source,
+    })?;
+    std::fs::write(path, text + "\n").map_err(|source| ReportError::Io {
+        path: path.display().to_string(),
+        source,
+    })
+}
+
+/// The figures of one folder (or of all tasks).
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Summary {
+    /// The folder (`total` for all).
+    pub folder: String,
+    /// Tasks.
+    pub tasks: usize,
+    /// Correct `true` verdicts.
+    pub correct_true: usize,
+    /// Correct `false` verdicts.
+    pub correct_false: usize,
+    /// Wrong `true` verdicts (the property was violated).
+    pub wrong_true: usize,
+    /// Wrong `false` verdicts (the property held).
+    pub wrong_false: usize,
+    /// Unknown results.
+    pub unknown: usize,
+    /// SV-COMP score.
+    pub score: i64,
+    /// CPU seconds over the correct results.
+    pub cpu_correct: f64,
+}
+
+impl Summary {
+    fn add(&mut self, r: &Row) {
+        self.tasks += 1;
+        match (r.status, r.verdict_bool()) {
+            (Status::Correct, Some(true)) => self.correct_true += 1,
+            (Status::Correct, _) => self.correct_false += 1,
+            (Status::Wrong, Some(true)) => self.wrong_true += 1,
+            (Status::Wrong, _) => self.wrong_false += 1,
+            (Status::Unknown, _) => self.unknown += 1,
+        }
+        if r.status == Status::Correct {
+            self.cpu_correct += r.cpu_seconds;
+        }
+        self.score += r.score;
+    }
+
+    /// Correct results.
+    pub fn correct(&self) -> usize {
+        self.correct_true + self.correct_false
+    }
+
+    /// Wrong results.
+    pub fn wrong(&self) -> usize {
+        self.wrong_true + self.wrong_false
+    }
+}
+
+/// One summary per folder, in folder order, then the total.
+pub fn summarize(rows: &[Row]) -> Vec<Summary> {
+    let mut by_folder: BTreeMap<&str, Summary> = BTreeMap::new();
+    let mut total = Summary {
+        folder: "total".into(),
+        ..Summary::default()
+    };
+    for r in rows {
+        by_folder
+            .entry(&r.folder)
+            .or_insert_with(|| Summary {
+                folder: r.folder.clone(),
+                ..Summary::default()
+            })
+            .add(r);
+        total.add(r);
+    }
+    by_folder.into_values().chain([total]).collect()
+}
+
+/// A markdown table: header, alignment row (right-aligned where `right`),
+/// body.
+fn markdown(headers: &[&str], right: &[bool], rows: &[Vec<String>]) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "| {} |", headers.join(" | "));
+    let align: Vec<&str> = right
+        .iter()
+        .map(|&r| if r { "---:" } else { "---" })
+        .collect();
+    let _ = writeln!(out, "|{}|", align.join("|"));
+    for row in rows {
+        let _ = writeln!(out, "| {} |", row.join(" | "));
+    }
+    out
+}
+
+/// The per-folder summary as a markdown table.
+pub fn summary_table(rows: &[Row]) -> String {
+    let body: Vec<Vec<String>> = summarize(rows)
+        .iter()
+        .map(|s| {
+            let name = if s.folder == "total" {
+                "**total**".to_string()
+            } else {
+                s.folder.clone()
+            };
+            vec![
+                name,
+                s.tasks.to_string(),
+                s.correct_true.to_string(),
+                s.correct_false.to_string(),
+                s.wrong_true.to_string(),
+                s.wrong_false.to_string(),
+                s.unknown.to_string(),
+                s.score.to_string(),
+                format!("{:.1}", s.cpu_correct),
+            ]
+        })
+        .collect();
+    markdown(
+        &[
+            "folder",
+            "tasks",
+            "correct true",
+            "correct false",
+            "wrong true",
+            "wrong false",
+            "unknown",
+            "score",
+            "CPU s (correct)",
+        ],
+        &[false, true, true, true, true, true, true, true, true],
+        &body,
+    )
+}
+
+fn cell(r: Option<&Row>) -> String {
+    match r {
+        None => "—".into(),
+        Some(r) => format!(
+            "{} ({}, {:.1} s)",
+            r.verdict,
+            status_name(r.status),
+            r.cpu_seconds
+        ),
+    }
+}
+
+fn status_name(s: Status) -> &'static str {
+    match s {
+        Status::Correct => "correct",
+        Status::Wrong => "WRONG",
+        Status::Unknown => "unknown",
+    }
+}
+
+/// Two runs side by side: one line per task (marked `*` where the verdicts
+/// differ), then per folder.
+pub fn compare(this: &[Row], other: &[Row], this_name: &str, other_name: &str) -> String {
+    let mut tasks: BTreeMap<String, (Option<&Row>, Option<&Row>)> = BTreeMap::new();
+    for r in this {
+        tasks.entry(r.key()).or_default().0 = Some(r);
+    }
+    for r in other {
+        tasks.entry(r.key()).or_default().1 = Some(r);
+    }
+    let body: Vec<Vec<String>> = tasks
+        .iter()
+        .map(|(key, (a, b))| {
+            let differs = a.map(|r| &r.verdict) != b.map(|r| &r.verdict);
+            let expected = a
+                .or(*b)
+                .and_then(|r| r.expected)
+                .map_or("—".to_string(), |e| e.to_string());
+            vec![
+                if differs { "*".into() } else { String::new() },
+                key.clone(),
+                expected,
+                cell(*a),
+                cell(*b),
+            ]
+        })
+        .collect();
+    let mut out = markdown(
+        &["", "task", "expected", this_name, other_name],
+        &[false, false, false, false, false],
+        &body,
+    );
+    out.push('\n');
+    let (sa, sb) = (summarize(this), summarize(other));
+    let mut folders: Vec<&str> = sa.iter().chain(&sb).map(|s| s.folder.as_str()).collect();
+    folders.sort_by_key(|f| (*f == "total", *f));
+    folders.dedup();
+    let find = |ss: &[Summary], f: &str| ss.iter().find(|s| s.folder == f).cloned();
+    let pair = |a: Option<&Summary>, b: Option<&Summary>, get: &dyn Fn(&Summary) -> String| {
+        format!(
+            "{} / {}",
+            a.map_or("—".into(), get),
+            b.map_or("—".into(), get)
+        )
+    };
+    let body: Vec<Vec<String>> = folders
+        .iter()
+        .map(|f| {
+            let (a, b) = (find(&sa, f), find(&sb, f));
+            vec![
+                f.to_string(),
+                pair(a.as_ref(), b.as_ref(), &|s| s.tasks.to_string()),
+                pair(a.as_ref(), b.as_ref(), &|s| s.correct().to_string()),
+                pair(a.as_ref(), b.as_ref(), &|s| s.wrong().to_string()),
+                pair(a.as_ref(), b.as_ref(), &|s| s.unknown.to_string()),
+                pair(a.as_ref(), b.as_ref(), &|s| s.score.to_string()),
+                pair(a.as_ref(), b.as_ref(), &|s| format!("{:.1}", s.cpu_correct)),
+            ]
+        })
+        .collect();
+    let _ = writeln!(out, "{this_name} / {other_name} per folder:\n");
+    out.push_str(&markdown(
+        &[
+            "folder",
+            "tasks",
+            "correct",
+            "wrong",
+            "unknown",
+            "score",
+            "CPU s (correct)",
+        ],
+        &[false, true, true, true, true, true, true],
+        &body,
+    ));
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    pub(crate) fn row(folder: &str, task: &str, expected: Option<bool>, verdict: &str) -> Row {
+        let v = match verdict {
+            "true" => Some(true),
+            "false" => Some(false),
+            _ => None,
+        };
+        Row {
+            folder: folder.into(),
+            task: task.into(),
+            expected,
+            verdict: verdict.into(),
+            status: crate::score::status(expected, v),
+            score: crate::score::points(expected, v),
+            reason: if v.is_none() {
+                "timeout".into()
+            } else {
+                String::new()
+            },
+            cpu_seconds: 1.5,
+            wall_seconds: 1.6,
+            peak_memory_mb: 30.0,
+            iterations: v.map(|_| 2),
+            predicates: None,
+        }
+    }
+
+    #[test]
+    fn csv_round_trip_and_summary() {
+        let rows = vec![
+            row("a", "t1", Some(true), "true"),
+            row("a", "t2", Some(false), "false"),
+            row("a", "t3", Some(false), "true"),
+            row("b", "t4", Some(true), "false"),
+            row("b", "t5", None, "unknown"),
+        ];
+        let path = std::env::temp_dir().join(format!("ase-report-{}.csv", std::process::id()));
+        write_csv(&path, &rows).unwrap();
+        assert_eq!(read_csv(&path).unwrap(), rows);
+        std::fs::remove_file(&path).unwrap();
+        let s = summarize(&rows);
+        assert_eq!(s.len(), 3);
+        assert_eq!(
+            (s[0].correct(), s[0].wrong_true, s[0].score),
+            (2, 1, 2 + 1 - 32)
+        );
+        assert_eq!((s[1].wrong_false, s[1].unknown, s[1].score), (1, 1, -16));
+        assert_eq!(
+            (s[2].folder.as_str(), s[2].tasks, s[2].score),
+            ("total", 5, -45)
+        );
+        let table = summary_table(&rows);
+        assert!(
+            table.contains("| **total** | 5 | 1 | 1 | 1 | 1 | 1 | -45 | 3.0 |"),
+            "{table}"
+        );
+    }
+
+    #[test]
+    fn compare_marks_differences() {
+        let a = vec![
+            row("a", "t1", Some(true), "true"),
+            row("a", "t2", Some(false), "unknown"),
+        ];
+        let b = vec![
+            row("a", "t1", Some(true), "true"),
+            row("a", "t2", Some(false), "false"),
+        ];
+        let text = compare(&a, &b, "new", "old");
+        assert!(
+            text.contains("|  | a/t1 | true | true (correct, 1.5 s) | true (correct, 1.5 s) |"),
+            "{text}"
+        );
+        assert!(
+            text.contains(
+                "| * | a/t2 | false | unknown (unknown, 1.5 s) | false (correct, 1.5 s) |"
+            ),
+            "{text}"
+        );
+        assert!(
+            text.contains("| total | 2 / 2 | 1 / 2 | 0 / 0 | 1 / 0 | 2 / 3 |"),
+            "{text}"
+        );
+    }
+}
