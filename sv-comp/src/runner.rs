@@ -270,7 +270,7 @@ pub fn run_all(
                     score::Status::Wrong => wrong.fetch_add(1, Ordering::Relaxed),
                     score::Status::Unknown => 0,
                 };
-                bar.println(format!(
+                let line = format!(
                     "{}/{}: {} ({:?}, {:.1} s){}",
                     row.folder,
                     row.task,
@@ -282,7 +282,14 @@ pub fn run_all(
                     } else {
                         format!(" — {}", row.reason)
                     }
-                ));
+                );
+                // A hidden bar (no terminal) drops its lines: logs get them
+                // on stderr.
+                if bar.is_hidden() {
+                    eprintln!("{line}");
+                } else {
+                    bar.println(line);
+                }
                 bar.set_message(format!(
                     "score {} · {} correct · {} wrong",
                     score.load(Ordering::Relaxed),
@@ -296,4 +303,94 @@ pub fn run_all(
     });
     bar.finish_and_clear();
     Ok(rows)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::Path;
+
+    /// A task whose "checker" is a shell script: the runner must survive
+    /// what the script does.
+    fn run_with(name: &str, script: &str, timeout: f64) -> Row {
+        let dir = std::env::temp_dir().join(format!("ase-runner-{}-{name}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let exe = dir.join("fake-ase");
+        std::fs::write(&exe, format!("#!/bin/sh\n{script}\n")).unwrap();
+        let status = Command::new("chmod").arg("+x").arg(&exe).status().unwrap();
+        assert!(status.success());
+        let task = dir.join("t.yml");
+        std::fs::write(
+            &task,
+            "format_version: '1.0'\ninput_files: t.c\nproperties:\n  - property_file: p.prp\n    expected_verdict: true\n",
+        )
+        .unwrap();
+        std::fs::write(
+            dir.join("p.prp"),
+            "CHECK( init(main()), LTL(G ! call(reach_error())) )\n",
+        )
+        .unwrap();
+        let row = run_task(
+            &TaskRef {
+                folder: "f".into(),
+                name: "t".into(),
+                path: task,
+            },
+            &RunOptions {
+                executable: exe,
+                jobs: 1,
+                timeout,
+                memlimit_mb: None,
+                extra_args: vec![],
+            },
+        );
+        std::fs::remove_dir_all(Path::new(&dir)).unwrap();
+        row
+    }
+
+    #[test]
+    fn a_crash_is_unknown_with_the_reason() {
+        let row = run_with("crash", "echo 'thread panicked: boom' >&2; exit 101", 10.0);
+        assert_eq!(row.verdict, "unknown");
+        assert_eq!(row.status, score::Status::Unknown);
+        assert_eq!(row.expected, Some(true));
+        assert_eq!(row.reason, "crashed (exit code 101): thread panicked: boom");
+        let row = run_with("signal", "kill -SEGV $$", 10.0);
+        assert!(
+            row.reason.starts_with("crashed (signal: 11"),
+            "{}",
+            row.reason
+        );
+    }
+
+    #[test]
+    fn a_hung_checker_is_killed() {
+        // The runner allows 10% plus 5 s beyond the time limit.
+        let row = run_with("hang", "exec sleep 60", 0.1);
+        assert_eq!(row.verdict, "unknown");
+        assert!(
+            row.reason.starts_with("timeout (killed after 5"),
+            "{}",
+            row.reason
+        );
+        assert!(row.wall_seconds < 10.0);
+    }
+
+    #[test]
+    fn a_result_is_read_from_the_json() {
+        let row = run_with(
+            "json",
+            r#"echo '{"verdict": "safe", "stats": {"iterations": 3, "predicates": {"count": 7}}, "resources": {"cpu_seconds": 1.25, "peak_memory_bytes": 5000000}}'; exit 0"#,
+            10.0,
+        );
+        assert_eq!(
+            (row.verdict.as_str(), row.status, row.score),
+            ("true", score::Status::Correct, 2)
+        );
+        assert_eq!(
+            (row.iterations, row.predicates, row.cpu_seconds),
+            (Some(3), Some(7), 1.25)
+        );
+        assert!(row.peak_memory_mb >= 5.0);
+    }
 }
