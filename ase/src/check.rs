@@ -62,6 +62,8 @@ pub struct CheckArgs<'a> {
     pub property: Option<&'a Path>,
     /// Address-space limit in MB (`--memlimit`).
     pub memlimit_mb: Option<u64>,
+    /// Source-level traces, invariants and witnesses (C input).
+    pub evidence: &'a crate::evidence::EvidenceArgs,
 }
 
 /// Whether a path is an SV-COMP task definition.
@@ -107,6 +109,10 @@ pub fn run(args: &CheckArgs<'_>) -> anyhow::Result<u8> {
     let sv_comp = job.property.is_some();
     if cfront::is_c(&job.program) {
         return run_c(&job, args, &config);
+    }
+    if args.evidence.witness.is_some() || args.evidence.invariants {
+        eprintln!("error: --witness and --invariants need C input");
+        return Ok(EXIT_INVALID);
     }
     let (_source, program) = match load(&job.program)? {
         Ok(p) => p,
@@ -193,7 +199,7 @@ fn resources() -> Option<(f64, u64)> {
 /// behaviour the lowering does not model into `unknown`.
 fn run_c(job: &Job, args: &CheckArgs<'_>, config: &engine::ase::Config) -> anyhow::Result<u8> {
     let sv_comp = job.property.is_some();
-    let (_unit, lowered) = match cfront::load(&job.program, &job.cpp) {
+    let (unit, lowered) = match cfront::load(&job.program, &job.cpp) {
         Ok(x) => x,
         Err(cfront::Failure::Invalid(msg)) => {
             eprint!("{msg}");
@@ -212,7 +218,13 @@ fn run_c(job: &Job, args: &CheckArgs<'_>, config: &engine::ase::Config) -> anyho
             return Ok(EXIT_UNKNOWN);
         }
     };
-    let mut outcome: Outcome = args.engine.check(&lowered.program, config, args.bound);
+    let (mut outcome, proof) = match args.engine {
+        CheckEngine::Ase => engine::ase::check_with_proof(&lowered.program, config),
+        _ => (
+            args.engine.check(&lowered.program, config, args.bound),
+            None,
+        ),
+    };
     if let Verdict::Unsafe(trace) = &outcome.verdict {
         let last = trace.steps.last().map_or(&trace.initial, |s| &s.state);
         if let lowering::TraceEnd::GiveUp(reason) = lowered.trace_end(last) {
@@ -221,7 +233,24 @@ fn run_c(job: &Job, args: &CheckArgs<'_>, config: &engine::ase::Config) -> anyho
             ));
         }
     }
-    print_outcome(&lowered.program, &outcome, args.format, sv_comp)?;
+    let evidence = crate::evidence::CEvidence::new(
+        &job.program,
+        &unit,
+        &lowered,
+        &outcome,
+        proof.as_ref(),
+        args.evidence,
+    );
+    if let Some(note) = evidence.write_witness(&outcome)? {
+        eprintln!("{note}");
+    }
+    print_outcome_with(
+        &lowered.program,
+        &outcome,
+        args.format,
+        sv_comp,
+        Some(&evidence),
+    )?;
     Ok(exit_code(&outcome.verdict))
 }
 
@@ -266,9 +295,23 @@ fn print_outcome(
     format: Format,
     sv_comp: bool,
 ) -> anyhow::Result<()> {
+    print_outcome_with(program, outcome, format, sv_comp, None)
+}
+
+/// [`print_outcome`] with the source-level evidence of a C program.
+fn print_outcome_with(
+    program: &Program,
+    outcome: &Outcome,
+    format: Format,
+    sv_comp: bool,
+    c: Option<&crate::evidence::CEvidence<'_>>,
+) -> anyhow::Result<()> {
     match format {
         Format::Text => {
-            print!("{}", render::text(program, outcome));
+            match c.and_then(|c| c.text(outcome)) {
+                Some(text) => print!("{text}"),
+                None => print!("{}", render::text(program, outcome)),
+            }
             if sv_comp {
                 println!(
                     "Verification result: {}",
@@ -278,6 +321,9 @@ fn print_outcome(
         }
         Format::Json => {
             let mut v = render::json(program, outcome);
+            if let Some(c) = c {
+                c.extend_json(&mut v);
+            }
             if let Some(obj) = v.as_object_mut() {
                 if sv_comp {
                     obj.insert(

@@ -4,7 +4,9 @@
 mod bench;
 mod cfront;
 mod check;
+mod ctrace;
 mod diagnostics;
+mod evidence;
 mod render;
 mod tables;
 
@@ -159,6 +161,8 @@ enum Command {
         /// Limit the address space of the check to this many MB.
         #[arg(long, value_name = "MB", value_parser = clap::value_parser!(u64).range(16..))]
         memlimit: Option<u64>,
+        #[command(flatten)]
+        evidence: evidence::EvidenceArgs,
         /// The value bound of `--engine explicit`.
         #[arg(long, value_name = "B", default_value_t = 10, value_parser = clap::value_parser!(i64).range(0..=1_000_000))]
         bound: i64,
@@ -238,6 +242,7 @@ fn main() -> ExitCode {
             cpp,
             property,
             memlimit,
+            evidence,
         } => check::run(&check::CheckArgs {
             path: &file,
             format,
@@ -247,6 +252,7 @@ fn main() -> ExitCode {
             cpp: &cpp,
             property: property.as_deref(),
             memlimit_mb: memlimit,
+            evidence: &evidence,
         }),
         Command::Lower { file, cpp } => check::lower(&file, &cpp),
         Command::Bench {

@@ -72,7 +72,7 @@ pub fn trace_text(p: &Program, trace: &Trace) -> String {
     out
 }
 
-fn stats_text(s: &Stats) -> String {
+pub(crate) fn stats_text(s: &Stats) -> String {
     format!(
         "iterations: {}, prover queries: {}, predicates: {}, symbolic states: {}, abstract states: {}, time: {:.3} s",
         s.iterations,
@@ -110,7 +110,7 @@ pub fn text(p: &Program, o: &Outcome) -> String {
 
 /// An integer as a JSON number, or as a string when it does not fit in 64
 /// bits (JSON readers commonly lose precision beyond that).
-fn int_json(v: i128) -> Value {
+pub(crate) fn int_json(v: i128) -> Value {
     match i64::try_from(v) {
         Ok(v) => json!(v),
         Err(_) => json!(v.to_string()),

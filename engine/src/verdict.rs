@@ -148,6 +148,18 @@ fn ser_duration_secs<S: serde::Serializer>(d: &Duration, s: S) -> Result<S::Ok, 
     s.serialize_f64(d.as_secs_f64())
 }
 
+/// The abstract states a safety proof rests on: their union contains every
+/// reachable state (SF: every execution stays in explored abstract states;
+/// II: the union is an inductive invariant).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ProofStates {
+    /// The predicates (atoms over the program's variables, by index).
+    pub predicates: Vec<crate::linear::Atom>,
+    /// Each abstract state: the location of every thread and the value of
+    /// every predicate.
+    pub states: Vec<(Vec<crate::ir::LocId>, Vec<bool>)>,
+}
+
 /// A verdict with the figures of the run that produced it.
 #[derive(Clone, Debug)]
 pub struct Outcome {

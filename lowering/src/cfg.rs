@@ -262,7 +262,19 @@ impl Cfg {
         for &i in &ins {
             for &o in &outs {
                 match compose(&self.edges[i], &self.edges[o]) {
-                    Some(e) => composed.push(e),
+                    Some(mut e) => {
+                        // The merged step shows the source of its visible
+                        // part (a guard alone, like a thread's start, is not).
+                        let first = &self.edges[i];
+                        if !ins_invisible
+                            && outs_invisible
+                            && first.span.is_some()
+                            && !first.assigns.is_empty()
+                        {
+                            e.span = self.edges[i].span;
+                        }
+                        composed.push(e)
+                    }
                     None => return false,
                 }
             }

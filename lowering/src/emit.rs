@@ -126,6 +126,7 @@ pub(crate) fn emit(mut l: Lowerer<'_>) -> Result<Lowered> {
             name: t.name.clone(),
             function: t.func.clone(),
             created_at: t.created_at,
+            run: t.run,
         });
     }
     for (k, t) in l.threads.iter().enumerate() {
@@ -217,6 +218,23 @@ pub(crate) fn emit(mut l: Lowerer<'_>) -> Result<Lowered> {
     }
     errors.sort();
     give_ups.sort();
+    // Source spans of IR locations; a havoc's intermediate location belongs
+    // to the statement of the location it leaves.
+    let mut loc_spans: Vec<Vec<Option<frontend::lang_c::span::Span>>> = Vec::new();
+    for (k, t) in l.threads.iter().enumerate() {
+        let mut spans = vec![None; p.threads[k].locs.len()];
+        for (&cfg_loc, &id) in &loc_maps[k] {
+            spans[id.index()] = t.cfg.locs[cfg_loc].span;
+        }
+        for &tid in &p.threads[k].transitions {
+            let tr = &p.transitions[tid.index()];
+            if spans[tr.to.index()].is_none() && p.threads[k].locs[tr.to.index()].contains(".in") {
+                spans[tr.to.index()] = spans[tr.from.index()];
+            }
+        }
+        loc_spans.push(spans);
+    }
+    let vars = l.vars.iter().map(|v| v.meta.clone()).collect();
     for (t, loc) in errors
         .iter()
         .copied()
@@ -230,6 +248,8 @@ pub(crate) fn emit(mut l: Lowerer<'_>) -> Result<Lowered> {
         errors,
         give_ups,
         data_model: l.unit.data_model,
+        vars,
+        loc_spans,
     })
 }
 

@@ -40,6 +40,44 @@ pub struct ThreadInfo {
     pub function: String,
     /// The `pthread_create` call that starts it (a span of the parsed text).
     pub created_at: Option<Span>,
+    /// The variable set to 1 when the thread is created (`None` for `main`):
+    /// a transition assigning it creates the thread.
+    pub run: Option<engine::ir::VarId>,
+}
+
+/// Where an IR variable comes from (for source-level traces and witnesses).
+#[derive(Clone, Debug, PartialEq)]
+pub enum VarOrigin {
+    /// A cell of a C object: a global (`thread: None`) or a local, parameter
+    /// or return value of a thread instance (`thread: Some(k)`).
+    Object {
+        /// The thread instance owning it (`None` for globals and statics).
+        thread: Option<usize>,
+        /// The C function it belongs to (`None` for globals).
+        function: Option<String>,
+        /// The object's C type is a mutex.
+        mutex: bool,
+    },
+    /// The value returned by a `__VERIFIER_nondet_*` call.
+    Nondet {
+        /// The function called (`__VERIFIER_nondet_int`).
+        function: String,
+        /// The call (a span of the parsed text).
+        call: Span,
+    },
+    /// A temporary of the lowering (a loaded value, a quotient, a thread's
+    /// `run` flag, the atomic flag).
+    Internal,
+}
+
+/// Source-level knowledge about an IR variable.
+#[derive(Clone, Debug, PartialEq)]
+pub struct VarMeta {
+    /// The C expression denoting the cell (`x`, `a[2]`, `s.f`), when it is
+    /// one.
+    pub c_name: Option<String>,
+    /// What it is.
+    pub origin: VarOrigin,
 }
 
 /// The result of lowering a C program.
@@ -58,6 +96,12 @@ pub struct Lowered {
     pub give_ups: Vec<(ThreadId, LocId, String)>,
     /// The data model the integer types follow.
     pub data_model: DataModel,
+    /// Per IR variable (indexed by `VarId`): its C meaning. Plain data for
+    /// traces and witnesses; the program does not depend on it.
+    pub vars: Vec<VarMeta>,
+    /// Per IR thread, per IR location: the C source the location belongs to
+    /// (its first statement), when known.
+    pub loc_spans: Vec<Vec<Option<Span>>>,
 }
 
 /// What the last state of an error trace means.

@@ -22,7 +22,7 @@ pub mod system;
 
 use crate::ir::{Program, VarId};
 use crate::smt::{Smt, SmtError, Space};
-use crate::verdict::{Outcome, Proof, Stats, Trace, Verdict};
+use crate::verdict::{Outcome, Proof, ProofStates, Stats, Trace, Verdict};
 use std::time::{Duration, Instant};
 use symexec::{Exploration, ExploreEnd, ExploreLimits, SymState};
 use system::{System, Update};
@@ -40,9 +40,32 @@ pub struct Config {
 
 /// Checks a program with ASE.
 pub fn check(program: &Program, config: &Config) -> Outcome {
-    drive(program, config, |sys, smt, deadline, stats| {
-        run(program, sys, smt, config, deadline, stats)
-    })
+    check_with_proof(program, config).0
+}
+
+/// Checks a program with ASE and, when it is safe, also returns the
+/// abstract states of the proof (for invariants and correctness witnesses).
+pub fn check_with_proof(program: &Program, config: &Config) -> (Outcome, Option<ProofStates>) {
+    let mut proof = None;
+    let outcome = drive(program, config, |sys, smt, deadline, stats| {
+        run(program, sys, smt, config, deadline, stats, &mut proof)
+    });
+    if !matches!(outcome.verdict, Verdict::Safe(_)) {
+        proof = None;
+    }
+    (outcome, proof)
+}
+
+fn proof_states(sys: &System, ats: &ats::Ats) -> ProofStates {
+    let n = sys.preds.len();
+    ProofStates {
+        predicates: sys.preds.atoms().to_vec(),
+        states: ats
+            .graph
+            .node_weights()
+            .map(|a| (a.locs.to_vec(), (0..n).map(|i| a.cube.get(i)).collect()))
+            .collect(),
+    }
 }
 
 /// Runs an abstraction-refinement engine: prepares the program and the
@@ -81,6 +104,7 @@ fn run(
     config: &Config,
     deadline: Option<Instant>,
     stats: &mut Stats,
+    proof: &mut Option<ProofStates>,
 ) -> Verdict {
     let limits = ExploreLimits {
         max_states: config.max_states,
@@ -115,10 +139,14 @@ fn run(
             Err(e) => return unknown(e),
         };
         if fragment.inexact.is_empty() {
+            *proof = Some(proof_states(sys, &exploration.ats));
             return Verdict::Safe(Proof::SafeFragment);
         }
         match checks::inductive_invariant(sys, smt, &exploration.ats, &fragment.exact) {
-            Ok(true) => return Verdict::Safe(Proof::InductiveInvariant),
+            Ok(true) => {
+                *proof = Some(proof_states(sys, &exploration.ats));
+                return Verdict::Safe(Proof::InductiveInvariant);
+            }
             Ok(false) => {}
             Err(e) => return unknown(e),
         }

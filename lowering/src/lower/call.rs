@@ -228,6 +228,10 @@ impl Lowerer<'_> {
                 )
             })?;
             let tmp = self.temp(&CType::Int(ty), span)?;
+            self.vars[tmp.index()].meta.origin = crate::VarOrigin::Nondet {
+                function: name.clone(),
+                call: span,
+            };
             self.t.pending_havoc.push(tmp);
             self.t
                 .pending_guard
@@ -582,6 +586,8 @@ impl Lowerer<'_> {
                 sanitize(self.unit.display_name(&pn))
             ));
             let o = self.object(&vname, ty.clone(), Some(0), span)?;
+            let c_name = self.unit.display_name(&pn).to_string();
+            self.name_object(o, &c_name, Some(self.t.index), Some(name.to_string()));
             self.note_address_taken(o, &pn);
             let p = self.whole(o);
             self.store(p, v, span)?;

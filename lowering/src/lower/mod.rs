@@ -55,6 +55,8 @@ pub struct VarInfo {
     pub init: Option<i64>,
     /// The values it can hold.
     pub range: Range,
+    /// Its C meaning (set after creation by the object and nondet code).
+    pub meta: crate::VarMeta,
 }
 
 /// Static knowledge about a thread instance.
@@ -306,7 +308,15 @@ impl<'a> Lowerer<'a> {
 
     /// A new IR variable.
     pub(crate) fn var(&mut self, name: String, init: Option<i64>, range: Range) -> VarId {
-        self.vars.push(VarInfo { name, init, range });
+        self.vars.push(VarInfo {
+            name,
+            init,
+            range,
+            meta: crate::VarMeta {
+                c_name: None,
+                origin: crate::VarOrigin::Internal,
+            },
+        });
         VarId::new(self.vars.len() - 1)
     }
 
@@ -346,6 +356,48 @@ impl<'a> Lowerer<'a> {
             owner: Some(self.t.index),
         });
         Ok(self.objects.len() - 1)
+    }
+
+    /// Records the C meaning of an object's cells: `name`, `name[i]`,
+    /// `name.f` (same order as [`Types::flatten`]), owned by a thread
+    /// instance (`None`: shared) and a function (`None`: file scope).
+    pub(crate) fn name_object(
+        &mut self,
+        o: ObjId,
+        name: &str,
+        thread: Option<usize>,
+        function: Option<String>,
+    ) {
+        let ty = self.objects[o].ty.clone();
+        let mut paths = Vec::new();
+        self.cell_paths(&ty, name.to_string(), &mut paths);
+        let cells = self.objects[o].cells.clone();
+        for (cell, (path, cty)) in cells.into_iter().zip(paths) {
+            self.vars[cell.index()].meta = crate::VarMeta {
+                c_name: Some(path),
+                origin: crate::VarOrigin::Object {
+                    thread,
+                    function: function.clone(),
+                    mutex: cty == CType::Mutex,
+                },
+            };
+        }
+    }
+
+    fn cell_paths(&self, ty: &CType, path: String, out: &mut Vec<(String, CType)>) {
+        match ty {
+            CType::Array(e, n) => {
+                for i in 0..*n {
+                    self.cell_paths(e, format!("{path}[{i}]"), out);
+                }
+            }
+            CType::Struct(s) => {
+                for (f, fty, _) in &self.types.structs[*s].fields {
+                    self.cell_paths(fty, format!("{path}.{f}"), out);
+                }
+            }
+            t => out.push((path, t.clone())),
+        }
     }
 
     /// The values a cell of a scalar type holds.
@@ -414,6 +466,8 @@ impl<'a> Lowerer<'a> {
             vname
         };
         let o = self.object(&vname, ty.clone(), Some(0), g.decl.span)?;
+        let c_name = self.unit.display_name(name).to_string();
+        self.name_object(o, &c_name, None, None);
         if !g.thread_local {
             self.objects[o].owner = None;
         }
@@ -561,6 +615,8 @@ impl<'a> Lowerer<'a> {
                 )?;
                 // Written by the creating thread, read by the new one.
                 self.objects[o].owner = None;
+                let k = self.threads.len();
+                self.name_object(o, &pname, Some(k), Some(func.to_string()));
                 Some(o)
             }
             _ => {
@@ -696,6 +752,7 @@ impl<'a> Lowerer<'a> {
                 let Some(pname) = pname else { continue };
                 let o =
                     self.object(&format!("main.{}", sanitize(&pname)), ty, Some(0), def.span)?;
+                self.name_object(o, &pname, Some(0), Some("main".into()));
                 self.havoc_object(o, def.span);
                 scope.insert(pname, Binding::Obj(o));
             }

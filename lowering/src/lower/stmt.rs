@@ -557,6 +557,9 @@ impl Lowerer<'_> {
             );
             let vname = self.unique(&base_name);
             let o = self.object(&vname, ty.clone(), Some(0), id.span)?;
+            let c_name = self.unit.display_name(&name).to_string();
+            let func = self.t.frames.last().map(|f| f.func.clone());
+            self.name_object(o, &c_name, Some(self.t.index), func);
             self.note_address_taken(o, &name);
             self.bind(name.clone(), Binding::Obj(o));
             let cur = self.ensure_cur(id.span);
@@ -622,6 +625,8 @@ impl Lowerer<'_> {
                     );
                     let o = self.object(&vname, ty.clone(), Some(0), id.span)?;
                     self.objects[o].owner = None;
+                    let c_name = self.unit.display_name(&name).to_string();
+                    self.name_object(o, &c_name, None, Some(func.clone()));
                     self.note_address_taken(o, &name);
                     if let Some(init) = &id.node.initializer {
                         let mut values = Vec::new();

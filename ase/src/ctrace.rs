@@ -1,0 +1,311 @@
+//! Counterexamples of C programs at the source level: text rendered with
+//! codespan-reporting (each step's thread, statement, values written,
+//! inputs chosen, thread creation, locks and context switches), and JSON.
+
+use codespan_reporting::diagnostic::{Diagnostic, Label};
+use codespan_reporting::files::SimpleFile;
+use codespan_reporting::term::{self, termcolor::NoColor};
+use lowering::Lowered;
+use serde_json::{json, Value};
+use std::ops::Range;
+use std::path::Path;
+use witness::source::{Event, SourceTrace, SrcLoc, Step};
+
+/// A labelled range of a block: where, what, and the step.
+type Item<'s> = (Option<Range<usize>>, Vec<String>, &'s Step);
+
+/// How much of a trace `ase check` shows (`--trace`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum TraceMode {
+    /// Consecutive steps of one thread in one block; steps that only choose
+    /// internal values or start a thread are folded into the next one.
+    Compact,
+    /// Every step on its own.
+    Full,
+}
+
+/// The program file's text and line starts, for byte ranges.
+struct Source {
+    name: String,
+    text: String,
+    line_starts: Vec<usize>,
+}
+
+impl Source {
+    fn read(file: &Path) -> Source {
+        let text = std::fs::read_to_string(file).unwrap_or_default();
+        let mut line_starts = vec![0];
+        line_starts.extend(
+            text.bytes()
+                .enumerate()
+                .filter(|&(_, b)| b == b'\n')
+                .map(|(i, _)| i + 1),
+        );
+        Source {
+            name: file.display().to_string(),
+            text,
+            line_starts,
+        }
+    }
+
+    fn line_end(&self, start: usize) -> usize {
+        self.text[start..]
+            .find('\n')
+            .map_or(self.text.len(), |i| start + i)
+    }
+
+    /// The byte range of a position, cut at the end of its first line.
+    fn range(&self, at: &SrcLoc) -> Option<Range<usize>> {
+        let line_start = *self.line_starts.get(at.line as usize - 1)?;
+        let line_end = self.line_end(line_start);
+        let start = (line_start + at.column as usize - 1).min(line_end);
+        let end = if at.end_line == at.line {
+            (line_start + at.end_column as usize - 1).min(line_end)
+        } else {
+            line_end
+        };
+        // Trim trailing blanks so the underline covers the statement.
+        let mut end = end.max(start);
+        while end > start && self.text.as_bytes()[end - 1].is_ascii_whitespace() {
+            end -= 1;
+        }
+        Some(start..end.max(start + usize::from(start < line_end)))
+    }
+
+    fn line_text(&self, line: u32) -> Option<&str> {
+        let s = *self.line_starts.get(line as usize - 1)?;
+        Some(self.text[s..self.line_end(s)].trim())
+    }
+}
+
+fn thread_label(trace: &SourceTrace, step: &Step) -> String {
+    let t = &trace.threads[step.thread.index()];
+    if step.thread.index() == 0 {
+        "main".to_string()
+    } else {
+        format!("{} [{}()]", t.name, t.function)
+    }
+}
+
+/// What an event says, in words.
+fn describe(trace: &SourceTrace, e: &Event) -> Option<String> {
+    Some(match e {
+        Event::Input {
+            function, value, ..
+        } => format!("{function}() returns {value}"),
+        Event::Write { name, value } => format!("{name} = {value}"),
+        Event::Create { thread, id, .. } => format!(
+            "creates thread {} (id {id})",
+            trace.threads[thread.index()].name
+        ),
+        Event::Start => "thread starts".to_string(),
+        Event::Lock { mutex } => format!("acquires lock {mutex}"),
+        Event::Unlock { mutex } => format!("releases lock {mutex}"),
+        Event::Enter { function } => format!("enters {function}()"),
+        Event::Return { function } => format!("returns from {function}()"),
+        Event::Error => "the error is reached".to_string(),
+    })
+}
+
+/// Whether a step says nothing a reader needs on its own (folded into the
+/// next step of its thread in compact mode).
+fn quiet(step: &Step) -> bool {
+    step.events
+        .iter()
+        .all(|e| matches!(e, Event::Start | Event::Enter { .. } | Event::Return { .. }))
+        && (step.havoc_only || step.events.iter().any(|e| matches!(e, Event::Start)))
+}
+
+/// The counterexample as text.
+pub fn text(trace: &SourceTrace, file: &Path, mode: TraceMode) -> String {
+    let src = Source::read(file);
+    let files = SimpleFile::new(src.name.clone(), src.text.as_str());
+    let config = term::Config::default();
+    let mut out = NoColor::new(Vec::new());
+    // Groups of consecutive steps of one thread (one step each in full mode).
+    let mut groups: Vec<Vec<&Step>> = Vec::new();
+    for step in &trace.steps {
+        match groups.last_mut() {
+            Some(g) if mode == TraceMode::Compact && g[0].thread == step.thread => g.push(step),
+            _ => groups.push(vec![step]),
+        }
+    }
+    let n = groups.len();
+    let mut prev_thread = None;
+    for (gi, group) in groups.iter().enumerate() {
+        let first = group[0];
+        let last = group[group.len() - 1];
+        let who = thread_label(trace, first);
+        let steps = if group.len() == 1 {
+            format!("step {}", first.index)
+        } else {
+            format!("steps {}-{}", first.index, last.index)
+        };
+        let switch = match prev_thread {
+            Some(t) if t != first.thread => " (context switch)",
+            _ => "",
+        };
+        prev_thread = Some(first.thread);
+        let is_error = gi + 1 == n;
+        let headline = format!("{steps}: thread {who}{switch}");
+        let mut labels = Vec::new();
+        let mut notes = Vec::new();
+        // Merge steps at the same range (and quiet steps into the next).
+        let mut pending: Vec<String> = Vec::new();
+        let mut items: Vec<Item<'_>> = Vec::new();
+        for (si, step) in group.iter().enumerate() {
+            let mut words: Vec<String> = std::mem::take(&mut pending);
+            for e in &step.events {
+                if let (
+                    Event::Input {
+                        at: Some(at),
+                        function,
+                        value,
+                        ..
+                    },
+                    Some(own),
+                ) = (e, &step.at)
+                {
+                    if at.line != own.line {
+                        if let Some(r) = src.range(at) {
+                            labels.push(
+                                Label::secondary((), r)
+                                    .with_message(format!("{function}() returns {value}")),
+                            );
+                            continue;
+                        }
+                    }
+                }
+                if let Event::Create { at: Some(at), .. } = e {
+                    if step.at.as_ref().is_none_or(|own| at.line != own.line) {
+                        if let (Some(r), Some(w)) = (src.range(at), describe(trace, e)) {
+                            labels.push(Label::secondary((), r).with_message(w));
+                            continue;
+                        }
+                    }
+                }
+                if let Some(w) = describe(trace, e) {
+                    words.push(w);
+                }
+            }
+            if mode == TraceMode::Compact && quiet(step) && si + 1 < group.len() {
+                pending = words;
+                continue;
+            }
+            let range = step.at.as_ref().and_then(|a| src.range(a));
+            match items.last_mut() {
+                Some((r, w, _)) if mode == TraceMode::Compact && *r == range && range.is_some() => {
+                    w.extend(words)
+                }
+                _ => items.push((range, words, step)),
+            }
+        }
+        for (range, words, step) in items {
+            let message = if words.is_empty() {
+                String::new()
+            } else {
+                words.join(", ")
+            };
+            match range {
+                Some(r) => {
+                    let label = if is_error && std::ptr::eq(step, last) {
+                        Label::primary((), r)
+                    } else {
+                        Label::secondary((), r)
+                    };
+                    labels.push(label.with_message(message));
+                }
+                None if !message.is_empty() => {
+                    notes.push(format!("step {}: {message}", step.index));
+                }
+                None => {}
+            }
+        }
+        if labels.is_empty() && notes.is_empty() {
+            notes.push("internal steps".to_string());
+        }
+        let d = if is_error {
+            Diagnostic::error()
+        } else {
+            Diagnostic::note()
+        };
+        let d = d
+            .with_message(headline)
+            .with_labels(labels)
+            .with_notes(notes);
+        let _ = term::emit(&mut out, &config, &files, &d);
+    }
+    String::from_utf8_lossy(&out.into_inner()).into_owned()
+}
+
+/// One event as JSON.
+fn event_json(trace: &SourceTrace, e: &Event) -> Value {
+    let pos = |at: &Option<SrcLoc>| match at {
+        Some(a) => json!({"line": a.line, "column": a.column}),
+        None => Value::Null,
+    };
+    match e {
+        Event::Input {
+            function,
+            value,
+            at,
+            ..
+        } => {
+            json!({"kind": "input", "function": function, "value": crate::render::int_json(*value), "at": pos(at)})
+        }
+        Event::Write { name, value } => {
+            json!({"kind": "write", "variable": name, "value": crate::render::int_json(*value)})
+        }
+        Event::Create { thread, id, at } => json!({
+            "kind": "create_thread", "thread": trace.threads[thread.index()].name,
+            "thread_id": id, "at": pos(at)
+        }),
+        Event::Start => json!({"kind": "thread_start"}),
+        Event::Lock { mutex } => json!({"kind": "lock", "mutex": mutex}),
+        Event::Unlock { mutex } => json!({"kind": "unlock", "mutex": mutex}),
+        Event::Enter { function } => json!({"kind": "enter_function", "function": function}),
+        Event::Return { function } => json!({"kind": "return_from", "function": function}),
+        Event::Error => json!({"kind": "error"}),
+    }
+}
+
+/// The counterexample as JSON: the same steps with file, line and column.
+pub fn json(trace: &SourceTrace, file: &Path, lowered: &Lowered) -> Value {
+    let src = Source::read(file);
+    let threads: Vec<Value> = trace
+        .threads
+        .iter()
+        .map(|t| json!({"name": t.name, "function": t.function}))
+        .collect();
+    let steps: Vec<Value> = trace
+        .steps
+        .iter()
+        .map(|s| {
+            let mut v = json!({
+                "step": s.index,
+                "thread": trace.threads[s.thread.index()].name,
+                "thread_id": s.thread_id,
+                "transition": lowered.program.transition(s.transition).label,
+                "file": file.display().to_string(),
+                "function": s.function,
+                "events": s.events.iter().map(|e| event_json(trace, e)).collect::<Vec<_>>(),
+            });
+            let obj = v.as_object_mut().expect("object");
+            match &s.at {
+                Some(a) => {
+                    obj.insert("line".into(), json!(a.line));
+                    obj.insert("column".into(), json!(a.column));
+                    obj.insert("end_line".into(), json!(a.end_line));
+                    obj.insert("end_column".into(), json!(a.end_column));
+                    obj.insert("source".into(), json!(src.line_text(a.line)));
+                }
+                None => {
+                    obj.insert("line".into(), Value::Null);
+                    obj.insert("column".into(), Value::Null);
+                }
+            }
+            v
+        })
+        .collect();
+    json!({"file": file.display().to_string(), "threads": threads, "steps": steps})
+}

@@ -1,0 +1,491 @@
+//! Source-level counterexamples and SV-COMP witnesses, end to end.
+//!
+//! - Golden tests (insta) of the rendered C counterexamples of five kinds of
+//!   bug: a lost update, a section broken by a missing lock, an atomicity
+//!   violation, a bug behind a nondet input, a bug that needs three threads.
+//! - Every unsafe program of `tests-c/programs/` gets a GraphML violation
+//!   witness that is read back, checked (required keys, declared data keys,
+//!   one entry node, a reachable violation node, the program's hash) and
+//!   replayed by the interpreter on the lowered program: a witness that
+//!   does not replay fails the test.
+//! - Correctness witnesses (GraphML and YAML) of safe programs are read
+//!   back and checked; YAML violation witnesses of one-thread programs too.
+//! - With `../shared/sv-benchmarks` present, an ignored test does the same
+//!   for the unsafe SV-COMP tasks (`ASE_WITNESS_TIMEOUT`, default 20 s).
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+const ASE: &str = env!("CARGO_BIN_EXE_ase");
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("workspace")
+        .to_path_buf()
+}
+
+fn ase(args: &[&str]) -> (Option<i32>, String, String) {
+    let out = Command::new(ASE)
+        .current_dir(root())
+        .args(args)
+        .output()
+        .expect("run ase");
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// The output without the statistics line (its figures include times).
+fn without_stats(s: &str) -> String {
+    s.lines()
+        .filter(|l| !l.starts_with("iterations:"))
+        .map(|l| format!("{l}\n"))
+        .collect()
+}
+
+fn golden(name: &str, file: &str, mode: &str) {
+    let path = format!("tests-c/programs/{file}");
+    let (code, out, err) = ase(&["check", "--trace", mode, &path]);
+    assert_eq!(code, Some(1), "{file}: {out}{err}");
+    insta::assert_snapshot!(name, without_stats(&out));
+}
+
+#[test]
+fn counterexample_lost_update() {
+    golden("cex-lost-update", "lost_update_race_unsafe.c", "compact");
+}
+
+#[test]
+fn counterexample_missing_lock() {
+    golden("cex-missing-lock", "mutex_one_side_unsafe.c", "compact");
+}
+
+#[test]
+fn counterexample_atomicity_violation() {
+    golden(
+        "cex-atomicity",
+        "atomic_section_missing_unsafe.c",
+        "compact",
+    );
+}
+
+#[test]
+fn counterexample_nondet_input() {
+    golden(
+        "cex-nondet-input",
+        "nondet_specific_value_unsafe.c",
+        "compact",
+    );
+}
+
+#[test]
+fn counterexample_three_threads() {
+    golden("cex-three-threads", "three_thread_bug_unsafe.c", "compact");
+}
+
+#[test]
+fn counterexample_full_mode() {
+    golden("cex-lost-update-full", "lost_update_race_unsafe.c", "full");
+}
+
+#[test]
+fn counterexample_json_has_source_positions() {
+    let (code, out, _) = ase(&[
+        "check",
+        "--format",
+        "json",
+        "tests-c/programs/nondet_specific_value_unsafe.c",
+    ]);
+    assert_eq!(code, Some(1));
+    let v: serde_json::Value = serde_json::from_str(&out).expect("json");
+    let steps = v["source_trace"]["steps"].as_array().expect("steps");
+    assert!(!steps.is_empty());
+    assert!(steps.iter().all(|s| s["file"].is_string()));
+    let input = steps
+        .iter()
+        .flat_map(|s| s["events"].as_array().cloned().unwrap_or_default())
+        .find(|e| e["kind"] == "input")
+        .expect("an input event");
+    assert_eq!(input["function"], "__VERIFIER_nondet_int");
+    assert_eq!(input["value"], 42);
+    let last = steps.last().expect("last");
+    assert!(last["line"].as_u64().is_some());
+    assert!(last["events"]
+        .as_array()
+        .expect("events")
+        .iter()
+        .any(|e| e["kind"] == "error"));
+    // The IR trace is still there.
+    assert!(v["trace"]["steps"].is_array());
+}
+
+/// Checks a violation witness file of `program`: read back, well-formed,
+/// and replayed on the lowered program.
+fn check_violation(program: &Path, witness_file: &Path, data_model: Option<&str>) {
+    let text = std::fs::read_to_string(witness_file).expect("witness written");
+    let opts = frontend::Options {
+        data_model: match data_model {
+            Some("LP64") => frontend::DataModelChoice::Lp64,
+            Some("ILP32") => frontend::DataModelChoice::Ilp32,
+            _ => frontend::DataModelChoice::Auto,
+        },
+        ..frontend::Options::default()
+    };
+    let unit = frontend::parse_file(program, &opts).expect("parses");
+    let lowered = lowering::lower(&unit).expect("lowers");
+    if let Err(e) = witness::check_violation_witness(&text, program, &unit, &lowered) {
+        panic!(
+            "the witness of {} does not check: {e}\n{text}",
+            program.display()
+        );
+    }
+}
+
+fn expectation(path: &Path) -> String {
+    std::fs::read_to_string(path)
+        .expect("read")
+        .lines()
+        .find_map(|l| {
+            l.trim()
+                .strip_prefix("// expect:")
+                .map(|v| v.trim().to_string())
+        })
+        .unwrap_or_default()
+}
+
+#[test]
+fn violation_witnesses_of_unsafe_programs_replay() {
+    let dir = tempdir("violations");
+    let mut checked = 0;
+    let mut files: Vec<PathBuf> = std::fs::read_dir(root().join("tests-c/programs"))
+        .expect("programs")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|e| e == "c"))
+        .filter(|p| expectation(p) == "unsafe")
+        .collect();
+    files.sort();
+    for program in files {
+        let w = dir.join(format!(
+            "{}.graphml",
+            program.file_stem().expect("stem").to_string_lossy()
+        ));
+        let (code, out, err) = ase(&[
+            "check",
+            "--timeout",
+            "60",
+            "--witness",
+            w.to_str().expect("utf-8"),
+            program.to_str().expect("utf-8"),
+        ]);
+        if code != Some(1) {
+            assert!(
+                !w.exists(),
+                "{}: a witness without a verdict",
+                program.display()
+            );
+            eprintln!("{}: not unsafe ({out}{err})", program.display());
+            continue;
+        }
+        check_violation(&program, &w, None);
+        checked += 1;
+    }
+    assert!(checked >= 40, "only {checked} violation witnesses checked");
+}
+
+#[test]
+fn corrupted_witnesses_are_rejected() {
+    let dir = tempdir("corrupt");
+    let program = root().join("tests-c/programs/lost_update_race_unsafe.c");
+    let w = dir.join("w.graphml");
+    let (code, _, _) = ase(&[
+        "check",
+        "--witness",
+        w.to_str().expect("utf-8"),
+        program.to_str().expect("utf-8"),
+    ]);
+    assert_eq!(code, Some(1));
+    let good = std::fs::read_to_string(&w).expect("witness");
+    let unit = frontend::parse_file(&program, &frontend::Options::default()).expect("parses");
+    let lowered = lowering::lower(&unit).expect("lowers");
+    assert!(witness::check_violation_witness(&good, &program, &unit, &lowered).is_ok());
+    // Another thread order: the replay fails.
+    let swapped = good.replacen(
+        "<data key=\"threadId\">1</data>",
+        "<data key=\"threadId\">2</data>",
+        1,
+    );
+    assert!(witness::check_violation_witness(&swapped, &program, &unit, &lowered).is_err());
+    // A wrong line.
+    let moved = good.replacen(
+        "<data key=\"startline\">16</data>",
+        "<data key=\"startline\">15</data>",
+        1,
+    );
+    assert!(witness::check_violation_witness(&moved, &program, &unit, &lowered).is_err());
+    // A missing required key.
+    let no_hash = good.replace("<data key=\"programhash\">", "<data key=\"programhash-x\">");
+    assert!(witness::check_violation_witness(&no_hash, &program, &unit, &lowered).is_err());
+    // No violation node.
+    let no_violation = good.replace(
+        "<data key=\"violation\">true</data>",
+        "<data key=\"violation\">false</data>",
+    );
+    assert!(witness::check_violation_witness(&no_violation, &program, &unit, &lowered).is_err());
+    // Cut short: the path does not reach the error.
+    let edges: Vec<&str> = good
+        .match_indices("<edge ")
+        .map(|(i, _)| &good[i..])
+        .collect();
+    assert!(edges.len() > 2);
+}
+
+#[test]
+fn nondet_assumption_is_standard() {
+    let dir = tempdir("nondet");
+    let program = root().join("tests-c/programs/nondet_specific_value_unsafe.c");
+    let w = dir.join("w.graphml");
+    let (code, _, _) = ase(&[
+        "check",
+        "--witness",
+        w.to_str().expect("utf-8"),
+        program.to_str().expect("utf-8"),
+    ]);
+    assert_eq!(code, Some(1));
+    let text = std::fs::read_to_string(&w).expect("witness");
+    let parsed = witness::graphml::parse(&text).expect("parses");
+    let e = parsed
+        .edges
+        .iter()
+        .find(|e| e.data.contains_key("assumption"))
+        .expect("an assumption edge");
+    assert_eq!(e.data["assumption"], "\\result == 42;");
+    assert_eq!(e.data["assumption.resultfunction"], "__VERIFIER_nondet_int");
+    assert_eq!(parsed.graph["architecture"], "32bit");
+    assert_eq!(parsed.graph["sourcecodelang"], "C");
+    // YAML 2.0 also covers this one-thread program.
+    let y = dir.join("w.yml");
+    let (code, _, err) = ase(&[
+        "check",
+        "--witness-format",
+        "yaml",
+        "--witness",
+        y.to_str().expect("utf-8"),
+        program.to_str().expect("utf-8"),
+    ]);
+    assert_eq!(code, Some(1), "{err}");
+    let doc: serde_yaml_ng::Value =
+        serde_yaml_ng::from_str(&std::fs::read_to_string(&y).expect("yaml")).expect("parses");
+    let entry = &doc[0];
+    assert_eq!(entry["entry_type"].as_str(), Some("violation_sequence"));
+    check_yaml_metadata(entry, &program);
+    let segments = entry["content"].as_sequence().expect("segments");
+    let last = &segments.last().expect("a segment")["segment"][0]["waypoint"];
+    assert_eq!(last["type"].as_str(), Some("target"));
+    let first = &segments[0]["segment"][0]["waypoint"];
+    assert_eq!(first["type"].as_str(), Some("function_return"));
+    assert_eq!(
+        first["constraint"]["value"].as_str(),
+        Some("\\result == 42")
+    );
+}
+
+fn check_yaml_metadata(entry: &serde_yaml_ng::Value, program: &Path) {
+    let m = &entry["metadata"];
+    assert_eq!(m["format_version"].as_str(), Some("2.0"));
+    for k in ["uuid", "creation_time"] {
+        assert!(m[k].as_str().is_some_and(|s| !s.is_empty()), "{k}");
+    }
+    assert!(m["producer"]["name"].as_str().is_some());
+    let task = &m["task"];
+    let file = task["input_files"][0].as_str().expect("input file");
+    let hash = task["input_file_hashes"][file].as_str().expect("hash");
+    let bytes = std::fs::read(program).expect("program");
+    assert_eq!(hash, witness::sha256_hex(&bytes));
+    assert!(task["specification"].as_str().is_some());
+    assert!(task["data_model"].as_str().is_some());
+    assert_eq!(task["language"].as_str(), Some("C"));
+}
+
+#[test]
+fn correctness_witnesses_and_invariants() {
+    let dir = tempdir("correct");
+    for file in [
+        "mutex_counter_safe.c",
+        "peterson_safe.c",
+        "atomic_section_safe.c",
+    ] {
+        let program = root().join("tests-c/programs").join(file);
+        let g = dir.join(format!("{file}.graphml"));
+        let (code, out, err) = ase(&[
+            "check",
+            "--invariants",
+            "--witness",
+            g.to_str().expect("utf-8"),
+            program.to_str().expect("utf-8"),
+        ]);
+        assert_eq!(code, Some(0), "{file}: {out}{err}");
+        assert!(out.contains("predicates ("), "{out}");
+        assert!(out.contains("invariants (from "), "{out}");
+        let w = witness::graphml::parse(&std::fs::read_to_string(&g).expect("graphml"))
+            .expect("parses");
+        w.check(Some(&std::fs::read(&program).expect("program")))
+            .expect("well-formed");
+        assert_eq!(w.graph["witness-type"], "correctness_witness");
+        let y = dir.join(format!("{file}.yml"));
+        let (code, _, _) = ase(&[
+            "check",
+            "--witness-format",
+            "yaml",
+            "--witness",
+            y.to_str().expect("utf-8"),
+            program.to_str().expect("utf-8"),
+        ]);
+        assert_eq!(code, Some(0));
+        let doc: serde_yaml_ng::Value =
+            serde_yaml_ng::from_str(&std::fs::read_to_string(&y).expect("yaml")).expect("parses");
+        let entry = &doc[0];
+        assert_eq!(entry["entry_type"].as_str(), Some("invariant_set"));
+        check_yaml_metadata(entry, &program);
+        for inv in entry["content"].as_sequence().expect("content") {
+            let i = &inv["invariant"];
+            assert_eq!(i["type"].as_str(), Some("location_invariant"));
+            assert!(i["location"]["line"].as_u64().is_some());
+            assert!(i["value"].as_str().is_some_and(|v| !v.is_empty()));
+            assert_eq!(i["format"].as_str(), Some("c_expression"));
+        }
+    }
+}
+
+#[test]
+fn witness_needs_c_input() {
+    let (code, _, err) = ase(&["check", "--witness", "/dev/null", "tests-gc/lost-update.gc"]);
+    assert_eq!(code, Some(2), "{err}");
+}
+
+fn tempdir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("ase-witness-tests-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&d).expect("temp dir");
+    d
+}
+
+/// The unsafe tasks of `../shared/sv-benchmarks` (an `expected_verdict:
+/// false` for `unreach-call`): every one `ase` answers `unsafe` within the
+/// time limit gets a witness that must check and replay. Prints the counts.
+#[test]
+#[ignore = "long: runs the unsafe SV-COMP tasks (set ASE_WITNESS_TIMEOUT, ASE_WITNESS_FILTER)"]
+fn sv_benchmarks_violation_witnesses() {
+    let bench = root().join("../shared/sv-benchmarks/c");
+    if !bench.is_dir() {
+        eprintln!("skipped: {} is absent", bench.display());
+        return;
+    }
+    let timeout = std::env::var("ASE_WITNESS_TIMEOUT").unwrap_or_else(|_| "20".into());
+    let filter = std::env::var("ASE_WITNESS_FILTER").unwrap_or_default();
+    let dir = tempdir("svcomp");
+    let mut tasks = Vec::new();
+    collect_yml(&bench, &mut tasks);
+    tasks.sort();
+    let (mut unsafe_tasks, mut solved, mut replayed) = (0, 0, 0);
+    let mut failures = Vec::new();
+    for task in tasks {
+        if !task.to_string_lossy().contains(&filter) {
+            continue;
+        }
+        let text = std::fs::read_to_string(&task).unwrap_or_default();
+        if !unreach_call_false(&text) {
+            continue;
+        }
+        unsafe_tasks += 1;
+        let w = dir.join(format!("w{unsafe_tasks}.graphml"));
+        let (code, out, _) = ase(&[
+            "check",
+            "--timeout",
+            &timeout,
+            "--witness",
+            w.to_str().expect("utf-8"),
+            task.to_str().expect("utf-8"),
+        ]);
+        if code != Some(1) {
+            continue;
+        }
+        solved += 1;
+        let program = task
+            .parent()
+            .expect("dir")
+            .join(input_file(&text).expect("input_files"));
+        let model = text
+            .lines()
+            .find_map(|l| l.trim().strip_prefix("data_model:").map(str::trim));
+        let result = std::panic::catch_unwind(|| check_violation(&program, &w, model));
+        match result {
+            Ok(()) => replayed += 1,
+            Err(_) => failures.push(format!(
+                "{}: {}",
+                task.display(),
+                out.lines().next().unwrap_or("")
+            )),
+        }
+    }
+    eprintln!(
+        "sv-benchmarks: {unsafe_tasks} unsafe tasks, {solved} answered unsafe within {timeout} s, {replayed} witnesses checked and replayed"
+    );
+    assert!(failures.is_empty(), "witnesses that fail: {failures:#?}");
+}
+
+fn collect_yml(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            collect_yml(&p, out);
+        } else if p.extension().is_some_and(|e| e == "yml") {
+            out.push(p);
+        }
+    }
+}
+
+fn unreach_call_false(yml: &str) -> bool {
+    let mut in_unreach = false;
+    for l in yml.lines() {
+        let t = l.trim();
+        if t.starts_with("- property_file:") {
+            in_unreach = t.contains("unreach-call.prp");
+        } else if in_unreach && t.starts_with("expected_verdict:") {
+            return t.ends_with("false");
+        }
+    }
+    false
+}
+
+fn input_file(yml: &str) -> Option<String> {
+    let mut lines = yml.lines();
+    while let Some(l) = lines.next() {
+        let t = l.trim();
+        if let Some(rest) = t.strip_prefix("input_files:") {
+            let rest = rest.trim().trim_matches(|c| c == '\'' || c == '"');
+            if !rest.is_empty() && !rest.starts_with('[') {
+                return Some(rest.to_string());
+            }
+            if let Some(inner) = rest.strip_prefix('[') {
+                return inner.split(',').next().map(|s| {
+                    s.trim()
+                        .trim_matches(|c| c == '\'' || c == '"' || c == ']')
+                        .to_string()
+                });
+            }
+            return lines.next().map(|n| {
+                n.trim()
+                    .trim_start_matches('-')
+                    .trim()
+                    .trim_matches(|c| c == '\'' || c == '"')
+                    .to_string()
+            });
+        }
+    }
+    None
+}
