@@ -128,7 +128,16 @@ impl<'a> CEvidence<'a> {
             "invariants (from {} abstract states; C syntax, conjuncts over variables without a C name left out):",
             proof.states.len()
         );
-        let _ = writeln!(out, "  everywhere: {}", conjunction(&inv.global));
+        let _ = writeln!(
+            out,
+            "  everywhere{}: {}",
+            if inv.atomic_sections {
+                " outside atomic sections"
+            } else {
+                ""
+            },
+            conjunction(&inv.global)
+        );
         let p = &self.lowered.program;
         for li in &inv.locations {
             let mut all = li.global_conjuncts.clone();
@@ -223,7 +232,7 @@ impl<'a> CEvidence<'a> {
                 let global = self
                     .invariants
                     .as_ref()
-                    .filter(|i| !i.global.is_empty())
+                    .filter(|i| !i.global.is_empty() && !i.atomic_sections)
                     .map(|i| conjunction(&i.global));
                 witness::graphml::correctness(&meta, global.as_deref())
             }

@@ -40,6 +40,9 @@ pub struct Invariants {
     pub global: Vec<String>,
     /// Per reachable IR location.
     pub locations: Vec<LocationInvariant>,
+    /// The program has atomic sections: the steps inside one are merged,
+    /// so `global` holds at every C point outside them only.
+    pub atomic_sections: bool,
 }
 
 /// How an IR variable may be written in C at a location of `thread` in
@@ -174,6 +177,8 @@ pub fn invariants(
                 let a = &proof.predicates[i];
                 if let Some(c) = literal(a, v, &|s| c_var(lowered, s, t, None, true)) {
                     global_conjuncts.push(c);
+                } else if l == th.initial.index() {
+                    // Locals are not initialised yet at a thread's start.
                 } else if let Some(c) =
                     literal(a, v, &|s| c_var(lowered, s, t, function.as_deref(), false))
                 {
@@ -190,7 +195,11 @@ pub fn invariants(
             });
         }
     }
-    Invariants { global, locations }
+    Invariants {
+        global,
+        locations,
+        atomic_sections: p.var_by_name("__atomic").is_some(),
+    }
 }
 
 /// The conjunction of C conditions (`1` when empty).

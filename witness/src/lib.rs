@@ -100,23 +100,6 @@ pub fn iso8601(secs: u64) -> String {
     )
 }
 
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn dates() {
-        assert_eq!(super::iso8601(0), "1970-01-01T00:00:00Z");
-        assert_eq!(super::iso8601(1_709_251_199), "2024-02-29T23:59:59Z");
-    }
-
-    #[test]
-    fn hash() {
-        assert_eq!(
-            super::sha256_hex(b"abc"),
-            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
-        );
-    }
-}
-
 /// Reads a GraphML violation witness back, checks its keys and graph
 /// against the program file, and replays it on the lowered program.
 pub fn check_violation_witness(
@@ -132,4 +115,21 @@ pub fn check_violation_witness(
         return Err("not a violation witness".into());
     }
     replay::replay(&w, unit, file, lowered)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn dates() {
+        assert_eq!(super::iso8601(0), "1970-01-01T00:00:00Z");
+        assert_eq!(super::iso8601(1_709_251_199), "2024-02-29T23:59:59Z");
+    }
+
+    #[test]
+    fn hash() {
+        assert_eq!(
+            super::sha256_hex(b"abc"),
+            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+        );
+    }
 }
