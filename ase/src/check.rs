@@ -121,7 +121,12 @@ pub fn run(args: &CheckArgs<'_>) -> anyhow::Result<u8> {
             return Ok(EXIT_INVALID);
         }
     };
-    let outcome: Outcome = args.engine.check(&program, &config, args.bound);
+    // `auto` is ASE on `.gc` models: they are the papers' benchmarks.
+    let engine = match args.engine {
+        CheckEngine::Auto => CheckEngine::Ase,
+        e => e,
+    };
+    let outcome: Outcome = engine.check(&program, &config, args.bound);
     print_outcome(&program, &outcome, args.format, sv_comp)?;
     Ok(exit_code(&outcome.verdict))
 }
@@ -218,8 +223,12 @@ fn run_c(job: &Job, args: &CheckArgs<'_>, config: &engine::ase::Config) -> anyho
             return Ok(EXIT_UNKNOWN);
         }
     };
+    let want_proof = args.evidence.invariants || args.evidence.witness.is_some();
     let (mut outcome, proof) = match args.engine {
         CheckEngine::Ase => engine::ase::check_with_proof(&lowered.program, config),
+        CheckEngine::Auto => {
+            crate::auto_with_proof(&lowered.program, config, args.bound, want_proof)
+        }
         _ => (
             args.engine.check(&lowered.program, config, args.bound),
             None,

@@ -84,6 +84,10 @@ impl EngineKind {
 /// The algorithm of `ase check`: a verifier, or the bounded explicit search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum CheckEngine {
+    /// For C: the exhaustive explicit search first (it settles programs
+    /// with finitely many reachable states and finds shallow bugs), for at
+    /// most half of the time, then ASE. For `.gc`: ASE.
+    Auto,
     /// Abstract Analysis of Symbolic Executions (the verifier).
     Ase,
     /// Under-approximation refinement (one concrete initial state, no
@@ -97,6 +101,10 @@ pub enum CheckEngine {
 /// States the explicit search explores at most unless `--max-states` says.
 const EXPLICIT_DEFAULT_MAX_STATES: u64 = 2_000_000;
 
+/// States the exhaustive search of `--engine auto` explores at most unless
+/// `--max-states` says (about 1 GB for programs of a few hundred variables).
+const AUTO_EXPLICIT_MAX_STATES: u64 = 1_000_000;
+
 impl CheckEngine {
     /// Runs the engine.
     pub fn check(
@@ -106,6 +114,7 @@ impl CheckEngine {
         bound: i64,
     ) -> engine::verdict::Outcome {
         match self {
+            CheckEngine::Auto => auto(program, config, bound),
             CheckEngine::Ase => EngineKind::Ase.check(program, config),
             CheckEngine::Ur => EngineKind::Ur.check(program, config),
             CheckEngine::Explicit => {
@@ -118,6 +127,61 @@ impl CheckEngine {
             }
         }
     }
+}
+
+/// `--engine auto`: the exhaustive explicit search for at most half of the
+/// time, then ASE for the rest.
+fn auto(
+    program: &engine::ir::Program,
+    config: &engine::ase::Config,
+    bound: i64,
+) -> engine::verdict::Outcome {
+    auto_with_proof(program, config, bound, false).0
+}
+
+/// `--engine auto`, also returning ASE's abstract states of a proof when
+/// `want_proof` (invariants, correctness witnesses): a safe program proved
+/// by the exhaustive search is then checked by ASE too, for its invariants,
+/// within the time left (the exhaustive proof stands if ASE gives none).
+pub fn auto_with_proof(
+    program: &engine::ir::Program,
+    config: &engine::ase::Config,
+    bound: i64,
+    want_proof: bool,
+) -> (
+    engine::verdict::Outcome,
+    Option<engine::verdict::ProofStates>,
+) {
+    use engine::verdict::Verdict;
+    let start = std::time::Instant::now();
+    let bounds = engine::explicit::Bounds {
+        bound,
+        max_states: config.max_states.unwrap_or(AUTO_EXPLICIT_MAX_STATES),
+    };
+    let slice = config.timeout.map(|t| start + t / 2);
+    let first = engine::explicit::prove(program, &bounds, slice);
+    let rest = engine::ase::Config {
+        timeout: config.timeout.map(|t| t.saturating_sub(start.elapsed())),
+        ..*config
+    };
+    let why = match &first.verdict {
+        Verdict::Unsafe(_) => return (first, None),
+        Verdict::Safe(_) if !want_proof => return (first, None),
+        Verdict::Safe(_) => {
+            let (outcome, proof) = engine::ase::check_with_proof(program, &rest);
+            return match (&outcome.verdict, proof) {
+                (Verdict::Safe(_), Some(proof)) => (outcome, Some(proof)),
+                _ => (first, None),
+            };
+        }
+        Verdict::Unknown(why) => why.clone(),
+    };
+    let (mut outcome, proof) = engine::ase::check_with_proof(program, &rest);
+    outcome.stats.time = start.elapsed();
+    if let Verdict::Unknown(reason) = &mut outcome.verdict {
+        *reason = format!("{reason} (explicit search first: {why})");
+    }
+    (outcome, proof)
 }
 
 impl Limits {
@@ -151,7 +215,7 @@ enum Command {
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
         /// The checking algorithm.
-        #[arg(long, value_enum, default_value_t = CheckEngine::Ase)]
+        #[arg(long, value_enum, default_value_t = CheckEngine::Auto)]
         engine: CheckEngine,
         /// Check the SV-COMP property of this file (only `unreach-call` is
         /// supported); the output then ends with `Verification result: ...`.

@@ -23,8 +23,8 @@
 //! search): bounded search cannot prove a program safe.
 
 use crate::interp::{self, RunError, State};
-use crate::ir::{LocId, Program, Rhs, TransId, VarId};
-use crate::verdict::{Outcome, Stats, Trace, Verdict};
+use crate::ir::{CmpOp, Cond, LocId, Program, Rhs, Term, TransId, VarId};
+use crate::verdict::{Outcome, Proof, Stats, Trace, Verdict};
 use std::time::Instant;
 
 /// The limits of one bounded search.
@@ -34,6 +34,15 @@ pub struct Bounds {
     pub bound: i64,
     /// The search stops with `unknown` after visiting this many states.
     pub max_states: u64,
+}
+
+/// Why an exhaustive search could not prove safety.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Cut {
+    /// An input or unconstrained initial value was only tried in the bound.
+    Input,
+    /// A successor overflowed the interpreter's arithmetic.
+    Overflow,
 }
 
 /// How often (in visited states) the deadline is checked.
@@ -46,7 +55,56 @@ type FxSet<K> = crate::ase::hash::FxHashSet<K>;
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 enum Key {
     Packed(u128),
-    Full(State),
+    /// Zigzag varints of the locations and values: small values, as most
+    /// are, take one byte.
+    Bytes(Box<[u8]>),
+}
+
+fn put_varint(out: &mut Vec<u8>, v: i128) {
+    let mut z = ((v << 1) ^ (v >> 127)) as u128;
+    loop {
+        let byte = (z & 0x7f) as u8;
+        z >>= 7;
+        if z == 0 {
+            out.push(byte);
+            return;
+        }
+        out.push(byte | 0x80);
+    }
+}
+
+fn get_varint(bytes: &[u8], at: &mut usize) -> i128 {
+    let mut z: u128 = 0;
+    let mut shift = 0;
+    while let Some(&b) = bytes.get(*at) {
+        *at += 1;
+        z |= u128::from(b & 0x7f) << shift;
+        shift += 7;
+        if b & 0x80 == 0 {
+            break;
+        }
+    }
+    ((z >> 1) as i128) ^ -((z & 1) as i128)
+}
+
+fn to_bytes(s: &State) -> Box<[u8]> {
+    let mut out = Vec::with_capacity(s.locs.len() + s.vals.len());
+    for l in &s.locs {
+        put_varint(&mut out, i128::from(l.0));
+    }
+    for v in &s.vals {
+        put_varint(&mut out, *v);
+    }
+    out.into_boxed_slice()
+}
+
+fn from_bytes(bytes: &[u8], threads: usize, vars: usize) -> State {
+    let mut at = 0;
+    let locs = (0..threads)
+        .map(|_| LocId(get_varint(bytes, &mut at) as u32))
+        .collect();
+    let vals = (0..vars).map(|_| get_varint(bytes, &mut at)).collect();
+    State { locs, vals }
 }
 
 /// How states are packed into [`Key::Packed`], if they can be.
@@ -126,10 +184,22 @@ struct Search<'a> {
     visited: FxSet<Key>,
     /// Transitions of each thread by source location.
     outgoing: Vec<Vec<Vec<TransId>>>,
+    /// Exhaustive mode: values are unbounded, and each input whose range is
+    /// known exactly ([`input_ranges`]) takes all values of that range.
+    exhaustive: bool,
+    /// The exact ranges of inputs, by transition and variable.
+    ranges: crate::ase::hash::FxHashMap<(TransId, VarId), (i128, i128)>,
+    /// The first reason the exhaustive search missed states, if any.
+    cut: Option<Cut>,
 }
 
 impl<'a> Search<'a> {
-    fn new(program: &'a Program, bounds: &Bounds, deadline: Option<Instant>) -> Self {
+    fn new(
+        program: &'a Program,
+        bounds: &Bounds,
+        deadline: Option<Instant>,
+        exhaustive: bool,
+    ) -> Self {
         let declared = program
             .vars
             .iter()
@@ -154,30 +224,47 @@ impl<'a> Search<'a> {
         Search {
             program,
             bound,
-            packing: Packing::new(program, bound),
+            packing: if exhaustive {
+                None
+            } else {
+                Packing::new(program, bound)
+            },
             max_states: bounds.max_states,
             deadline,
             nodes: Vec::new(),
             visited: FxSet::default(),
             outgoing,
+            exhaustive,
+            ranges: if exhaustive {
+                input_ranges(program)
+            } else {
+                Default::default()
+            },
+            cut: None,
         }
     }
 
     fn in_bound(&self, s: &State) -> bool {
-        s.vals.iter().all(|v| v.abs() <= self.bound)
+        self.exhaustive || s.vals.iter().all(|v| v.abs() <= self.bound)
+    }
+
+    fn note_cut(&mut self, why: Cut) {
+        self.cut.get_or_insert(why);
     }
 
     fn key(&self, s: &State) -> Key {
         match self.packing {
             Some(p) => Key::Packed(p.pack(s)),
-            None => Key::Full(s.clone()),
+            None => Key::Bytes(to_bytes(s)),
         }
     }
 
     fn state(&self, id: usize) -> State {
         match (&self.nodes[id].key, self.packing) {
             (Key::Packed(k), Some(p)) => p.unpack(*k),
-            (Key::Full(s), _) => s.clone(),
+            (Key::Bytes(b), _) => {
+                from_bytes(b, self.program.threads.len(), self.program.vars.len())
+            }
             // Keys are packed exactly when there is a packing.
             (Key::Packed(_), None) => State {
                 locs: Vec::new(),
@@ -216,9 +303,13 @@ impl<'a> Search<'a> {
         self.visited.insert(key.clone());
         self.nodes.push(Node { key, parent });
         // An error condition that overflows is not reported as reached.
-        Ok(interp::is_error(self.program, state)
-            .unwrap_or(false)
-            .then_some(id))
+        match interp::is_error(self.program, state) {
+            Ok(e) => Ok(e.then_some(id)),
+            Err(_) => {
+                self.note_cut(Cut::Overflow);
+                Ok(None)
+            }
+        }
     }
 
     /// Enumerates the initial states; `Ok(Some(i))` when node `i` is an
@@ -227,6 +318,9 @@ impl<'a> Search<'a> {
         let free: Vec<usize> = (0..self.program.vars.len())
             .filter(|&v| self.program.vars[v].init.is_none())
             .collect();
+        if !free.is_empty() {
+            self.note_cut(Cut::Input);
+        }
         let mut vals: Vec<i128> = self
             .program
             .vars
@@ -286,7 +380,11 @@ impl<'a> Search<'a> {
         let tr = self.program.transition(t);
         match interp::eval_cond(&tr.guard, state) {
             Ok(true) => {}
-            Ok(false) | Err(_) => return Ok(None),
+            Ok(false) => return Ok(None),
+            Err(_) => {
+                self.note_cut(Cut::Overflow);
+                return Ok(None);
+            }
         }
         let inputs: Vec<VarId> = tr
             .assigns
@@ -294,22 +392,40 @@ impl<'a> Search<'a> {
             .filter(|a| a.rhs == Rhs::Nondet)
             .map(|a| a.var)
             .collect();
-        let mut values: Vec<(VarId, i128)> = inputs.iter().map(|&v| (v, -self.bound)).collect();
+        let ranges: Vec<(i128, i128)> = inputs
+            .iter()
+            .map(|&v| match self.ranges.get(&(t, v)) {
+                Some(&r) => r,
+                None => (-self.bound, self.bound),
+            })
+            .collect();
+        if inputs.iter().any(|&v| !self.ranges.contains_key(&(t, v))) {
+            self.note_cut(Cut::Input);
+        }
+        let mut values: Vec<(VarId, i128)> = inputs
+            .iter()
+            .zip(&ranges)
+            .map(|(&v, &(lo, _))| (v, lo))
+            .collect();
         loop {
-            // Overflow (values are bounded anyway) gives no successor.
-            if let Ok(s) = interp::step(self.program, state, t, &values) {
-                if let Some(id) = self.visit(&s, Some((cur, t, values.clone())))? {
-                    return Ok(Some(id));
+            match interp::step(self.program, state, t, &values) {
+                Ok(s) => {
+                    if let Some(id) = self.visit(&s, Some((cur, t, values.clone())))? {
+                        return Ok(Some(id));
+                    }
                 }
+                // Overflow gives no successor (values are bounded anyway
+                // outside the exhaustive mode).
+                Err(_) => self.note_cut(Cut::Overflow),
             }
             let mut carry = true;
-            for (_, x) in values.iter_mut() {
-                if *x < self.bound {
+            for ((_, x), &(lo, hi)) in values.iter_mut().zip(&ranges) {
+                if *x < hi {
                     *x += 1;
                     carry = false;
                     break;
                 }
-                *x = -self.bound;
+                *x = lo;
             }
             if carry {
                 return Ok(None);
@@ -334,8 +450,29 @@ impl<'a> Search<'a> {
 /// for an error state. Answers `unsafe` (with a shortest trace within the
 /// bound) or `unknown`; never `safe`.
 pub fn check(program: &Program, bounds: &Bounds, deadline: Option<Instant>) -> Outcome {
+    search(program, bounds, deadline, false)
+}
+
+/// Exhaustive explicit-state search: like [`check`], but values are
+/// unbounded and every input whose range [`input_ranges`] knows exactly
+/// takes every value of that range. When the search completes without an
+/// error, without overflow, and without an input or initial value it could
+/// only sample in `[-B, B]`, it has visited every reachable state: the
+/// answer is `safe` ([`Proof::ExhaustiveSearch`]). Programs with finitely
+/// many reachable states and small-ranged inputs (loop-free or bounded
+/// concurrent C) are proved this way.
+pub fn prove(program: &Program, bounds: &Bounds, deadline: Option<Instant>) -> Outcome {
+    search(program, bounds, deadline, true)
+}
+
+fn search(
+    program: &Program,
+    bounds: &Bounds,
+    deadline: Option<Instant>,
+    exhaustive: bool,
+) -> Outcome {
     let start = Instant::now();
-    let mut search = Search::new(program, bounds, deadline);
+    let mut search = Search::new(program, bounds, deadline, exhaustive);
     let result = search.explore();
     let visited = search.nodes.len() as u64;
     let bound = search.bound;
@@ -346,10 +483,21 @@ pub fn check(program: &Program, bounds: &Bounds, deadline: Option<Instant>) -> O
                 "internal error: the explicit trace does not replay ({e})"
             )),
         },
+        Ok(None) if exhaustive => match search.cut {
+            None => Verdict::Safe(Proof::ExhaustiveSearch),
+            Some(Cut::Input) => Verdict::Unknown(format!(
+                "no error in {visited} states, but some inputs were only tried in [-{bound}, {bound}]"
+            )),
+            Some(Cut::Overflow) => Verdict::Unknown(format!(
+                "no error in {visited} states, but some steps overflowed"
+            )),
+        },
         Ok(None) => Verdict::Unknown(format!("no error within bound {bound} ({visited} states)")),
-        Err(Stop::StateLimit) => Verdict::Unknown(format!(
-            "state limit reached ({visited} states within bound {bound})"
-        )),
+        Err(Stop::StateLimit) => Verdict::Unknown(if exhaustive {
+            format!("state limit reached ({visited} states)")
+        } else {
+            format!("state limit reached ({visited} states within bound {bound})")
+        }),
         Err(Stop::TimeLimit) => Verdict::Unknown("time limit reached".into()),
     };
     Outcome {
@@ -363,6 +511,88 @@ pub fn check(program: &Program, bounds: &Bounds, deadline: Option<Instant>) -> O
             time: start.elapsed(),
         },
     }
+}
+
+/// Largest input range enumerated exactly.
+const MAX_RANGE: i128 = 1 << 10;
+
+/// Bounds `lo <= v <= hi` that a condition's top-level conjunction puts on
+/// `v`.
+fn conjunct_bounds(c: &Cond, v: VarId, lo: &mut Option<i128>, hi: &mut Option<i128>) {
+    let tighten_lo = |lo: &mut Option<i128>, k: i128| *lo = Some(lo.map_or(k, |l| l.max(k)));
+    let tighten_hi = |hi: &mut Option<i128>, k: i128| *hi = Some(hi.map_or(k, |h| h.min(k)));
+    match c {
+        Cond::And(a, b) => {
+            conjunct_bounds(a, v, lo, hi);
+            conjunct_bounds(b, v, lo, hi);
+        }
+        Cond::Cmp(op, a, b) => {
+            // Normalise to `v op k`.
+            let (op, k) = match (a, b) {
+                (Term::Var(x), Term::Const(k)) if *x == v => (*op, i128::from(*k)),
+                (Term::Const(k), Term::Var(x)) if *x == v => (op.flip(), i128::from(*k)),
+                _ => return,
+            };
+            match op {
+                CmpOp::Eq => {
+                    tighten_lo(lo, k);
+                    tighten_hi(hi, k);
+                }
+                CmpOp::Le => tighten_hi(hi, k),
+                CmpOp::Lt => tighten_hi(hi, k - 1),
+                CmpOp::Ge => tighten_lo(lo, k),
+                CmpOp::Gt => tighten_lo(lo, k + 1),
+                CmpOp::Ne => {}
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The inputs whose values outside a small range `[lo, hi]` cannot matter:
+/// `v := *` on a transition into location `L` of thread `T`, where only `T`
+/// uses `v`, the error and initial conditions do not mention it, and every
+/// transition of `T` out of `L` requires `lo <= v <= hi` in its guard. A
+/// value outside the range leaves `T` blocked at `L` for good, and since no
+/// other thread and no error condition reads `v`, every error reachable from
+/// such a state is reachable from the same state with `v = lo`. (A location
+/// without outgoing transitions blocks `T` for any value: `[0, 0]`.)
+pub fn input_ranges(
+    program: &Program,
+) -> crate::ase::hash::FxHashMap<(TransId, VarId), (i128, i128)> {
+    let owners = crate::liveness::owners(program);
+    let mut out = crate::ase::hash::FxHashMap::default();
+    for (i, t) in program.transitions.iter().enumerate() {
+        let id = TransId::new(i);
+        for a in t.assigns.iter().filter(|a| a.rhs == Rhs::Nondet) {
+            let v = a.var;
+            if owners[v.index()] != Some(t.thread) {
+                continue;
+            }
+            let mut range: Option<(i128, i128)> = None;
+            let mut exact = true;
+            for &o in &program.thread(t.thread).transitions {
+                let out_t = program.transition(o);
+                if out_t.from != t.to {
+                    continue;
+                }
+                let (mut lo, mut hi) = (None, None);
+                conjunct_bounds(&out_t.guard, v, &mut lo, &mut hi);
+                match (lo, hi) {
+                    (Some(lo), Some(hi)) => {
+                        range = Some(range.map_or((lo, hi), |(a, b)| (a.min(lo), b.max(hi))));
+                    }
+                    _ => exact = false,
+                }
+            }
+            let range = range.unwrap_or((0, 0));
+            if exact && range.1 - range.0 < MAX_RANGE {
+                // An empty range (lo > hi) blocks every value: keep one.
+                out.insert((id, v), (range.0, range.1.max(range.0)));
+            }
+        }
+    }
+    out
 }
 
 #[cfg(test)]
@@ -571,5 +801,115 @@ mod tests {
             Verdict::Unknown(why) => assert_eq!(why, "no error within bound 3 (1 states)"),
             v => panic!("expected unknown, got {v:?}"),
         }
+    }
+
+    #[test]
+    fn varint_keys_round_trip() {
+        let s = State {
+            locs: vec![LocId(0), LocId(300)],
+            vals: vec![
+                0,
+                -1,
+                1,
+                63,
+                -64,
+                64,
+                i128::from(i64::MAX),
+                i128::from(i64::MIN),
+            ],
+        };
+        assert_eq!(from_bytes(&to_bytes(&s), 2, 8), s);
+    }
+
+    #[test]
+    fn input_ranges_need_an_owner_and_bounding_guards() {
+        let p = program(
+            "var b = 0, n = 0, g = 0, s = 0;
+             thread p at a {
+               a -> i do b := *, n := *, s := *;
+               i -> c when 0 <= b && b <= 1 && n >= 0 && s == 0 do g := b + n;
+               i -> c when b == 3 && n < 5 && s == 1;
+             }
+             thread q at a { a -> a when s == 2; }
+             error g == 9;",
+        );
+        let r = input_ranges(&p);
+        let (b, n, s) = (VarId::new(0), VarId::new(1), VarId::new(2));
+        let t = TransId::new(0);
+        assert_eq!(r.get(&(t, b)), Some(&(0, 3)));
+        assert_eq!(
+            r.get(&(t, n)),
+            None,
+            "n has no upper bound on the first edge"
+        );
+        assert_eq!(r.get(&(t, s)), None, "s is read by another thread");
+    }
+
+    #[test]
+    fn exhaustive_search_proves_finite_programs() {
+        let safe = program(
+            "var x = 0, c = 0, d = 0;
+             thread p at a {
+               a -> i do c := *;
+               i -> b when 0 <= c && c <= 1 do x := x + c;
+             }
+             thread q at a {
+               a -> i do d := *;
+               i -> b when 0 <= d && d <= 1 do x := x + 2 * d;
+             }
+             error x > 3;",
+        );
+        let out = prove(&safe, &bounds(1), None);
+        assert!(
+            matches!(out.verdict, Verdict::Safe(Proof::ExhaustiveSearch)),
+            "{:?}",
+            out.verdict
+        );
+        // The same program with a bug beyond the bound of inputs (x = 3 needs c = 1, d = 1,
+        // both within their ranges) and values beyond the bound (x = 3 > B = 1).
+        let unsafe_ = program(
+            "var x = 0, c = 0, d = 0;
+             thread p at a {
+               a -> i do c := *;
+               i -> b when 0 <= c && c <= 1 do x := x + c;
+             }
+             thread q at a {
+               a -> i do d := *;
+               i -> b when 0 <= d && d <= 1 do x := x + 2 * d;
+             }
+             error x == 3;",
+        );
+        let out = prove(&unsafe_, &bounds(1), None);
+        let Verdict::Unsafe(trace) = &out.verdict else {
+            panic!("expected unsafe, got {:?}", out.verdict);
+        };
+        assert!(trace.replay(&unsafe_).is_ok());
+        assert!(matches!(
+            check(&unsafe_, &bounds(1), None).verdict,
+            Verdict::Unknown(_)
+        ));
+        // An unbounded input is only sampled: no proof.
+        let open = program(
+            "var x = 0;
+             thread p at a { a -> b do x := *; }
+             error x == 100;",
+        );
+        let out = prove(&open, &bounds(5), None);
+        let Verdict::Unknown(why) = &out.verdict else {
+            panic!("expected unknown, got {:?}", out.verdict);
+        };
+        assert!(why.contains("only tried in [-5, 5]"), "{why}");
+        // An infinite state space hits the state limit.
+        let counter = program(
+            "var x = 0;
+             thread p at a { a -> a do x := x + 1; }
+             error x < 0;",
+        );
+        let out = prove(&counter, &bounds(5), None);
+        assert!(
+            matches!(&out.verdict, Verdict::Unknown(w) if w.contains("state limit")),
+            "{:?}",
+            out.verdict
+        );
     }
 }

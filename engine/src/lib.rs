@@ -8,6 +8,7 @@ pub mod generate;
 pub mod interp;
 pub mod ir;
 pub mod linear;
+pub mod liveness;
 pub mod parse;
 pub mod print;
 pub mod smt;

@@ -14,6 +14,9 @@ pub enum Proof {
     /// UR: every explored abstract transition passed the exactness checks,
     /// so the explored abstract states are closed (EX).
     ExactAbstraction,
+    /// The explicit search visited every reachable state, trying every
+    /// value of every input (ES).
+    ExhaustiveSearch,
 }
 
 impl Proof {
@@ -23,6 +26,7 @@ impl Proof {
             Proof::SafeFragment => "SF",
             Proof::InductiveInvariant => "II",
             Proof::ExactAbstraction => "EX",
+            Proof::ExhaustiveSearch => "ES",
         }
     }
     /// A phrase for users.
@@ -31,6 +35,7 @@ impl Proof {
             Proof::SafeFragment => "safe-fragment check",
             Proof::InductiveInvariant => "inductive-invariant check",
             Proof::ExactAbstraction => "exactness checks of under-approximation refinement",
+            Proof::ExhaustiveSearch => "exhaustive explicit-state search (finitely many reachable states, every input value tried)",
         }
     }
 }

@@ -242,7 +242,11 @@ pub(crate) fn emit(mut l: Lowerer<'_>) -> Result<Lowered> {
     {
         p.error.push(and(Cond::At(t, loc), running.clone()));
     }
+    // Temporaries and locals after their last use would make equal states
+    // differ; resetting them keeps reachability (see the pass).
+    let resets = engine::liveness::reset_dead_locals(&mut p);
     Ok(Lowered {
+        resets,
         program: p,
         threads: infos,
         errors,

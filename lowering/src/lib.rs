@@ -83,6 +83,10 @@ pub struct VarMeta {
 /// The result of lowering a C program.
 #[derive(Clone, Debug)]
 pub struct Lowered {
+    /// The assignments that reset dead variables
+    /// ([`engine::liveness::reset_dead_locals`]): not writes of the C
+    /// program, so traces leave them out.
+    pub resets: Vec<(engine::ir::TransId, engine::ir::VarId)>,
     /// The IR program. Transition spans are byte ranges of the parsed text
     /// ([`ParsedUnit::text`]).
     pub program: Program,

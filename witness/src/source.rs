@@ -290,7 +290,7 @@ pub fn build(unit: &ParsedUnit, file: &Path, lowered: &Lowered, trace: &Trace) -
             }
         }
         for a in &tr.assigns {
-            if a.rhs == Rhs::Nondet {
+            if a.rhs == Rhs::Nondet || lowered.resets.contains(&(ts.transition, a.var)) {
                 continue;
             }
             let value = ts.state.vals[a.var.index()];
