@@ -262,6 +262,9 @@ pub fn run_all(
     let rows = pool.install(|| {
         tasks
             .par_iter()
+            // One task per split: a worker that runs out of tasks steals
+            // single tasks, so the last slow ones run side by side.
+            .with_max_len(1)
             .map(|t| {
                 let row = run_task(t, opts);
                 score.fetch_add(row.score, Ordering::Relaxed);
