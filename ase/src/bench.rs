@@ -38,6 +38,8 @@ pub fn run(opts: &Options<'_>) -> anyhow::Result<u8> {
     if !(opts.timeout.is_finite() && opts.timeout > 0.0) {
         anyhow::bail!("--timeout must be a positive number of seconds");
     }
+    std::fs::create_dir_all(opts.output)
+        .with_context(|| format!("cannot create `{}`", opts.output.display()))?;
     let rows = if opts.tasks.extension().is_some_and(|e| e == "csv") {
         report::read_csv(opts.tasks)?
     } else {
@@ -62,8 +64,6 @@ pub fn run(opts: &Options<'_>) -> anyhow::Result<u8> {
                 extra_args: opts.check_args.to_vec(),
             },
         )?;
-        std::fs::create_dir_all(opts.output)
-            .with_context(|| format!("cannot create `{}`", opts.output.display()))?;
         report::write_csv(&opts.output.join("results.csv"), &rows)?;
         report::write_json(&opts.output.join("results.json"), &rows)?;
         rows
@@ -92,8 +92,6 @@ pub fn run(opts: &Options<'_>) -> anyhow::Result<u8> {
         runs[0].0 = this;
         runs.push((name, other_rows));
     }
-    std::fs::create_dir_all(opts.output)
-        .with_context(|| format!("cannot create `{}`", opts.output.display()))?;
     std::fs::write(opts.output.join("summary.md"), &summary)?;
     let series: Vec<(&str, &[Row])> = runs
         .iter()

@@ -392,14 +392,17 @@ impl<'a> Search<'a> {
             .filter(|a| a.rhs == Rhs::Nondet)
             .map(|a| a.var)
             .collect();
+        let mut sampled = false;
         let ranges: Vec<(i128, i128)> = inputs
             .iter()
-            .map(|&v| match self.ranges.get(&(t, v)) {
-                Some(&r) => r,
-                None => (-self.bound, self.bound),
+            .map(|&v| {
+                self.ranges.get(&(t, v)).copied().unwrap_or_else(|| {
+                    sampled = true;
+                    (-self.bound, self.bound)
+                })
             })
             .collect();
-        if inputs.iter().any(|&v| !self.ranges.contains_key(&(t, v))) {
+        if sampled {
             self.note_cut(Cut::Input);
         }
         let mut values: Vec<(VarId, i128)> = inputs

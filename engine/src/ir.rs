@@ -317,6 +317,22 @@ impl Term {
 }
 
 impl Cond {
+    /// Calls `f` on every variable the condition reads.
+    pub fn for_each_var(&self, f: &mut impl FnMut(VarId)) {
+        match self {
+            Cond::True | Cond::False | Cond::At(..) => {}
+            Cond::Cmp(_, a, b) => {
+                a.for_each_var(f);
+                b.for_each_var(f);
+            }
+            Cond::Not(c) => c.for_each_var(f),
+            Cond::And(a, b) | Cond::Or(a, b) => {
+                a.for_each_var(f);
+                b.for_each_var(f);
+            }
+        }
+    }
+
     /// Whether the condition mentions a thread location.
     pub fn mentions_locations(&self) -> bool {
         match self {

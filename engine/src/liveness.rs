@@ -17,7 +17,7 @@
 //! again, and the error condition does not mention `v`; so a state and its
 //! reset version have the same futures up to `v`'s value.
 
-use crate::ir::{Assign, Cond, Program, Rhs, Term, ThreadId, TransId, VarId};
+use crate::ir::{Assign, Program, Rhs, Term, ThreadId, TransId, VarId};
 
 /// Whether a variable can be reset, and by whom it is used.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -29,21 +29,6 @@ enum Use {
     /// Several threads, the error or initial condition, or no declared
     /// initial value: never reset.
     Fixed,
-}
-
-fn cond_vars(c: &Cond, f: &mut impl FnMut(VarId)) {
-    match c {
-        Cond::True | Cond::False | Cond::At(..) => {}
-        Cond::Cmp(_, a, b) => {
-            a.for_each_var(f);
-            b.for_each_var(f);
-        }
-        Cond::Not(c) => cond_vars(c, f),
-        Cond::And(a, b) | Cond::Or(a, b) => {
-            cond_vars(a, f);
-            cond_vars(b, f);
-        }
-    }
 }
 
 /// A set of a thread's owned variables, as a bit vector.
@@ -79,7 +64,7 @@ fn uses(p: &Program) -> Vec<Use> {
     let mut uses = vec![Use::Unused; p.vars.len()];
     let mut fix = |v: VarId| uses[v.index()] = Use::Fixed;
     for c in p.error.iter().chain(&p.init) {
-        cond_vars(c, &mut fix);
+        c.for_each_var(&mut fix);
     }
     for t in &p.transitions {
         let mut note = |v: VarId| {
@@ -90,7 +75,7 @@ fn uses(p: &Program) -> Vec<Use> {
                 _ => Use::Fixed,
             };
         };
-        cond_vars(&t.guard, &mut note);
+        t.guard.for_each_var(&mut note);
         for a in &t.assigns {
             note(a.var);
             if let Rhs::Expr(e) = &a.rhs {
@@ -138,7 +123,7 @@ pub fn reset_dead_locals(p: &mut Program) -> Vec<(TransId, VarId)> {
                         gen.set(index[v.index()]);
                     }
                 };
-                cond_vars(&t.guard, &mut read);
+                t.guard.for_each_var(&mut read);
                 for a in &t.assigns {
                     if let Rhs::Expr(e) = &a.rhs {
                         e.for_each_var(&mut read);

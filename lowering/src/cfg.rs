@@ -12,7 +12,7 @@ use std::collections::{BTreeSet, HashMap};
 use engine::ir::{Cond, Term, VarId};
 use frontend::lang_c::span::Span;
 
-use crate::term::{and, cond_size, cond_vars, subst_cond, subst_term, term_size};
+use crate::term::{and, cond_size, subst_cond, subst_term, term_size};
 
 /// A location of a thread's CFG (index into [`Cfg::locs`]).
 pub type Loc = usize;
@@ -228,7 +228,7 @@ impl Cfg {
             return true;
         }
         let mut vis = e.havoc.iter().any(|v| shared(*v));
-        cond_vars(&e.guard, &mut |v| vis |= shared(v));
+        e.guard.for_each_var(&mut |v| vis |= shared(v));
         for (v, t) in &e.assigns {
             vis |= shared(*v);
             t.for_each_var(&mut |v| vis |= shared(v));
@@ -298,7 +298,7 @@ impl Cfg {
 fn compose(e1: &Edge, e2: &Edge) -> Option<Edge> {
     let h2: BTreeSet<VarId> = e2.havoc.iter().copied().collect();
     let mut reads1 = BTreeSet::new();
-    cond_vars(&e1.guard, &mut |v| {
+    e1.guard.for_each_var(&mut |v| {
         reads1.insert(v);
     });
     for (v, t) in &e1.assigns {

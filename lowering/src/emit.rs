@@ -300,7 +300,7 @@ fn for_each_var(e: &Edge, f: &mut impl FnMut(engine::ir::VarId)) {
     for v in &e.havoc {
         f(*v);
     }
-    crate::term::cond_vars(&e.guard, f);
+    e.guard.for_each_var(f);
     for (v, t) in &e.assigns {
         f(*v);
         t.for_each_var(f);

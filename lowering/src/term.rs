@@ -158,22 +158,6 @@ pub fn subst_cond(c: &Cond, f: &impl Fn(VarId) -> Option<Term>) -> Cond {
     }
 }
 
-/// Calls `f` on every variable a condition reads.
-pub fn cond_vars(c: &Cond, f: &mut impl FnMut(VarId)) {
-    match c {
-        Cond::True | Cond::False | Cond::At(..) => {}
-        Cond::Cmp(_, a, b) => {
-            a.for_each_var(f);
-            b.for_each_var(f);
-        }
-        Cond::Not(a) => cond_vars(a, f),
-        Cond::And(a, b) | Cond::Or(a, b) => {
-            cond_vars(a, f);
-            cond_vars(b, f);
-        }
-    }
-}
-
 /// The number of nodes of a term (to bound growth under substitution).
 pub fn term_size(t: &Term) -> usize {
     match t {
