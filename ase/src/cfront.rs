@@ -26,6 +26,10 @@ pub struct CppArgs {
     /// supports `-m32`, else native.
     #[arg(long, value_enum, ignore_case = true, value_name = "MODEL")]
     pub data_model: Option<DataModelArg>,
+    /// Do not reduce: keep every access to shared memory its own step
+    /// (the fine-grained model, for comparison).
+    #[arg(long)]
+    pub no_reduce: bool,
 }
 
 /// `--data-model`.
@@ -93,7 +97,10 @@ pub fn load(path: &Path, cpp: &CppArgs) -> Result<(ParsedUnit, Lowered), Failure
         }
         e => Failure::Invalid(format!("error: {e}\n")),
     })?;
-    let lowered = lowering::lower(&unit).map_err(|e| {
+    let options = lowering::Options {
+        reduce: !cpp.no_reduce,
+    };
+    let lowered = lowering::lower_with(&unit, &options).map_err(|e| {
         let at = unit.locate(&e.span());
         let end = (!e.span().is_none())
             .then(|| {

@@ -67,6 +67,55 @@ pub enum EdgeKind {
     AtomicEnd,
 }
 
+/// What an edge does to a mutex, as the lowering of `pthread_mutex_lock`
+/// and `pthread_mutex_unlock` marks it (the reduction's lockset analysis
+/// reads it; nothing else does).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Sync {
+    /// Nothing (or something the lockset analysis does not understand).
+    #[default]
+    None,
+    /// Acquires the mutex cell: guard `m == 0`, assigns `m := owner`.
+    Acquire(VarId, i64),
+    /// Releases the mutex cell: guard `m == owner`, assigns `m := 0`.
+    Release(VarId, i64),
+}
+
+/// How a step commutes with the steps of other threads (Lipton's movers).
+/// A right mover can be delayed until the thread's next step, a left mover
+/// taken as soon as the thread reaches it; a both-mover can be either.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mover {
+    /// Commutes with every step of every other thread.
+    Both,
+    /// Commutes to the right (an acquire, a thread's start).
+    Right,
+    /// Commutes to the left (a release).
+    Left,
+    /// Neither: the step stays its own interleaving point.
+    Non,
+}
+
+impl Mover {
+    /// The class of `a; b` executed as one step.
+    pub fn then(self, b: Mover) -> Mover {
+        match (self, b) {
+            (Mover::Both, x) | (x, Mover::Both) => x,
+            (Mover::Right, Mover::Right) => Mover::Right,
+            (Mover::Left, Mover::Left) => Mover::Left,
+            _ => Mover::Non,
+        }
+    }
+    /// Whether the step may be delayed until the thread's next step.
+    pub fn delays(self) -> bool {
+        matches!(self, Mover::Both | Mover::Right)
+    }
+    /// Whether the step may be taken as soon as it is reached.
+    pub fn hastens(self) -> bool {
+        matches!(self, Mover::Both | Mover::Left)
+    }
+}
+
 /// `havoc; assume guard; assigns`.
 #[derive(Clone, Debug)]
 pub struct Edge {
@@ -84,6 +133,10 @@ pub struct Edge {
     pub span: Option<Span>,
     /// Atomic-section role.
     pub kind: EdgeKind,
+    /// What it does to a mutex.
+    pub sync: Sync,
+    /// How it commutes with other threads' steps (set before compression).
+    pub mover: Mover,
     /// Removed by the compression.
     pub dead: bool,
 }
@@ -195,24 +248,24 @@ impl Cfg {
     }
 
     /// Merges chains of steps into large blocks (see ARCHITECTURE.md, "Large
-    /// blocks"). A location `L` is removed, each incoming edge composed with
-    /// each outgoing one, when
-    /// (a) every incoming edge is invisible (delaying a local step until the
-    ///     next one is exact), or
-    /// (b) every outgoing edge is invisible and `L` cannot block (taking a
-    ///     local step that is always enabled at once is exact), or
+    /// blocks" and "Reduction"). A location `L` is removed, each incoming
+    /// edge composed with each outgoing one, when
+    /// (a) every incoming edge is a right mover (delaying it until the next
+    ///     step keeps reachability), or
+    /// (b) every outgoing edge is a left mover and `L` cannot block (taking
+    ///     it at once keeps reachability), or
     /// (c) `L` is inside an atomic section and cannot block (no other thread
     ///     runs there).
-    /// An edge is visible when it reads or writes a shared variable, reads a
-    /// location, or enters a special location.
-    pub fn compress(&mut self, shared: &dyn Fn(VarId) -> bool) {
+    /// Every edge's [`Mover`] class must be set; a composed edge gets the
+    /// class of the sequence.
+    pub fn compress(&mut self) {
         loop {
             let mut merged_any = false;
             for l in 1..self.locs.len() {
                 if self.locs[l].kind.is_special() {
                     continue;
                 }
-                if self.try_eliminate(l, shared) {
+                if self.try_eliminate(l) {
                     merged_any = true;
                 }
             }
@@ -223,20 +276,29 @@ impl Cfg {
         self.edges.retain(|e| !e.dead);
     }
 
-    fn visible(&self, e: &Edge, shared: &dyn Fn(VarId) -> bool) -> bool {
+    /// Classifies the edges without any knowledge of locks: an edge that
+    /// touches only the thread's own variables, reads no location and
+    /// enters no special location is a both-mover, every other edge a
+    /// non-mover (the classic large blocks; `--no-reduce`).
+    pub fn classify_invisible(&mut self, shared: &dyn Fn(VarId) -> bool) {
+        for i in 0..self.edges.len() {
+            let vis = self.visible(&self.edges[i], shared);
+            self.edges[i].mover = if vis { Mover::Non } else { Mover::Both };
+        }
+    }
+
+    /// Whether an edge reads or writes a shared variable, reads a location,
+    /// or enters a special location.
+    pub fn visible(&self, e: &Edge, shared: &dyn Fn(VarId) -> bool) -> bool {
         if self.locs[e.to].kind.is_special() || e.guard.mentions_locations() {
             return true;
         }
-        let mut vis = e.havoc.iter().any(|v| shared(*v));
-        e.guard.for_each_var(&mut |v| vis |= shared(v));
-        for (v, t) in &e.assigns {
-            vis |= shared(*v);
-            t.for_each_var(&mut |v| vis |= shared(v));
-        }
+        let mut vis = false;
+        e.for_each_var(&mut |v| vis |= shared(v));
         vis
     }
 
-    fn try_eliminate(&mut self, l: Loc, shared: &dyn Fn(VarId) -> bool) -> bool {
+    fn try_eliminate(&mut self, l: Loc) -> bool {
         let ins: Vec<usize> = (0..self.edges.len())
             .filter(|&i| !self.edges[i].dead && self.edges[i].to == l)
             .collect();
@@ -250,8 +312,8 @@ impl Cfg {
             return false;
         }
         let info = &self.locs[l];
-        let ins_invisible = ins.iter().all(|&i| !self.visible(&self.edges[i], shared));
-        let outs_invisible = outs.iter().all(|&o| !self.visible(&self.edges[o], shared));
+        let ins_invisible = ins.iter().all(|&i| self.edges[i].mover.delays());
+        let outs_invisible = outs.iter().all(|&o| self.edges[o].mover.hastens());
         let ok = ins_invisible
             || (outs_invisible && !info.blocking)
             || (info.depth > 0 && !info.blocking);
@@ -347,8 +409,24 @@ fn compose(e1: &Edge, e2: &Edge) -> Option<Edge> {
         assigns,
         span: e2.span.or(e1.span),
         kind: EdgeKind::Plain,
+        sync: Sync::None,
+        mover: e1.mover.then(e2.mover),
         dead: false,
     })
+}
+
+impl Edge {
+    /// Calls `f` on every variable the edge havocs, reads or writes.
+    pub fn for_each_var(&self, f: &mut impl FnMut(VarId)) {
+        for v in &self.havoc {
+            f(*v);
+        }
+        self.guard.for_each_var(f);
+        for (v, t) in &self.assigns {
+            f(*v);
+            t.for_each_var(f);
+        }
+    }
 }
 
 #[cfg(test)]
@@ -365,6 +443,8 @@ mod tests {
             assigns,
             span: None,
             kind: EdgeKind::Plain,
+            sync: Sync::None,
+            mover: Mover::Non,
             dead: false,
         }
     }
@@ -387,7 +467,8 @@ mod tests {
                 Term::Add(Box::new(Term::Var(l)), Box::new(Term::Const(1))),
             )],
         ));
-        cfg.compress(&|v| v == g);
+        cfg.classify_invisible(&|v| v == g);
+        cfg.compress();
         assert_eq!(cfg.edges.len(), 1);
         let e = &cfg.edges[0];
         assert_eq!((e.from, e.to), (a, c));
@@ -413,7 +494,8 @@ mod tests {
             vec![],
         ));
         cfg.edge(edge(c, d, Cond::True, vec![(g, Term::Const(2))]));
-        cfg.compress(&|v| v == g);
+        cfg.classify_invisible(&|v| v == g);
+        cfg.compress();
         // b -> c (local, blocking) merges forward into c -> d, not back.
         assert_eq!(cfg.edges.len(), 2);
         assert!(cfg.edges.iter().any(|e| e.from == a && e.to == b));

@@ -52,7 +52,7 @@ pub(crate) fn emit(mut l: Lowerer<'_>) -> Result<Lowered> {
     let mut users: Vec<HashSet<usize>> = vec![HashSet::new(); l.vars.len()];
     for (k, t) in l.threads.iter().enumerate() {
         for e in t.cfg.live() {
-            for_each_var(e, &mut |v| {
+            e.for_each_var(&mut |v| {
                 users[v.index()].insert(k);
             });
         }
@@ -62,8 +62,19 @@ pub(crate) fn emit(mut l: Lowerer<'_>) -> Result<Lowered> {
         .enumerate()
         .map(|(i, u)| u.len() > 1 || Some(engine::ir::VarId::new(i)) == flag)
         .collect();
+    if l.reduce {
+        crate::reduce::reduce(&mut l.threads, &l.vars, flag);
+    } else {
+        for t in &mut l.threads {
+            t.cfg.classify_invisible(&|v| shared[v.index()]);
+        }
+    }
     for t in &mut l.threads {
-        t.cfg.compress(&|v| shared[v.index()]);
+        t.cfg.compress();
+    }
+
+    if l.reduce {
+        crate::reduce::after_compression(&mut l.threads, &l.vars, flag);
     }
 
     let mut p = Program {
@@ -293,16 +304,5 @@ fn remap_at(c: &Cond, maps: &Vec<HashMap<usize, LocId>>) -> Cond {
         Cond::And(a, b) => and(remap_at(a, maps), remap_at(b, maps)),
         Cond::Or(a, b) => crate::term::or(remap_at(a, maps), remap_at(b, maps)),
         c => c.clone(),
-    }
-}
-
-fn for_each_var(e: &Edge, f: &mut impl FnMut(engine::ir::VarId)) {
-    for v in &e.havoc {
-        f(*v);
-    }
-    e.guard.for_each_var(f);
-    for (v, t) in &e.assigns {
-        f(*v);
-        t.for_each_var(f);
     }
 }

@@ -22,6 +22,7 @@ mod cfg;
 mod emit;
 mod error;
 mod lower;
+mod reduce;
 mod term;
 mod types;
 
@@ -139,7 +140,30 @@ impl Lowered {
     }
 }
 
-/// Lowers a parsed C program.
+/// How to lower.
+#[derive(Clone, Copy, Debug)]
+pub struct Options {
+    /// Merge critical sections whose accesses are all movers, and the steps
+    /// of `main` while it runs alone, into single steps (the reduction of
+    /// SOUNDNESS.md). Off: only thread-local steps are merged (`ase lower
+    /// --no-reduce`).
+    pub reduce: bool,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options { reduce: true }
+    }
+}
+
+/// Lowers a parsed C program with the default options.
 pub fn lower(unit: &ParsedUnit) -> Result<Lowered, LowerError> {
-    lower::Lowerer::new(unit)?.run()
+    lower_with(unit, &Options::default())
+}
+
+/// Lowers a parsed C program.
+pub fn lower_with(unit: &ParsedUnit, options: &Options) -> Result<Lowered, LowerError> {
+    let mut l = lower::Lowerer::new(unit)?;
+    l.reduce = options.reduce;
+    l.run()
 }

@@ -7,10 +7,18 @@ use frontend::lang_c::span::{Node, Span};
 
 use super::expr::{has_effects, Res, Target, Val};
 use super::{sanitize, Binding, Frame, Lowerer, END, ERROR, EXIT};
-use crate::cfg::EdgeKind;
+use crate::cfg::{EdgeKind, Sync};
 use crate::error::{LowerError, Result};
 use crate::term::{and, any, cmp, not, within};
 use crate::types::{CType, IntTy};
+
+/// Which mutex operation [`Lowerer::mutex_step`] lowers.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum MutexOp {
+    Lock,
+    Unlock,
+    TryLock,
+}
 
 /// Functions with a meaning of their own (not inlined).
 pub(crate) fn is_builtin(name: &str) -> bool {
@@ -319,21 +327,35 @@ impl Lowerer<'_> {
     /// One step on a mutex: for each cell the place may be, `cases(m)`
     /// gives the edges from the current location as (condition, give-up
     /// reason or `None` to continue, assignments); an invalid place gives up.
+    /// The continuing edge of a lock or unlock is marked with its [`Sync`]
+    /// operation for the reduction.
     fn mutex_step(
         &mut self,
         p: &super::expr::Place,
         span: Span,
-        blocking: bool,
+        op: MutexOp,
         cases: impl Fn(VarId) -> Vec<(Cond, Option<&'static str>, Vec<(VarId, Term)>)>,
     ) {
         let Some(cur) = self.t.cur else { return };
         let next = self.new_loc(None);
+        let me = self.me();
         for (c, cell) in self.cells_of(p) {
             match cell {
                 Ok(m) => {
                     for (g, give_up, assigns) in cases(m) {
                         let to = give_up.map_or(next, |r| self.give_up(r));
+                        let before = self.t.cfg.edges.len();
                         self.plain_edge(cur, to, and(c.clone(), g), assigns, Some(span));
+                        let sync = match op {
+                            MutexOp::Lock => Sync::Acquire(m, me),
+                            MutexOp::Unlock => Sync::Release(m, me),
+                            MutexOp::TryLock => Sync::None,
+                        };
+                        if give_up.is_none() && self.t.cfg.edges.len() > before {
+                            if let Some(e) = self.t.cfg.edges.last_mut() {
+                                e.sync = sync;
+                            }
+                        }
                     }
                 }
                 Err(r) => {
@@ -341,14 +363,14 @@ impl Lowerer<'_> {
                 }
             }
         }
-        self.t.cfg.locs[cur].blocking |= blocking;
+        self.t.cfg.locs[cur].blocking |= op == MutexOp::Lock;
         self.flush();
         self.t.cur = Some(next);
     }
 
     fn lock(&mut self, p: super::expr::Place, span: Span) {
         let me = self.me();
-        self.mutex_step(&p, span, true, |m| {
+        self.mutex_step(&p, span, MutexOp::Lock, |m| {
             vec![
                 (
                     cmp(CmpOp::Eq, Term::Var(m), Term::Const(0)),
@@ -368,7 +390,7 @@ impl Lowerer<'_> {
 
     fn unlock(&mut self, p: super::expr::Place, span: Span) {
         let me = self.me();
-        self.mutex_step(&p, span, false, |m| {
+        self.mutex_step(&p, span, MutexOp::Unlock, |m| {
             let mine = cmp(CmpOp::Eq, Term::Var(m), Term::Const(me));
             vec![
                 (mine.clone(), None, vec![(m, Term::Const(0))]),
@@ -384,7 +406,7 @@ impl Lowerer<'_> {
     fn trylock(&mut self, p: super::expr::Place, span: Span) -> Result<Val> {
         let tmp = self.temp(&CType::Int(IntTy::INT), span)?;
         let me = self.me();
-        self.mutex_step(&p, span, false, |m| {
+        self.mutex_step(&p, span, MutexOp::TryLock, |m| {
             let free = cmp(CmpOp::Eq, Term::Var(m), Term::Const(0));
             vec![
                 (

@@ -146,6 +146,8 @@ pub struct Lowerer<'a> {
     thread_counts: HashMap<String, usize>,
     /// `static` locals, by declaration.
     statics: HashMap<String, ObjId>,
+    /// Whether emission runs the reduction ([`crate::Options::reduce`]).
+    pub(crate) reduce: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -204,6 +206,7 @@ impl<'a> Lowerer<'a> {
             atomic_flag: None,
             thread_counts: HashMap::new(),
             statics: HashMap::new(),
+            reduce: true,
         };
         for ext in &unit.unit.0 {
             match &ext.node {
@@ -728,6 +731,8 @@ impl<'a> Lowerer<'a> {
                     assigns: vec![],
                     span: inst.created_at,
                     kind: EdgeKind::Plain,
+                    sync: crate::cfg::Sync::None,
+                    mover: crate::cfg::Mover::Non,
                     dead: false,
                 });
             }
@@ -809,6 +814,8 @@ impl<'a> Lowerer<'a> {
             assigns,
             span,
             kind,
+            sync: crate::cfg::Sync::None,
+            mover: crate::cfg::Mover::Non,
             dead: false,
         });
     }

@@ -1,0 +1,254 @@
+//! Reduction: compact models from C (see SOUNDNESS.md, "Reduction").
+//!
+//! Before the CFGs are compressed into large blocks, this pass
+//! 1. propagates constants of thread-local variables and removes the edges
+//!    they show infeasible ([`constprop`]);
+//! 2. finds where `main` runs alone ([`alone`]), the mutexes the lowering
+//!    fully understands and the locks each thread holds at each location
+//!    ([`locks`]), and folds that knowledge into the guards (the give-up
+//!    edges of a release of a held mutex disappear);
+//! 3. classifies every edge as a Lipton mover: thread-local accesses,
+//!    accesses to variables protected by one mutex in every thread,
+//!    reads of variables no thread writes while others run, and every step
+//!    of `main` while it runs alone are both-movers; acquires and thread
+//!    starts are right movers; releases are left movers; every other access
+//!    to shared memory is a non-mover.
+//!
+//! [`crate::cfg::Cfg::compress`] then merges a critical section whose
+//! accesses are all movers into one step. Without this pass
+//! (`--no-reduce`), only thread-local steps are movers.
+
+mod alone;
+mod cleanup;
+mod constprop;
+mod locks;
+
+use std::collections::{BTreeSet, HashSet};
+
+use engine::ir::{Term, VarId};
+
+use crate::cfg::{Cfg, Edge, Mover, Sync};
+use crate::lower::{ThreadInst, VarInfo};
+
+/// What a variable is to the reduction.
+struct VarFacts {
+    /// The threads whose live edges touch it.
+    users: Vec<BTreeSet<usize>>,
+}
+
+fn users(cfgs: &[&Cfg], nvars: usize) -> VarFacts {
+    let mut users = vec![BTreeSet::new(); nvars];
+    for (k, cfg) in cfgs.iter().enumerate() {
+        for e in cfg.live() {
+            e.for_each_var(&mut |v| {
+                users[v.index()].insert(k);
+            });
+        }
+    }
+    VarFacts { users }
+}
+
+/// Variables an edge writes (assigns or havocs).
+fn writes(e: &Edge, v: VarId) -> bool {
+    e.havoc.contains(&v) || e.assigns.iter().any(|(w, _)| *w == v)
+}
+
+fn mark_unreachable_dead(cfg: &mut Cfg) {
+    let reach = cfg.reachable();
+    for e in &mut cfg.edges {
+        if !reach[e.from] {
+            e.dead = true;
+        }
+    }
+}
+
+/// Simplifies the threads' CFGs and sets every edge's mover class.
+/// `atomic_flag` is the flag of atomic sections, if the program has one.
+pub(crate) fn reduce(threads: &mut [ThreadInst], vars: &[VarInfo], atomic_flag: Option<VarId>) {
+    let runs: Vec<Option<VarId>> = threads.iter().map(|t| t.run).collect();
+    let is_run = |v: VarId| runs.contains(&Some(v));
+    // 1. Constants of thread-local variables and of variables no edge writes.
+    let facts = users(
+        &threads.iter().map(|t| &t.cfg).collect::<Vec<_>>(),
+        vars.len(),
+    );
+    let mut written = vec![false; vars.len()];
+    for t in threads.iter() {
+        for e in t.cfg.live() {
+            for v in &e.havoc {
+                written[v.index()] = true;
+            }
+            for (v, _) in &e.assigns {
+                written[v.index()] = true;
+            }
+        }
+    }
+    for (k, t) in threads.iter_mut().enumerate() {
+        let tracked = |v: VarId| {
+            let u = &facts.users[v.index()];
+            (u.len() == 1 && u.contains(&k) && Some(v) != atomic_flag && !is_run(v))
+                || (!written[v.index()] && vars[v.index()].init.is_some())
+        };
+        let entry = (0..vars.len())
+            .map(VarId::new)
+            .filter(|&v| tracked(v))
+            .filter_map(|v| vars[v.index()].init.map(|c| (v, c)))
+            .collect();
+        let envs = constprop::analyse(&t.cfg, entry, &tracked);
+        constprop::simplify(&mut t.cfg, &envs);
+        mark_unreachable_dead(&mut t.cfg);
+    }
+
+    // 2. Where main runs alone; clean mutexes; locksets.
+    let nested_creation = threads.iter().skip(1).any(|t| {
+        t.cfg
+            .live()
+            .any(|e| e.assigns.iter().any(|(v, _)| is_run(*v)))
+    });
+    let alone = alone::alone(&threads[0].cfg, &runs, nested_creation);
+    let cfgs: Vec<&Cfg> = threads.iter().map(|t| &t.cfg).collect();
+    let mut candidates = BTreeSet::new();
+    for cfg in &cfgs {
+        for e in cfg.live() {
+            if let Sync::Acquire(m, _) | Sync::Release(m, _) = e.sync {
+                candidates.insert(m);
+            }
+        }
+    }
+    let clean: HashSet<VarId> = candidates
+        .into_iter()
+        .filter(|&m| vars[m.index()].init == Some(0) && locks::is_clean(m, &cfgs, &alone))
+        .collect();
+    let is_clean = |v: VarId| clean.contains(&v);
+    let mut sets = Vec::new();
+    for (k, t) in threads.iter_mut().enumerate() {
+        let s = locks::locksets(&t.cfg, &is_clean);
+        locks::fold_guards(&mut t.cfg, &s, k as i64 + 1, &is_clean);
+        mark_unreachable_dead(&mut t.cfg);
+        sets.push(s);
+    }
+
+    // 3. Protection of shared variables, then mover classes.
+    let cfgs: Vec<&Cfg> = threads.iter().map(|t| &t.cfg).collect();
+    let facts = users(&cfgs, vars.len());
+    let concurrent = |k: usize, e: &Edge| !(k == 0 && alone[e.from]);
+    let mut protection: Vec<Option<BTreeSet<VarId>>> = vec![None; vars.len()];
+    let mut written_concurrently = vec![false; vars.len()];
+    for (k, cfg) in cfgs.iter().enumerate() {
+        for e in cfg.live().filter(|e| concurrent(k, e)) {
+            let held = sets[k].must[e.from].clone().unwrap_or_default();
+            e.for_each_var(&mut |v| {
+                let p = &mut protection[v.index()];
+                *p = Some(match p.take() {
+                    None => held.clone(),
+                    Some(old) => old.intersection(&held).copied().collect(),
+                });
+                written_concurrently[v.index()] |= writes(e, v);
+            });
+        }
+    }
+    let class_of_var = |k: usize, e: &Edge, v: VarId| -> Mover {
+        let u = &facts.users[v.index()];
+        if Some(v) == atomic_flag {
+            return Mover::Non;
+        }
+        if is_run(v) {
+            // A thread's start reads its run flag, which only ever goes
+            // from 0 to 1: a right mover. Writing it creates a thread.
+            return if writes(e, v) {
+                Mover::Non
+            } else {
+                Mover::Right
+            };
+        }
+        if u.len() <= 1 && u.contains(&k) {
+            return Mover::Both;
+        }
+        if is_clean(v) {
+            return match e.sync {
+                Sync::Acquire(m, _) if m == v => Mover::Right,
+                Sync::Release(m, _) if m == v => Mover::Left,
+                _ => Mover::Non,
+            };
+        }
+        if protection[v.index()]
+            .as_ref()
+            .is_some_and(|p| !p.is_empty())
+        {
+            return Mover::Both;
+        }
+        if !written_concurrently[v.index()] {
+            return Mover::Both;
+        }
+        Mover::Non
+    };
+    let specials: Vec<Vec<bool>> = threads
+        .iter()
+        .map(|t| t.cfg.locs.iter().map(|l| l.kind.is_special()).collect())
+        .collect();
+    for (k, t) in threads.iter_mut().enumerate() {
+        for i in 0..t.cfg.edges.len() {
+            let e = &t.cfg.edges[i];
+            if e.dead {
+                continue;
+            }
+            let mover = if specials[k][e.to] || e.guard.mentions_locations() {
+                Mover::Non
+            } else if k == 0 && alone[e.from] {
+                // Nothing else runs; only a thread creation changes that.
+                let creates = e
+                    .assigns
+                    .iter()
+                    .any(|(v, t)| is_run(*v) && *t != Term::Const(0));
+                if creates || e.assigns.iter().any(|(v, _)| Some(*v) == atomic_flag) {
+                    Mover::Non
+                } else {
+                    Mover::Both
+                }
+            } else {
+                let mut vars_of = BTreeSet::new();
+                e.for_each_var(&mut |v| {
+                    vars_of.insert(v);
+                });
+                vars_of
+                    .into_iter()
+                    .map(|v| class_of_var(k, e, v))
+                    .fold(Mover::Both, join)
+            };
+            t.cfg.edges[i].mover = mover;
+        }
+    }
+}
+
+/// The class of a step that is all of `a` and `b` at once.
+fn join(a: Mover, b: Mover) -> Mover {
+    a.then(b)
+}
+
+/// Simplifications once the CFGs are compressed: variables that every step
+/// keeps constant, dead inputs that only decide a branch, and edges whose
+/// guard is `false`. The atomic flag is read by the guards emission adds,
+/// so it stays.
+pub(crate) fn after_compression(
+    threads: &mut [ThreadInst],
+    vars: &[VarInfo],
+    atomic_flag: Option<VarId>,
+) {
+    let keep = |v: VarId| Some(v) == atomic_flag;
+    cleanup::invariant_constants(threads, vars, &keep);
+    cleanup::unread_variables(threads, vars.len(), &keep);
+    let facts = users(
+        &threads.iter().map(|t| &t.cfg).collect::<Vec<_>>(),
+        vars.len(),
+    );
+    for (k, t) in threads.iter_mut().enumerate() {
+        let local = |v: VarId| {
+            let u = &facts.users[v.index()];
+            u.len() == 1 && u.contains(&k)
+        };
+        cleanup::dead_inputs(&mut t.cfg, &local);
+        t.cfg
+            .edges
+            .retain(|e| !e.dead && e.guard != engine::ir::Cond::False);
+    }
+}
