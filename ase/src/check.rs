@@ -54,6 +54,8 @@ pub struct CheckArgs<'a> {
     pub engine: CheckEngine,
     /// The value bound of the explicit search.
     pub bound: i64,
+    /// Engines run at the same time by `--engine auto`.
+    pub jobs: usize,
     /// Time and size budgets.
     pub limits: &'a Limits,
     /// Preprocessor options of C input.
@@ -126,7 +128,7 @@ pub fn run(args: &CheckArgs<'_>) -> anyhow::Result<u8> {
         CheckEngine::Auto => CheckEngine::Ase,
         e => e,
     };
-    let outcome: Outcome = engine.check(&program, &config, args.bound);
+    let outcome: Outcome = engine.check(&program, &config, args.bound, args.jobs);
     print_outcome(&program, &outcome, args.format, sv_comp)?;
     Ok(exit_code(&outcome.verdict))
 }
@@ -227,10 +229,11 @@ fn run_c(job: &Job, args: &CheckArgs<'_>, config: &engine::ase::Config) -> anyho
     let (mut outcome, proof) = match args.engine {
         CheckEngine::Ase => engine::ase::check_with_proof(&lowered.program, config),
         CheckEngine::Auto => {
-            crate::auto_with_proof(&lowered.program, config, args.bound, want_proof)
+            crate::auto_with_proof(&lowered.program, config, args.bound, want_proof, args.jobs)
         }
         _ => (
-            args.engine.check(&lowered.program, config, args.bound),
+            args.engine
+                .check(&lowered.program, config, args.bound, args.jobs),
             None,
         ),
     };

@@ -84,9 +84,11 @@ impl EngineKind {
 /// The algorithm of `ase check`: a verifier, or the bounded explicit search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum CheckEngine {
-    /// For C: the exhaustive explicit search first (it settles programs
-    /// with finitely many reachable states and finds shallow bugs), for at
-    /// most half of the time, then ASE. For `.gc`: ASE.
+    /// For C: the exhaustive explicit search (it settles programs with
+    /// finitely many reachable states and finds shallow bugs) and ASE, side
+    /// by side with `--jobs 2` (the default on a machine with two cores or
+    /// more), else the search for at most half of the time, then ASE. For
+    /// `.gc`: ASE.
     Auto,
     /// Abstract Analysis of Symbolic Executions (the verifier).
     Ase,
@@ -112,9 +114,10 @@ impl CheckEngine {
         program: &engine::ir::Program,
         config: &engine::ase::Config,
         bound: i64,
+        jobs: usize,
     ) -> engine::verdict::Outcome {
         match self {
-            CheckEngine::Auto => auto(program, config, bound),
+            CheckEngine::Auto => auto(program, config, bound, jobs),
             CheckEngine::Ase => EngineKind::Ase.check(program, config),
             CheckEngine::Ur => EngineKind::Ur.check(program, config),
             CheckEngine::Explicit => {
@@ -129,59 +132,45 @@ impl CheckEngine {
     }
 }
 
-/// `--engine auto`: the exhaustive explicit search for at most half of the
-/// time, then ASE for the rest.
+/// `--engine auto`: the exhaustive explicit search and ASE
+/// ([`engine::portfolio`]), side by side when `jobs > 1`.
 fn auto(
     program: &engine::ir::Program,
     config: &engine::ase::Config,
     bound: i64,
+    jobs: usize,
 ) -> engine::verdict::Outcome {
-    auto_with_proof(program, config, bound, false).0
+    auto_with_proof(program, config, bound, false, jobs).0
 }
 
 /// `--engine auto`, also returning ASE's abstract states of a proof when
-/// `want_proof` (invariants, correctness witnesses): a safe program proved
-/// by the exhaustive search is then checked by ASE too, for its invariants,
-/// within the time left (the exhaustive proof stands if ASE gives none).
+/// `want_proof` (invariants, correctness witnesses).
 pub fn auto_with_proof(
     program: &engine::ir::Program,
     config: &engine::ase::Config,
     bound: i64,
     want_proof: bool,
+    jobs: usize,
 ) -> (
     engine::verdict::Outcome,
     Option<engine::verdict::ProofStates>,
 ) {
-    use engine::verdict::Verdict;
-    let start = std::time::Instant::now();
-    let bounds = engine::explicit::Bounds {
-        bound,
-        max_states: config.max_states.unwrap_or(AUTO_EXPLICIT_MAX_STATES),
+    let portfolio = engine::portfolio::Config {
+        ase: *config,
+        explicit: engine::explicit::Bounds {
+            bound,
+            max_states: config.max_states.unwrap_or(AUTO_EXPLICIT_MAX_STATES),
+        },
+        jobs,
+        want_proof,
     };
-    let slice = config.timeout.map(|t| start + t / 2);
-    let first = engine::explicit::prove(program, &bounds, slice);
-    let rest = engine::ase::Config {
-        timeout: config.timeout.map(|t| t.saturating_sub(start.elapsed())),
-        ..*config
-    };
-    let why = match &first.verdict {
-        Verdict::Unsafe(_) => return (first, None),
-        Verdict::Safe(_) if !want_proof => return (first, None),
-        Verdict::Safe(_) => {
-            let (outcome, proof) = engine::ase::check_with_proof(program, &rest);
-            return match (&outcome.verdict, proof) {
-                (Verdict::Safe(_), Some(proof)) => (outcome, Some(proof)),
-                _ => (first, None),
-            };
-        }
-        Verdict::Unknown(why) => why.clone(),
-    };
-    let (mut outcome, proof) = engine::ase::check_with_proof(program, &rest);
-    outcome.stats.time = start.elapsed();
-    if let Verdict::Unknown(reason) = &mut outcome.verdict {
-        *reason = format!("{reason} (explicit search first: {why})");
-    }
-    (outcome, proof)
+    engine::portfolio::run(program, &portfolio)
+}
+
+/// Engines `ase check` runs at the same time unless `--jobs` says: the
+/// machine's cores, at most 2 (the portfolio has two engines).
+pub fn default_jobs() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get().min(2))
 }
 
 impl Limits {
@@ -230,6 +219,11 @@ enum Command {
         /// The value bound of `--engine explicit`.
         #[arg(long, value_name = "B", default_value_t = 10, value_parser = clap::value_parser!(i64).range(0..=1_000_000))]
         bound: i64,
+        /// Engines run at the same time by `--engine auto` (default: the
+        /// machine's cores, at most 2; 1 runs them one after the other, and
+        /// makes the proof and trace reported deterministic).
+        #[arg(long, short = 'j', value_name = "N", env = "ASE_JOBS", value_parser = clap::value_parser!(u16).range(1..=64))]
+        jobs: Option<u16>,
         #[command(flatten)]
         limits: Limits,
     },
@@ -307,11 +301,13 @@ fn main() -> ExitCode {
             property,
             memlimit,
             evidence,
+            jobs,
         } => check::run(&check::CheckArgs {
             path: &file,
             format,
             engine,
             bound,
+            jobs: jobs.map_or_else(default_jobs, usize::from),
             limits: &limits,
             cpp: &cpp,
             property: property.as_deref(),

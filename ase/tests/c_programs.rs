@@ -54,16 +54,21 @@ fn known_unknown() -> Vec<String> {
         .collect()
 }
 
-/// The verdict line of `ase check`, without step counts.
+/// The verdict line of `ase check` (engines one after the other, so that
+/// the proof and trace are deterministic), without step counts.
 fn verdict(file: &str, timeout: &str) -> String {
+    verdict_with(file, timeout, &["--jobs", "1"])
+}
+
+/// The verdict line of `ase check` with further arguments.
+fn verdict_with(file: &str, timeout: &str, extra: &[&str]) -> String {
+    let path = format!("tests-c/programs/{file}");
+    let mut args = vec!["check", "--timeout", timeout];
+    args.extend_from_slice(extra);
+    args.push(&path);
     let out = Command::new(ASE)
         .current_dir(root())
-        .args([
-            "check",
-            "--timeout",
-            timeout,
-            &format!("tests-c/programs/{file}"),
-        ])
+        .args(&args)
         .output()
         .expect("run ase");
     let stdout = String::from_utf8_lossy(&out.stdout);
@@ -97,25 +102,10 @@ fn c_programs_get_their_expected_verdicts() {
         files.len()
     );
     let slow = known_unknown();
-    let results = Mutex::new(Vec::new());
-    let next = Mutex::new(0usize);
-    std::thread::scope(|s| {
-        for _ in 0..2 {
-            s.spawn(|| loop {
-                let i = {
-                    let mut n = next.lock().expect("lock");
-                    *n += 1;
-                    *n - 1
-                };
-                let Some(f) = files.get(i) else { break };
-                let timeout = if slow.contains(f) { "3" } else { "120" };
-                let v = verdict(f, timeout);
-                results.lock().expect("lock").push((f.clone(), v));
-            });
-        }
+    let results = for_all_programs(|f| {
+        let timeout = if slow.contains(f) { "3" } else { "120" };
+        verdict(f, timeout)
     });
-    let mut results = results.into_inner().expect("results");
-    results.sort();
     let mut failures = Vec::new();
     let mut lines = Vec::new();
     for (f, v) in &results {
@@ -139,6 +129,72 @@ fn c_programs_get_their_expected_verdicts() {
         failures.join("\n")
     );
     insta::assert_snapshot!("verdicts", lines.join("\n"));
+}
+
+/// Runs `f` on every program, two at a time, and returns the results sorted
+/// by file.
+fn for_all_programs(f: impl Fn(&String) -> String + Sync) -> Vec<(String, String)> {
+    let files = programs();
+    let results = Mutex::new(Vec::new());
+    let next = Mutex::new(0usize);
+    std::thread::scope(|s| {
+        for _ in 0..2 {
+            s.spawn(|| loop {
+                let i = {
+                    let mut n = next.lock().expect("lock");
+                    *n += 1;
+                    *n - 1
+                };
+                let Some(file) = files.get(i) else { break };
+                let v = f(file);
+                results.lock().expect("lock").push((file.clone(), v));
+            });
+        }
+    });
+    let mut results = results.into_inner().expect("results");
+    results.sort();
+    results
+}
+
+/// The differential test of the reduction on every program: the
+/// fine-grained model (`--no-reduce`) and the reduced one checked with both
+/// engines side by side (`--jobs 2`) never contradict each other or the
+/// expectation.
+#[test]
+fn reduction_and_parallel_engines_keep_verdicts() {
+    let results = for_all_programs(|f| {
+        let fine = verdict_with(f, "4", &["--jobs", "1", "--no-reduce"]);
+        let parallel = verdict_with(f, "10", &["--jobs", "2"]);
+        format!("{fine}|{parallel}")
+    });
+    let word = |v: &str| v.split([':', ' ']).next().unwrap_or("").to_string();
+    let mut failures = Vec::new();
+    let mut decided = [0usize; 2];
+    for (f, v) in &results {
+        let (fine, parallel) = v.split_once('|').expect("two verdicts");
+        let (fine, parallel) = (word(fine), word(parallel));
+        let expect = expectation(f);
+        for (i, w) in [&fine, &parallel].into_iter().enumerate() {
+            if w != "unknown" {
+                decided[i] += 1;
+                if *w != expect && expect != "unknown" {
+                    failures.push(format!("{f}: expected {expect}, got {w} ({v})"));
+                }
+            }
+        }
+        if fine != "unknown" && parallel != "unknown" && fine != parallel {
+            failures.push(format!(
+                "{f}: --no-reduce says {fine}, reduced says {parallel}"
+            ));
+        }
+    }
+    println!(
+        "{} programs: {} decided without reduction, {} reduced with parallel engines",
+        results.len(),
+        decided[0],
+        decided[1]
+    );
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
 #[test]

@@ -18,6 +18,7 @@ fn root() -> PathBuf {
 fn ase(args: &[&str]) -> Output {
     Command::new(ASE)
         .current_dir(root())
+        .env("ASE_JOBS", "1")
         .args(args)
         .output()
         .expect("cannot run the ase binary")

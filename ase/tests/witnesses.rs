@@ -28,6 +28,7 @@ fn root() -> PathBuf {
 fn ase(args: &[&str]) -> (Option<i32>, String, String) {
     let out = Command::new(ASE)
         .current_dir(root())
+        .env("ASE_JOBS", "1")
         .args(args)
         .output()
         .expect("run ase");

@@ -10,6 +10,7 @@ pub mod ir;
 pub mod linear;
 pub mod liveness;
 pub mod parse;
+pub mod portfolio;
 pub mod print;
 pub mod smt;
 pub mod ur;

@@ -168,6 +168,17 @@ pub fn run_task(task: &TaskRef, opts: &RunOptions) -> Row {
     if let Some(mb) = opts.memlimit_mb {
         cmd.arg("--memlimit").arg(mb.to_string());
     }
+    // The tasks checked at the same time share the cores: each check runs
+    // its engines side by side only when there are cores to spare.
+    let given = opts
+        .extra_args
+        .iter()
+        .any(|a| a == "-j" || a == "--jobs" || a.starts_with("--jobs=") || a.starts_with("-j"));
+    if !given {
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        cmd.arg("--jobs")
+            .arg((cores / opts.jobs.max(1)).clamp(1, 2).to_string());
+    }
     cmd.args(&opts.extra_args)
         .arg(&task.path)
         .stdin(Stdio::null())

@@ -1,0 +1,156 @@
+//! The default strategy for programs lowered from C: the exhaustive explicit
+//! search (it settles programs with finitely many reachable states and
+//! finds shallow bugs) and ASE (proofs with unbounded values).
+//!
+//! With one job they run one after the other: the search for at most half of
+//! the time, then ASE for the rest. With more, they run side by side on
+//! their own threads and the first conclusive answer wins; the other engine
+//! is abandoned (its thread keeps running until its own deadline or the end
+//! of the process, so callers should be short-lived processes such as
+//! `ase check`).
+
+use std::sync::mpsc;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use crate::ir::Program;
+use crate::verdict::{Outcome, ProofStates, Verdict};
+
+/// What the portfolio runs with.
+#[derive(Clone, Copy, Debug)]
+pub struct Config {
+    /// ASE's budgets; its timeout is the portfolio's.
+    pub ase: crate::ase::Config,
+    /// Budgets of the exhaustive search.
+    pub explicit: crate::explicit::Bounds,
+    /// Engines run at the same time (1: one after the other).
+    pub jobs: usize,
+    /// Also return ASE's abstract states of a proof (invariants, correctness
+    /// witnesses): a program proved safe by the exhaustive search is then
+    /// checked by ASE too, within the time left; the exhaustive proof stands
+    /// if ASE gives none.
+    pub want_proof: bool,
+}
+
+/// Runs the portfolio.
+pub fn run(program: &Program, config: &Config) -> (Outcome, Option<ProofStates>) {
+    if config.jobs <= 1 {
+        sequential(program, config)
+    } else {
+        parallel(program, config)
+    }
+}
+
+fn sequential(program: &Program, config: &Config) -> (Outcome, Option<ProofStates>) {
+    let start = Instant::now();
+    let timeout = config.ase.timeout;
+    let slice = timeout.map(|t| start + t / 2);
+    let first = crate::explicit::prove(program, &config.explicit, slice);
+    let rest = crate::ase::Config {
+        timeout: timeout.map(|t| t.saturating_sub(start.elapsed())),
+        ..config.ase
+    };
+    let why = match &first.verdict {
+        Verdict::Unsafe(_) => return (first, None),
+        Verdict::Safe(_) if !config.want_proof => return (first, None),
+        Verdict::Safe(_) => {
+            let (outcome, proof) = crate::ase::check_with_proof(program, &rest);
+            return match (&outcome.verdict, proof) {
+                (Verdict::Safe(_), Some(proof)) => (outcome, Some(proof)),
+                _ => (first, None),
+            };
+        }
+        Verdict::Unknown(why) => why.clone(),
+    };
+    let (mut outcome, proof) = crate::ase::check_with_proof(program, &rest);
+    outcome.stats.time = start.elapsed();
+    annotate(&mut outcome, &why);
+    (outcome, proof)
+}
+
+/// Which engine a result comes from.
+enum Finished {
+    Explicit(Outcome),
+    Ase(Outcome, Option<ProofStates>),
+}
+
+fn parallel(program: &Program, config: &Config) -> (Outcome, Option<ProofStates>) {
+    let start = Instant::now();
+    let deadline = config.ase.timeout.map(|t| start + t);
+    let program = Arc::new(program.clone());
+    let (tx, rx) = mpsc::channel();
+    {
+        let (tx, program, bounds) = (tx.clone(), Arc::clone(&program), config.explicit);
+        std::thread::spawn(move || {
+            let outcome = crate::explicit::prove(&program, &bounds, deadline);
+            let _ = tx.send(Finished::Explicit(outcome));
+        });
+    }
+    {
+        let (tx, program, ase) = (tx, Arc::clone(&program), config.ase);
+        std::thread::spawn(move || {
+            let (outcome, proof) = crate::ase::check_with_proof(&program, &ase);
+            let _ = tx.send(Finished::Ase(outcome, proof));
+        });
+    }
+    let mut explicit: Option<Outcome> = None;
+    let mut ase: Option<(Outcome, Option<ProofStates>)> = None;
+    // Both threads end by their deadlines; without one, they end when done.
+    while explicit.is_none() || ase.is_none() {
+        let got = match deadline {
+            Some(d) => rx.recv_timeout(d.saturating_duration_since(Instant::now()) + GRACE),
+            None => rx.recv().map_err(|_| mpsc::RecvTimeoutError::Disconnected),
+        };
+        match got {
+            Ok(Finished::Explicit(o)) => {
+                let conclusive = !matches!(o.verdict, Verdict::Unknown(_));
+                let safe = matches!(o.verdict, Verdict::Safe(_));
+                explicit = Some(o);
+                // A proof for invariants may still come from ASE.
+                if conclusive && !(safe && config.want_proof) {
+                    break;
+                }
+            }
+            Ok(Finished::Ase(o, p)) => {
+                let conclusive = !matches!(o.verdict, Verdict::Unknown(_));
+                ase = Some((o, p));
+                if conclusive {
+                    break;
+                }
+            }
+            Err(_) => break,
+        }
+    }
+    let elapsed = start.elapsed();
+    let mut result = match (explicit, ase) {
+        (_, Some((o, p))) if !matches!(o.verdict, Verdict::Unknown(_)) => (o, p),
+        (Some(e), _) if !matches!(e.verdict, Verdict::Unknown(_)) => (e, None),
+        (Some(e), Some((mut o, p))) => {
+            if let Verdict::Unknown(why) = &e.verdict {
+                annotate(&mut o, why);
+            }
+            (o, p)
+        }
+        (None, Some(a)) => a,
+        (Some(e), None) => (e, None),
+        (None, None) => (
+            Outcome {
+                verdict: Verdict::Unknown("time limit reached".into()),
+                stats: Default::default(),
+            },
+            None,
+        ),
+    };
+    result.0.stats.time = elapsed;
+    result
+}
+
+/// How long after the deadline the portfolio still waits for an engine
+/// (each stops at the deadline on its own; this covers its last query).
+const GRACE: Duration = Duration::from_millis(500);
+
+fn annotate(outcome: &mut Outcome, why: &str) {
+    if let Verdict::Unknown(reason) = &mut outcome.verdict {
+        *reason = format!("{reason} (explicit search: {why})");
+    }
+}
