@@ -186,6 +186,7 @@ impl Limits {
             timeout: Some(std::time::Duration::from_secs_f64(self.timeout)),
             max_iterations: self.max_iterations,
             max_states: self.max_states,
+            cancel: None,
         })
     }
 }

@@ -4,11 +4,13 @@
 //!
 //! With one job they run one after the other: the search for at most half of
 //! the time, then ASE for the rest. With more, they run side by side on
-//! their own threads and the first conclusive answer wins; the other engine
-//! is abandoned (its thread keeps running until its own deadline or the end
-//! of the process, so callers should be short-lived processes such as
-//! `ase check`).
+//! their own threads and the first conclusive answer wins. When the search
+//! wins, ASE is cancelled (its Z3 queries interrupted) and waited for, so
+//! that no thread is inside Z3 when the process exits; when ASE wins, the
+//! search is abandoned (it uses no prover; its thread ends at its deadline
+//! or with the process).
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -86,10 +88,17 @@ fn parallel(program: &Program, config: &Config) -> (Outcome, Option<ProofStates>
             let _ = tx.send(Finished::Explicit(outcome));
         });
     }
+    // One flag per run, alive as long as the threads that read it.
+    let cancel: &'static AtomicBool = Box::leak(Box::new(AtomicBool::new(false)));
     {
-        let (tx, program, ase) = (tx, Arc::clone(&program), config.ase);
+        let (tx, program) = (tx, Arc::clone(&program));
+        let ase = crate::ase::Config {
+            cancel: Some(cancel),
+            ..config.ase
+        };
         std::thread::spawn(move || {
-            let (outcome, proof) = crate::ase::check_with_proof(&program, &ase);
+            let (outcome, proof) =
+                crate::smt::interruptible(cancel, || crate::ase::check_with_proof(&program, &ase));
             let _ = tx.send(Finished::Ase(outcome, proof));
         });
     }
@@ -122,6 +131,14 @@ fn parallel(program: &Program, config: &Config) -> (Outcome, Option<ProofStates>
         }
     }
     let elapsed = start.elapsed();
+    if ase.is_none() {
+        // Stop ASE and wait for it: a thread inside Z3 while the process
+        // exits can crash it.
+        cancel.store(true, Ordering::Relaxed);
+        if let Ok(Finished::Ase(o, p)) = rx.recv() {
+            ase = Some((o, p));
+        }
+    }
     let mut result = match (explicit, ase) {
         (_, Some((o, p))) if !matches!(o.verdict, Verdict::Unknown(_)) => (o, p),
         (Some(e), _) if !matches!(e.verdict, Verdict::Unknown(_)) => (e, None),

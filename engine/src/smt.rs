@@ -15,6 +15,7 @@
 //! through the thread's shared Z3 context.
 
 use crate::linear::{Atom, Formula, Lin, Rel, Sym};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 use z3::ast::{Ast, Bool, Dynamic, Int};
 use z3::{Goal, Model, Params, SatResult, Solver, Tactic};
@@ -65,6 +66,9 @@ pub struct Smt {
     failed: bool,
     /// Satisfiability checks (and quantifier eliminations) made so far.
     pub queries: u64,
+    /// Set from another thread to end the run: every later query fails as
+    /// if the deadline had passed.
+    pub cancel: Option<&'static AtomicBool>,
 }
 
 /// A solver kept for reuse, with the timeout it was last given.
@@ -108,6 +112,30 @@ fn timeout_ms(deadline: Option<Instant>) -> u32 {
         }
         None => u32::MAX,
     }
+}
+
+/// Runs `f` (which uses this thread's Z3 context) and, while it runs,
+/// interrupts the context's queries as soon as `cancel` is set, so that a
+/// cancelled run ends within a few milliseconds instead of at the end of
+/// its current query.
+pub fn interruptible<T>(cancel: &AtomicBool, f: impl FnOnce() -> T) -> T {
+    let ctx = z3::Context::thread_local();
+    let done = AtomicBool::new(false);
+    std::thread::scope(|s| {
+        let handle = ctx.handle();
+        let done = &done;
+        s.spawn(move || {
+            while !done.load(Ordering::Relaxed) {
+                if cancel.load(Ordering::Relaxed) {
+                    handle.interrupt();
+                }
+                std::thread::sleep(std::time::Duration::from_millis(10));
+            }
+        });
+        let out = f();
+        done.store(true, Ordering::Relaxed);
+        out
+    })
 }
 
 /// Most solvers kept per thread.
@@ -158,6 +186,7 @@ impl Smt {
             depth: 0,
             failed: false,
             queries: 0,
+            cancel: None,
         }
     }
 
@@ -177,6 +206,7 @@ impl Smt {
     /// Whether the deadline has passed.
     pub fn out_of_time(&self) -> bool {
         self.deadline.is_some_and(|d| Instant::now() >= d)
+            || self.cancel.is_some_and(|c| c.load(Ordering::Relaxed))
     }
 
     /// The Z3 constant of a symbol.

@@ -138,6 +138,7 @@ fn long_settings() -> Settings {
         timeout: Some(Duration::from_secs(env_u64("ASE_DIFF_TIMEOUT", 10))),
         max_iterations: Some(env_u64("ASE_DIFF_MAX_ITERATIONS", 15) as u32),
         max_states: Some(env_u64("ASE_DIFF_MAX_STATES", 20_000)),
+        cancel: None,
     };
     Settings {
         config,
@@ -158,11 +159,13 @@ fn quick_settings() -> Settings {
             timeout: Some(Duration::from_secs(10)),
             max_iterations: Some(4),
             max_states: Some(100),
+            cancel: None,
         },
         ur_config: Config {
             timeout: Some(Duration::from_secs(10)),
             max_iterations: Some(3),
             max_states: Some(100),
+            cancel: None,
         },
         probe_unknown: false,
         variants: false,

@@ -36,6 +36,9 @@ pub struct Config {
     pub max_iterations: Option<u32>,
     /// Maximal number of symbolic states in one iteration.
     pub max_states: Option<u64>,
+    /// Set from another thread to stop the check early (it then ends in
+    /// `unknown`, like a timeout): the portfolio abandons ASE this way.
+    pub cancel: Option<&'static std::sync::atomic::AtomicBool>,
 }
 
 /// Checks a program with ASE.
@@ -80,6 +83,7 @@ pub(crate) fn drive(
     let deadline = config.timeout.map(|t| start + t);
     let mut sys = System::new(program);
     let mut smt = Smt::new(deadline);
+    smt.cancel = config.cancel;
     let mut stats = Stats::default();
     crate::linear::take_overflow();
     let mut verdict = engine(&mut sys, &mut smt, deadline, &mut stats);
@@ -109,6 +113,7 @@ fn run(
     let limits = ExploreLimits {
         max_states: config.max_states,
         deadline,
+        cancel: config.cancel,
     };
     let unknown = |e: SmtError| Verdict::Unknown(e.to_string());
     loop {

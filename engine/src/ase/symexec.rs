@@ -233,6 +233,8 @@ pub struct ExploreLimits {
     pub max_states: Option<u64>,
     /// Stop at this time.
     pub deadline: Option<Instant>,
+    /// Stop when this becomes true.
+    pub cancel: Option<&'static std::sync::atomic::AtomicBool>,
 }
 
 /// How an exploration ended.
@@ -445,7 +447,12 @@ pub fn explore(
             ));
             return Ok(out(ats, paths, count - 1, end));
         }
-        if count.is_multiple_of(256) && limits.deadline.is_some_and(|d| Instant::now() >= d) {
+        if count.is_multiple_of(256)
+            && (limits.deadline.is_some_and(|d| Instant::now() >= d)
+                || limits
+                    .cancel
+                    .is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed)))
+        {
             let end = ExploreEnd::Limit(SmtError::Timeout.to_string());
             return Ok(out(ats, paths, count, end));
         }
