@@ -194,6 +194,16 @@ impl Cfg {
         seen
     }
 
+    /// Marks the edges leaving locations unreachable from the entry as dead.
+    pub fn drop_unreachable(&mut self) {
+        let reach = self.reachable();
+        for e in &mut self.edges {
+            if !reach[e.from] {
+                e.dead = true;
+            }
+        }
+    }
+
     /// Computes the atomic-section depth of every reachable location and
     /// resolves the begin/end edges: the outermost begin sets `flag` to 1 and
     /// the outermost end sets it to 0; nested ones do nothing. Returns the
@@ -416,6 +426,23 @@ fn compose(e1: &Edge, e2: &Edge) -> Option<Edge> {
 }
 
 impl Edge {
+    /// A plain edge without havoc, span or mutex operation, not yet
+    /// classified (a non-mover).
+    pub fn new(from: Loc, to: Loc, guard: Cond, assigns: Vec<(VarId, Term)>) -> Edge {
+        Edge {
+            from,
+            to,
+            havoc: vec![],
+            guard,
+            assigns,
+            span: None,
+            kind: EdgeKind::Plain,
+            sync: Sync::None,
+            mover: Mover::Non,
+            dead: false,
+        }
+    }
+
     /// Calls `f` on every variable the edge havocs, reads or writes.
     pub fn for_each_var(&self, f: &mut impl FnMut(VarId)) {
         for v in &self.havoc {
@@ -434,21 +461,6 @@ mod tests {
     use super::*;
     use engine::ir::CmpOp;
 
-    fn edge(from: Loc, to: Loc, guard: Cond, assigns: Vec<(VarId, Term)>) -> Edge {
-        Edge {
-            from,
-            to,
-            havoc: vec![],
-            guard,
-            assigns,
-            span: None,
-            kind: EdgeKind::Plain,
-            sync: Sync::None,
-            mover: Mover::Non,
-            dead: false,
-        }
-    }
-
     #[test]
     fn local_prefix_merges_into_shared_step() {
         // l := 1; g := l + 1  (l local, g shared) becomes g := 2 with l := 1.
@@ -457,8 +469,8 @@ mod tests {
         let a = cfg.loc(LocKind::Normal, None);
         let b = cfg.loc(LocKind::Normal, None);
         let c = cfg.loc(LocKind::Normal, None);
-        cfg.edge(edge(a, b, Cond::True, vec![(l, Term::Const(1))]));
-        cfg.edge(edge(
+        cfg.edge(Edge::new(a, b, Cond::True, vec![(l, Term::Const(1))]));
+        cfg.edge(Edge::new(
             b,
             c,
             Cond::True,
@@ -485,15 +497,15 @@ mod tests {
         let b = cfg.loc(LocKind::Normal, None);
         let c = cfg.loc(LocKind::Normal, None);
         let d = cfg.loc(LocKind::Normal, None);
-        cfg.edge(edge(a, b, Cond::True, vec![(g, Term::Const(1))]));
+        cfg.edge(Edge::new(a, b, Cond::True, vec![(g, Term::Const(1))]));
         cfg.locs[b].blocking = true;
-        cfg.edge(edge(
+        cfg.edge(Edge::new(
             b,
             c,
             Cond::Cmp(CmpOp::Gt, Term::Var(l), Term::Const(0)),
             vec![],
         ));
-        cfg.edge(edge(c, d, Cond::True, vec![(g, Term::Const(2))]));
+        cfg.edge(Edge::new(c, d, Cond::True, vec![(g, Term::Const(2))]));
         cfg.classify_invisible(&|v| v == g);
         cfg.compress();
         // b -> c (local, blocking) merges forward into c -> d, not back.

@@ -42,21 +42,12 @@ pub(crate) fn emit(mut l: Lowerer<'_>) -> Result<Lowered> {
                 )
             })?;
         }
-        let reach = t.cfg.reachable();
-        for e in &mut t.cfg.edges {
-            if !reach[e.from] {
-                e.dead = true;
-            }
-        }
+        t.cfg.drop_unreachable();
     }
-    let mut users: Vec<HashSet<usize>> = vec![HashSet::new(); l.vars.len()];
-    for (k, t) in l.threads.iter().enumerate() {
-        for e in t.cfg.live() {
-            e.for_each_var(&mut |v| {
-                users[v.index()].insert(k);
-            });
-        }
-    }
+    let users = crate::reduce::thread_users(
+        &l.threads.iter().map(|t| &t.cfg).collect::<Vec<_>>(),
+        l.vars.len(),
+    );
     let shared: Vec<bool> = users
         .iter()
         .enumerate()

@@ -173,7 +173,7 @@ pub fn run_task(task: &TaskRef, opts: &RunOptions) -> Row {
     let given = opts
         .extra_args
         .iter()
-        .any(|a| a == "-j" || a == "--jobs" || a.starts_with("--jobs=") || a.starts_with("-j"));
+        .any(|a| a.starts_with("-j") || a.starts_with("--jobs"));
     if !given {
         let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
         cmd.arg("--jobs")

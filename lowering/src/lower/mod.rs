@@ -723,18 +723,14 @@ impl<'a> Lowerer<'a> {
         match inst.run {
             Some(run) => {
                 self.t.cfg.locs[ENTRY].blocking = true;
-                self.t.cfg.edge(Edge {
-                    from: ENTRY,
-                    to: body,
-                    havoc: vec![],
-                    guard: crate::term::cmp(engine::ir::CmpOp::Eq, Term::Var(run), Term::Const(1)),
-                    assigns: vec![],
-                    span: inst.created_at,
-                    kind: EdgeKind::Plain,
-                    sync: crate::cfg::Sync::None,
-                    mover: crate::cfg::Mover::Non,
-                    dead: false,
-                });
+                let mut start = Edge::new(
+                    ENTRY,
+                    body,
+                    crate::term::cmp(engine::ir::CmpOp::Eq, Term::Var(run), Term::Const(1)),
+                    vec![],
+                );
+                start.span = inst.created_at;
+                self.t.cfg.edge(start);
             }
             None => self.plain_edge(ENTRY, body, Cond::True, vec![], None),
         }

@@ -149,22 +149,7 @@ pub(super) fn simplify(cfg: &mut Cfg, envs: &[Option<Env>]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cfg::{EdgeKind, LocKind, Mover, Sync};
-
-    fn edge(from: usize, to: usize, guard: Cond, assigns: Vec<(VarId, Term)>) -> Edge {
-        Edge {
-            from,
-            to,
-            havoc: vec![],
-            guard,
-            assigns,
-            span: None,
-            kind: EdgeKind::Plain,
-            sync: Sync::None,
-            mover: Mover::Non,
-            dead: false,
-        }
-    }
+    use crate::cfg::LocKind;
 
     #[test]
     fn join_case_split_on_a_known_handle_collapses() {
@@ -174,9 +159,9 @@ mod tests {
         let a = cfg.loc(LocKind::Normal, None);
         let b = cfg.loc(LocKind::Normal, None);
         let c = cfg.loc(LocKind::Normal, None);
-        cfg.edge(edge(a, b, Cond::True, vec![(h, Term::Const(2))]));
+        cfg.edge(Edge::new(a, b, Cond::True, vec![(h, Term::Const(2))]));
         for k in [2, 3] {
-            cfg.edge(edge(
+            cfg.edge(Edge::new(
                 b,
                 c,
                 Cond::Cmp(CmpOp::Eq, Term::Var(h), Term::Const(k)),
@@ -198,9 +183,9 @@ mod tests {
         let a = cfg.loc(LocKind::Normal, None);
         let b = cfg.loc(LocKind::Normal, None);
         let c = cfg.loc(LocKind::Normal, None);
-        cfg.edge(edge(a, b, Cond::True, vec![(x, Term::Const(1))]));
-        cfg.edge(edge(a, b, Cond::True, vec![(x, Term::Const(2))]));
-        cfg.edge(edge(
+        cfg.edge(Edge::new(a, b, Cond::True, vec![(x, Term::Const(1))]));
+        cfg.edge(Edge::new(a, b, Cond::True, vec![(x, Term::Const(2))]));
+        cfg.edge(Edge::new(
             b,
             c,
             Cond::Cmp(CmpOp::Eq, Term::Var(x), Term::Const(1)),
@@ -218,8 +203,8 @@ mod tests {
         let mut cfg = Cfg::default();
         let a = cfg.loc(LocKind::Normal, None);
         let b = cfg.loc(LocKind::Normal, None);
-        cfg.edge(edge(a, b, Cond::True, vec![(x, Term::Const(0))]));
-        cfg.edge(edge(
+        cfg.edge(Edge::new(a, b, Cond::True, vec![(x, Term::Const(0))]));
+        cfg.edge(Edge::new(
             b,
             b,
             Cond::True,

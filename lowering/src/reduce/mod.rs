@@ -30,13 +30,8 @@ use engine::ir::{Term, VarId};
 use crate::cfg::{Cfg, Edge, Mover, Sync};
 use crate::lower::{ThreadInst, VarInfo};
 
-/// What a variable is to the reduction.
-struct VarFacts {
-    /// The threads whose live edges touch it.
-    users: Vec<BTreeSet<usize>>,
-}
-
-fn users(cfgs: &[&Cfg], nvars: usize) -> VarFacts {
+/// Per variable, the threads whose live edges touch it.
+pub(crate) fn thread_users(cfgs: &[&Cfg], nvars: usize) -> Vec<BTreeSet<usize>> {
     let mut users = vec![BTreeSet::new(); nvars];
     for (k, cfg) in cfgs.iter().enumerate() {
         for e in cfg.live() {
@@ -45,21 +40,12 @@ fn users(cfgs: &[&Cfg], nvars: usize) -> VarFacts {
             });
         }
     }
-    VarFacts { users }
+    users
 }
 
 /// Variables an edge writes (assigns or havocs).
 fn writes(e: &Edge, v: VarId) -> bool {
     e.havoc.contains(&v) || e.assigns.iter().any(|(w, _)| *w == v)
-}
-
-fn mark_unreachable_dead(cfg: &mut Cfg) {
-    let reach = cfg.reachable();
-    for e in &mut cfg.edges {
-        if !reach[e.from] {
-            e.dead = true;
-        }
-    }
 }
 
 /// Simplifies the threads' CFGs and sets every edge's mover class.
@@ -68,7 +54,7 @@ pub(crate) fn reduce(threads: &mut [ThreadInst], vars: &[VarInfo], atomic_flag: 
     let runs: Vec<Option<VarId>> = threads.iter().map(|t| t.run).collect();
     let is_run = |v: VarId| runs.contains(&Some(v));
     // 1. Constants of thread-local variables and of variables no edge writes.
-    let facts = users(
+    let users = thread_users(
         &threads.iter().map(|t| &t.cfg).collect::<Vec<_>>(),
         vars.len(),
     );
@@ -85,7 +71,7 @@ pub(crate) fn reduce(threads: &mut [ThreadInst], vars: &[VarInfo], atomic_flag: 
     }
     for (k, t) in threads.iter_mut().enumerate() {
         let tracked = |v: VarId| {
-            let u = &facts.users[v.index()];
+            let u = &users[v.index()];
             (u.len() == 1 && u.contains(&k) && Some(v) != atomic_flag && !is_run(v))
                 || (!written[v.index()] && vars[v.index()].init.is_some())
         };
@@ -96,7 +82,7 @@ pub(crate) fn reduce(threads: &mut [ThreadInst], vars: &[VarInfo], atomic_flag: 
             .collect();
         let envs = constprop::analyse(&t.cfg, entry, &tracked);
         constprop::simplify(&mut t.cfg, &envs);
-        mark_unreachable_dead(&mut t.cfg);
+        t.cfg.drop_unreachable();
     }
 
     // 2. Where main runs alone; clean mutexes; locksets.
@@ -124,13 +110,13 @@ pub(crate) fn reduce(threads: &mut [ThreadInst], vars: &[VarInfo], atomic_flag: 
     for (k, t) in threads.iter_mut().enumerate() {
         let s = locks::locksets(&t.cfg, &is_clean);
         locks::fold_guards(&mut t.cfg, &s, k as i64 + 1, &is_clean);
-        mark_unreachable_dead(&mut t.cfg);
+        t.cfg.drop_unreachable();
         sets.push(s);
     }
 
     // 3. Protection of shared variables, then mover classes.
     let cfgs: Vec<&Cfg> = threads.iter().map(|t| &t.cfg).collect();
-    let facts = users(&cfgs, vars.len());
+    let users = thread_users(&cfgs, vars.len());
     let concurrent = |k: usize, e: &Edge| !(k == 0 && alone[e.from]);
     let mut protection: Vec<Option<BTreeSet<VarId>>> = vec![None; vars.len()];
     let mut written_concurrently = vec![false; vars.len()];
@@ -148,7 +134,7 @@ pub(crate) fn reduce(threads: &mut [ThreadInst], vars: &[VarInfo], atomic_flag: 
         }
     }
     let class_of_var = |k: usize, e: &Edge, v: VarId| -> Mover {
-        let u = &facts.users[v.index()];
+        let u = &users[v.index()];
         if Some(v) == atomic_flag {
             return Mover::Non;
         }
@@ -213,16 +199,11 @@ pub(crate) fn reduce(threads: &mut [ThreadInst], vars: &[VarInfo], atomic_flag: 
                 vars_of
                     .into_iter()
                     .map(|v| class_of_var(k, e, v))
-                    .fold(Mover::Both, join)
+                    .fold(Mover::Both, Mover::then)
             };
             t.cfg.edges[i].mover = mover;
         }
     }
-}
-
-/// The class of a step that is all of `a` and `b` at once.
-fn join(a: Mover, b: Mover) -> Mover {
-    a.then(b)
 }
 
 /// Simplifications once the CFGs are compressed: variables that every step
@@ -237,13 +218,13 @@ pub(crate) fn after_compression(
     let keep = |v: VarId| Some(v) == atomic_flag;
     cleanup::invariant_constants(threads, vars, &keep);
     cleanup::unread_variables(threads, vars.len(), &keep);
-    let facts = users(
+    let users = thread_users(
         &threads.iter().map(|t| &t.cfg).collect::<Vec<_>>(),
         vars.len(),
     );
     for (k, t) in threads.iter_mut().enumerate() {
         let local = |v: VarId| {
-            let u = &facts.users[v.index()];
+            let u = &users[v.index()];
             u.len() == 1 && u.contains(&k)
         };
         cleanup::dead_inputs(&mut t.cfg, &local);
