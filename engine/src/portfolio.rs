@@ -133,10 +133,14 @@ fn parallel(program: &Program, config: &Config) -> (Outcome, Option<ProofStates>
     let elapsed = start.elapsed();
     if ase.is_none() {
         // Stop ASE and wait for it: a thread inside Z3 while the process
-        // exits can crash it.
-        cancel.store(true, Ordering::Relaxed);
+        // exits can crash it. A proof from a cancelled run is not used (an
+        // interrupted prover is no evidence; ASE itself turns it into
+        // unknown); an error trace is, the interpreter replayed it.
+        cancel.store(true, Ordering::SeqCst);
         if let Ok(Finished::Ase(o, p)) = rx.recv() {
-            ase = Some((o, p));
+            if !matches!(o.verdict, Verdict::Safe(_)) {
+                ase = Some((o, p));
+            }
         }
     }
     let mut result = match (explicit, ase) {

@@ -126,7 +126,7 @@ pub fn interruptible<T>(cancel: &AtomicBool, f: impl FnOnce() -> T) -> T {
         let done = &done;
         s.spawn(move || {
             while !done.load(Ordering::Relaxed) {
-                if cancel.load(Ordering::Relaxed) {
+                if cancel.load(Ordering::SeqCst) {
                     handle.interrupt();
                 }
                 std::thread::sleep(std::time::Duration::from_millis(10));
@@ -206,7 +206,7 @@ impl Smt {
     /// Whether the deadline has passed.
     pub fn out_of_time(&self) -> bool {
         self.deadline.is_some_and(|d| Instant::now() >= d)
-            || self.cancel.is_some_and(|c| c.load(Ordering::Relaxed))
+            || self.cancel.is_some_and(|c| c.load(Ordering::SeqCst))
     }
 
     /// The Z3 constant of a symbol.
@@ -358,17 +358,47 @@ impl Smt {
     }
 
     /// A model of the asserted constraints, if they are satisfiable.
+    ///
+    /// A satisfiable query whose model Z3 does not give (an interrupted
+    /// context gives none) is an error, never "unsatisfiable": callers
+    /// enumerate models until there are none, and stopping early would drop
+    /// reachable states.
     pub fn check_model(&mut self) -> Result<Option<Model>, SmtError> {
-        if self.check()? {
-            Ok(self.solver().get_model())
+        if !self.check()? {
+            return Ok(None);
+        }
+        match self.solver().get_model() {
+            Some(m) => Ok(Some(m)),
+            None => Err(self.lost("no model of a satisfiable query")),
+        }
+    }
+
+    /// The truth value of `b` in `model`; an error when Z3 cannot evaluate
+    /// it (never a default value).
+    pub fn bool_value(&mut self, model: &Model, b: &Bool) -> Result<bool, SmtError> {
+        match model.eval(b, true).and_then(|v| v.as_bool()) {
+            Some(v) => Ok(v),
+            None => Err(self.lost("no model value of a predicate")),
+        }
+    }
+
+    /// The error for an answer Z3 did not give: the deadline or a
+    /// cancellation when either has come (Z3 was interrupted), else `what`.
+    fn lost(&mut self, what: &str) -> SmtError {
+        self.failed = true;
+        if self.out_of_time() {
+            SmtError::Timeout
         } else {
-            Ok(None)
+            SmtError::Unknown(what.into())
         }
     }
 
     /// The value of a symbol in a model (0 when the model leaves it free).
     pub fn value(&mut self, model: &Model, space: Space, s: Sym) -> Result<i128, SmtError> {
         let c = self.constant(space, s);
+        if self.out_of_time() {
+            return Err(SmtError::Timeout);
+        }
         model
             .eval(&c, true)
             .and_then(|v| v.as_i128())

@@ -232,3 +232,31 @@ fn input_transitions_must_not_escape_the_executed_successors() {
         .iter()
         .all(|i| i.witness == Some(cube(&[false, false, true]))));
 }
+
+#[test]
+fn a_cancelled_run_never_answers_safe() {
+    use engine::ase::Config;
+    use engine::verdict::Verdict;
+    use std::sync::atomic::AtomicBool;
+    // Safe with no prover query at all (the error location is unreachable),
+    // so only the cancellation can make the answer unknown.
+    let program = parse_program("var x = 0; thread p at a { a -> b do x := 1; } error x == 2;").unwrap();
+    static CANCEL: AtomicBool = AtomicBool::new(true);
+    let config = Config {
+        timeout: None,
+        max_iterations: None,
+        max_states: None,
+        cancel: Some(&CANCEL),
+    };
+    let out = engine::ase::check(&program, &config);
+    assert!(
+        matches!(&out.verdict, Verdict::Unknown(why) if why == "cancelled"),
+        "{:?}",
+        out.verdict
+    );
+    let free = Config {
+        cancel: None,
+        ..config
+    };
+    assert!(matches!(engine::ase::check(&program, &free).verdict, Verdict::Safe(_)));
+}

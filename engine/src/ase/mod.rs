@@ -89,6 +89,14 @@ pub(crate) fn drive(
     let mut verdict = engine(&mut sys, &mut smt, deadline, &mut stats);
     // A replayed trace is evidence on its own; a proof is not, once the
     // arithmetic it was built on has overflowed.
+    // Nor is a proof finished while the run was being cancelled: Z3
+    // interrupted mid-call may have answered wrongly somewhere.
+    let cancelled = config
+        .cancel
+        .is_some_and(|c| c.load(std::sync::atomic::Ordering::SeqCst));
+    if cancelled && matches!(verdict, Verdict::Safe(_)) {
+        verdict = Verdict::Unknown("cancelled".into());
+    }
     if crate::linear::take_overflow() && matches!(verdict, Verdict::Safe(_)) {
         verdict = Verdict::Unknown(
             "arithmetic overflow: a coefficient of the symbolic values or predicates exceeds 128 bits"

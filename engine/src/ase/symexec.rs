@@ -205,11 +205,13 @@ fn split_state_in(
         let mut c = cube.clone();
         let mut lits = Vec::with_capacity(open.len());
         let mut block = Vec::with_capacity(open.len());
-        for ((i, a, pos), b) in open.iter().zip(&bools) {
-            let v = model
-                .eval(b, true)
-                .and_then(|v| v.as_bool())
-                .unwrap_or(false);
+        let values: Result<Vec<bool>, SmtError> =
+            bools.iter().map(|b| smt.bool_value(&model, b)).collect();
+        let values = match values {
+            Ok(v) => v,
+            Err(e) => break Err(e),
+        };
+        for (((i, a, pos), b), v) in open.iter().zip(&bools).zip(values) {
             c.set(*i, v);
             lits.push(Formula::Lit(a.clone(), *pos == v));
             block.push(if v { b.clone() } else { b.not() });
