@@ -2,6 +2,7 @@
 //! Executions).
 
 mod bench;
+mod certify;
 mod cfront;
 mod check;
 mod ctrace;
@@ -136,14 +137,16 @@ fn auto(
     config: &engine::ase::Config,
     bound: i64,
 ) -> engine::verdict::Outcome {
-    auto_with_proof(program, config, bound, false).0
+    auto_with_evidence(program, config, bound, false).0
 }
 
 /// `--engine auto`, also returning ASE's abstract states of a proof when
 /// `want_proof` (invariants, correctness witnesses): a safe program proved
 /// by the exhaustive search is then checked by ASE too, for its invariants,
 /// within the time left (the exhaustive proof stands if ASE gives none).
-pub fn auto_with_proof(
+/// Also returns the states of the exhaustive search when it proved the
+/// program safe (for the certificate).
+pub fn auto_with_evidence(
     program: &engine::ir::Program,
     config: &engine::ase::Config,
     bound: i64,
@@ -151,6 +154,7 @@ pub fn auto_with_proof(
 ) -> (
     engine::verdict::Outcome,
     Option<engine::verdict::ProofStates>,
+    Option<engine::explicit::Reachable>,
 ) {
     use engine::verdict::Verdict;
     let start = std::time::Instant::now();
@@ -159,19 +163,19 @@ pub fn auto_with_proof(
         max_states: config.max_states.unwrap_or(AUTO_EXPLICIT_MAX_STATES),
     };
     let slice = config.timeout.map(|t| start + t / 2);
-    let first = engine::explicit::prove(program, &bounds, slice);
+    let (first, reachable) = engine::explicit::prove_with_states(program, &bounds, slice);
     let rest = engine::ase::Config {
         timeout: config.timeout.map(|t| t.saturating_sub(start.elapsed())),
         ..*config
     };
     let why = match &first.verdict {
-        Verdict::Unsafe(_) => return (first, None),
-        Verdict::Safe(_) if !want_proof => return (first, None),
+        Verdict::Unsafe(_) => return (first, None, None),
+        Verdict::Safe(_) if !want_proof => return (first, None, reachable),
         Verdict::Safe(_) => {
             let (outcome, proof) = engine::ase::check_with_proof(program, &rest);
             return match (&outcome.verdict, proof) {
-                (Verdict::Safe(_), Some(proof)) => (outcome, Some(proof)),
-                _ => (first, None),
+                (Verdict::Safe(_), Some(proof)) => (outcome, Some(proof), None),
+                _ => (first, None, reachable),
             };
         }
         Verdict::Unknown(why) => why.clone(),
@@ -181,7 +185,7 @@ pub fn auto_with_proof(
     if let Verdict::Unknown(reason) = &mut outcome.verdict {
         *reason = format!("{reason} (explicit search first: {why})");
     }
-    (outcome, proof)
+    (outcome, proof, None)
 }
 
 impl Limits {
@@ -227,11 +231,28 @@ enum Command {
         memlimit: Option<u64>,
         #[command(flatten)]
         evidence: evidence::EvidenceArgs,
+        #[command(flatten)]
+        certify: certify::CertifyArgs,
         /// The value bound of `--engine explicit`.
         #[arg(long, value_name = "B", default_value_t = 10, value_parser = clap::value_parser!(i64).range(0..=1_000_000))]
         bound: i64,
         #[command(flatten)]
         limits: Limits,
+    },
+    /// Check a certificate of a safe verdict (`ase check --certificate`)
+    /// against a program (`.gc`, or C lowered as `ase check` lowers it):
+    /// exit 0 when valid, 1 when an obligation fails, 3 when one is
+    /// undecided, 2 on bad input.
+    Certify {
+        /// The program.
+        program: PathBuf,
+        /// The certificate.
+        certificate: PathBuf,
+        #[command(flatten)]
+        cpp: cfront::CppArgs,
+        /// Time limit of the check in seconds.
+        #[arg(long, value_name = "SECONDS", default_value_t = 900.0)]
+        timeout: f64,
     },
     /// Lower a C program to the guarded-command IR and print it as `.gc`.
     Lower {
@@ -307,6 +328,7 @@ fn main() -> ExitCode {
             property,
             memlimit,
             evidence,
+            certify,
         } => check::run(&check::CheckArgs {
             path: &file,
             format,
@@ -317,7 +339,14 @@ fn main() -> ExitCode {
             property: property.as_deref(),
             memlimit_mb: memlimit,
             evidence: &evidence,
+            certify: &certify,
         }),
+        Command::Certify {
+            program,
+            certificate,
+            cpp,
+            timeout,
+        } => certify::run(&program, &certificate, &cpp, timeout),
         Command::Lower { file, cpp } => check::lower(&file, &cpp),
         Command::Bench {
             tasks,
