@@ -74,6 +74,7 @@ pub fn extend_json(c: &Certification, v: &mut Value) {
     let Some(obj) = v.as_object_mut() else { return };
     obj.insert("certified".into(), json!(c.certified()));
     obj.insert("certificate_time".into(), json!(c.time.as_secs_f64()));
+    obj.insert("certificate_kind".into(), json!(c.kind));
     if let Some(r) = &c.report {
         obj.insert("certificate_obligations".into(), json!(r.obligations));
     }

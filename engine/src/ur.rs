@@ -221,6 +221,7 @@ fn iteration(
             *proof = Some(ProofStates {
                 predicates: sys.preds.atoms().to_vec(),
                 states,
+                fragment: None,
             });
             Some(Verdict::Safe(Proof::ExactAbstraction))
         }

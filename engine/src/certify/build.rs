@@ -4,8 +4,9 @@
 use super::{Certificate, Dnf, Invariant, ProgramRef};
 use crate::interp::State;
 use crate::ir::{CmpOp, Cond, LocId, Program, Term, VarId};
-use crate::linear::{Atom, Rel};
-use crate::verdict::ProofStates;
+use crate::linear::{Atom, Formula, Lin, Rel, Sym};
+use crate::smt::{Smt, SmtError, Space};
+use crate::verdict::{ProofStates, SymbolicState};
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 /// Why no certificate was built.
@@ -22,6 +23,12 @@ pub enum BuildError {
     /// A value does not fit in the 64-bit literals of the IR.
     #[error("a value does not fit in a 64-bit literal")]
     ValueTooLarge,
+    /// The proof has no safe fragment to build from.
+    #[error("the proof is not by the safe-fragment check")]
+    NoFragment,
+    /// Quantifier elimination failed.
+    #[error("quantifier elimination: {0}")]
+    Prover(#[from] SmtError),
 }
 
 /// `Σ a·x` as an IR term (first coefficient positive, as atoms are).
@@ -285,5 +292,149 @@ pub fn from_states<I: Iterator<Item = State>>(
         program,
         proof: proof.to_string(),
         invariants,
+    })
+}
+
+/// A formula over program variables as an IR condition; literals without an
+/// IR form become `true` (the formula is in negation normal form, so this
+/// only weakens it).
+fn formula_cond(f: &Formula<Atom>) -> Cond {
+    match f {
+        Formula::True => Cond::True,
+        Formula::False => Cond::False,
+        Formula::Lit(a, pos) => literal(a, *pos).unwrap_or(Cond::True),
+        Formula::At(t, l, pos) => {
+            let at = Cond::At(*t, *l);
+            if *pos {
+                at
+            } else {
+                Cond::Not(Box::new(at))
+            }
+        }
+        Formula::And(parts) => parts
+            .iter()
+            .map(formula_cond)
+            .reduce(|a, b| Cond::And(Box::new(a), Box::new(b)))
+            .unwrap_or(Cond::True),
+        Formula::Or(parts) => parts
+            .iter()
+            .map(formula_cond)
+            .reduce(|a, b| Cond::Or(Box::new(a), Box::new(b)))
+            .unwrap_or(Cond::False),
+    }
+}
+
+/// A formula as disjuncts of conjuncts (its top-level `or` and `and`).
+fn formula_dnf(f: &Formula<Atom>) -> Dnf {
+    let conj = |f: &Formula<Atom>| -> Vec<Cond> {
+        match f {
+            Formula::And(parts) => parts.iter().map(formula_cond).collect(),
+            Formula::True => Vec::new(),
+            f => vec![formula_cond(f)],
+        }
+    };
+    match f {
+        Formula::Or(parts) => parts.iter().map(conj).collect(),
+        Formula::False => Vec::new(),
+        f => vec![conj(f)],
+    }
+}
+
+/// The concrete states of a symbolic state, `∃k. pc(k) ∧ x = vals(k)`, as
+/// disjuncts over program variables: constant values as equalities, the
+/// rest by Z3's quantifier elimination.
+fn symbolic_dnf(smt: &mut Smt, nvars: usize, s: &SymbolicState) -> Result<Dnf, BuildError> {
+    let mut common = Vec::new();
+    let shift = |k: Sym| Lin::sym(k + nvars as Sym);
+    let mut parts = Vec::new();
+    let mut bound: BTreeSet<Sym> = BTreeSet::new();
+    for (v, val) in s.vals.iter().enumerate() {
+        match val.as_constant() {
+            Some(c) => common.push(eq(v, c)?),
+            None => {
+                let shifted = val.substitute(&shift);
+                bound.extend(shifted.terms.iter().map(|t| t.0));
+                parts.push(crate::linear::compare(
+                    CmpOp::Eq,
+                    &Lin::sym(v as Sym),
+                    &shifted,
+                ));
+            }
+        }
+    }
+    if parts.is_empty() {
+        // One concrete state (its path condition is satisfiable).
+        return Ok(vec![common]);
+    }
+    for c in &s.pc {
+        let shifted = c.substitute(&shift);
+        shifted.for_each_atom(&mut |a: &Atom| bound.extend(a.lhs.terms.iter().map(|t| t.0)));
+        parts.push(shifted);
+    }
+    let bound: Vec<Sym> = bound.into_iter().filter(|&k| k as usize >= nvars).collect();
+    let f = smt.eliminate_exists(Space::State, &bound, &Formula::and(parts))?;
+    Ok(formula_dnf(&f)
+        .into_iter()
+        .map(|mut d| {
+            d.extend(common.iter().cloned());
+            d
+        })
+        .collect())
+}
+
+/// The certificate of a proof by the safe-fragment check: per tuple, the
+/// abstract states in or reachable from `inf` (closed under every
+/// transition: all their pairs are exact) and the expanded symbolic states
+/// of the other abstract states (exact sets: the successors of each are
+/// expanded symbolic states, identical to one, or in an abstract state
+/// matched on the path, which lies on a cycle). The union contains the
+/// initial states and is inductive; the plain union of all abstract states
+/// need not be, since a state on a tree path may have inexact transitions.
+pub fn from_fragment(
+    program: ProgramRef,
+    proof: &str,
+    ir: &Program,
+    states: &ProofStates,
+    deadline: Option<std::time::Instant>,
+) -> Result<Certificate, BuildError> {
+    let fragment = states.fragment.as_ref().ok_or(BuildError::NoFragment)?;
+    let lits: Vec<[Option<Cond>; 2]> = states
+        .predicates
+        .iter()
+        .map(|a| [literal(a, false), literal(a, true)])
+        .collect();
+    let mut by_tuple: BTreeMap<Vec<LocId>, (Dnf, HashSet<Vec<Cond>>)> = BTreeMap::new();
+    let mut add = |locs: &[LocId], d: Vec<Cond>| {
+        let e = by_tuple.entry(locs.to_vec()).or_default();
+        if e.1.insert(d.clone()) {
+            e.0.push(d);
+        }
+    };
+    for ((locs, cube), &inside) in states.states.iter().zip(&fragment.in_fragment) {
+        if inside {
+            let d = cube
+                .iter()
+                .enumerate()
+                .filter_map(|(i, &b)| lits[i][usize::from(b)].clone())
+                .collect();
+            add(locs, d);
+        }
+    }
+    let mut smt = Smt::new(deadline);
+    for s in &fragment.symbolic {
+        for d in symbolic_dnf(&mut smt, ir.vars.len(), s)? {
+            add(&s.locs, d);
+        }
+    }
+    Ok(Certificate {
+        program,
+        proof: proof.to_string(),
+        invariants: by_tuple
+            .into_iter()
+            .map(|(locs, (dnf, _))| Invariant {
+                locs,
+                blocks: vec![dnf],
+            })
+            .collect(),
     })
 }

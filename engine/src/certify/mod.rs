@@ -127,6 +127,8 @@ pub struct Certification {
     pub status: Status,
     /// Building and checking time.
     pub time: std::time::Duration,
+    /// What the checked certificate was built from.
+    pub kind: &'static str,
 }
 
 impl Certification {
@@ -193,6 +195,7 @@ pub fn certify(
             )),
         }
     };
+    let mut explicit_fallback = false;
     let built: Result<Certificate, String> = match evidence {
         Evidence::Abstract(states) => Ok(build::from_proof_states(
             pref(),
@@ -207,7 +210,10 @@ pub fn certify(
             MAX_EXPLICIT_CONJUNCTS,
         ) {
             Ok(c) => Ok(c),
-            Err(e) => from_ase(format!("explicit states: {e}")),
+            Err(e) => {
+                explicit_fallback = true;
+                from_ase(format!("explicit states: {e}"))
+            }
         },
         Evidence::None => from_ase("the proof left no states".into()),
     };
@@ -219,10 +225,47 @@ pub fn certify(
                 report: None,
                 status: Status::NotCertified(format!("no certificate: {why}")),
                 time: start.elapsed(),
+                kind: "none",
             }
         }
     };
-    let report = check::check(program, &certificate, left());
+    let mut certificate = certificate;
+    let mut kind = match evidence {
+        Evidence::Abstract(_) => "abstract states",
+        Evidence::Explicit(_) if explicit_fallback => "abstract states (ASE, run for the certificate)",
+        Evidence::Explicit(_) => "explicit states",
+        Evidence::None => "abstract states (ASE, run for the certificate)",
+    };
+    let mut report = check::check(program, &certificate, left());
+    // The union of the abstract states of a safe-fragment proof need not
+    // be inductive; the fragment with the tree's symbolic states is.
+    if let (Evidence::Abstract(states), Err(f)) = (evidence, &report.result) {
+        if f.is_refutation() && states.fragment.is_some() {
+            let deadline = left().map(|t| std::time::Instant::now() + t);
+            let proof_name = format!(
+                "{} (the fragment's abstract states and the tree's symbolic states)",
+                proof.describe()
+            );
+            match build::from_fragment(pref(), &proof_name, program, states, deadline) {
+                Ok(c) => {
+                    report = check::check(program, &c, left());
+                    certificate = c;
+                    kind = "safe fragment and symbolic states";
+                }
+                Err(e) => {
+                    return Certification {
+                        certificate: Some(certificate),
+                        report: Some(report),
+                        status: Status::NotCertified(format!(
+                            "the union of the abstract states is not inductive, and no certificate could be built from the safe fragment: {e}"
+                        )),
+                        time: start.elapsed(),
+                        kind: "abstract states",
+                    }
+                }
+            }
+        }
+    }
     let status = match &report.result {
         Ok(()) => Status::Certified,
         Err(f) if f.is_refutation() => Status::Refuted(f.describe(program)),
@@ -233,5 +276,6 @@ pub fn certify(
         report: Some(report),
         status,
         time: start.elapsed(),
+        kind,
     }
 }
