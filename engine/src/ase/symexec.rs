@@ -273,6 +273,15 @@ pub struct Exploration {
     pub expanded: Vec<(NodeIndex, SymState)>,
 }
 
+impl Drop for Exploration {
+    /// Drops the kept states newest first: a state's path condition is
+    /// then never the last owner of a long chain of constraints (dropping
+    /// one recursively could overflow the stack).
+    fn drop(&mut self) {
+        while self.expanded.pop().is_some() {}
+    }
+}
+
 #[derive(PartialEq, Eq, Hash)]
 struct ExpandedKey {
     locs: Box<[LocId]>,

@@ -343,7 +343,7 @@ fn invariant<'a>(
         let text = entry.trim();
         let span = Span::new(offset + lead, offset + lead + text.len());
         offset += entry.len() + 1;
-        if text.is_empty() && n == 0 {
+        if text.is_empty() {
             continue;
         }
         let Some((thread, loc)) = text.split_once('@') else {
