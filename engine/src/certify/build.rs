@@ -67,6 +67,57 @@ pub fn literal(atom: &Atom, positive: bool) -> Option<Cond> {
     Some(Cond::Cmp(op, lhs, rhs))
 }
 
+/// Merges cubes that differ in one literal only (`c ∧ p ∨ c ∧ ¬p` is `c`)
+/// and drops cubes another one subsumes, until nothing changes: the same
+/// disjunction, usually far shorter. `None` is "either value".
+pub fn merge_cubes(cubes: impl IntoIterator<Item = Vec<Option<bool>>>) -> Vec<Vec<Option<bool>>> {
+    let mut set: BTreeSet<Vec<Option<bool>>> = cubes.into_iter().collect();
+    let width = set.iter().next().map_or(0, Vec::len);
+    loop {
+        let mut changed = false;
+        for i in 0..width {
+            let with: Vec<Vec<Option<bool>>> =
+                set.iter().filter(|c| c[i] == Some(true)).cloned().collect();
+            for c in with {
+                let mut other = c.clone();
+                other[i] = Some(false);
+                let mut merged = c.clone();
+                merged[i] = None;
+                if set.contains(&merged) {
+                    set.remove(&c);
+                    changed = true;
+                } else if set.contains(&other) {
+                    set.remove(&c);
+                    set.remove(&other);
+                    set.insert(merged);
+                    changed = true;
+                }
+            }
+            let without: Vec<Vec<Option<bool>>> =
+                set.iter().filter(|c| c[i] == Some(false)).cloned().collect();
+            for c in without {
+                let mut merged = c.clone();
+                merged[i] = None;
+                if set.contains(&merged) {
+                    set.remove(&c);
+                    changed = true;
+                }
+            }
+        }
+        if !changed {
+            return set.into_iter().collect();
+        }
+    }
+}
+
+/// A cube as conjuncts (literals without an IR form left out).
+fn cube_conj(lits: &[[Option<Cond>; 2]], cube: &[Option<bool>]) -> Vec<Cond> {
+    cube.iter()
+        .enumerate()
+        .filter_map(|(i, b)| b.and_then(|b| lits[i][usize::from(b)].clone()))
+        .collect()
+}
+
 /// The union of the abstract states of a proof, per tuple of locations: the
 /// literals common to all states of a tuple in a first block, the rest as
 /// a disjunction of cubes. Literals without an IR form are left out (the
@@ -98,15 +149,16 @@ pub fn from_proof_states(program: ProgramRef, proof: &str, states: &ProofStates)
             }
         }
         if cubes.len() > 1 {
+            let merged = merge_cubes(cubes.iter().map(|c| {
+                c.iter()
+                    .enumerate()
+                    .map(|(i, &b)| (!common[i]).then_some(b))
+                    .collect()
+            }));
             let mut seen = HashSet::new();
-            let dnf: Dnf = cubes
+            let dnf: Dnf = merged
                 .iter()
-                .map(|c| {
-                    (0..c.len())
-                        .filter(|&i| !common[i])
-                        .filter_map(|i| lits[i][usize::from(c[i])].clone())
-                        .collect::<Vec<_>>()
-                })
+                .map(|c| cube_conj(&lits, c))
                 .filter(|d| seen.insert(d.clone()))
                 .collect();
             blocks.push(dnf);
@@ -410,14 +462,18 @@ pub fn from_fragment(
             e.0.push(d);
         }
     };
+    let mut cubes: BTreeMap<&Vec<LocId>, Vec<Vec<Option<bool>>>> = BTreeMap::new();
     for ((locs, cube), &inside) in states.states.iter().zip(&fragment.in_fragment) {
         if inside {
-            let d = cube
-                .iter()
-                .enumerate()
-                .filter_map(|(i, &b)| lits[i][usize::from(b)].clone())
-                .collect();
-            add(locs, d);
+            cubes
+                .entry(locs)
+                .or_default()
+                .push(cube.iter().map(|&b| Some(b)).collect());
+        }
+    }
+    for (locs, cs) in cubes {
+        for c in merge_cubes(cs) {
+            add(locs, cube_conj(&lits, &c));
         }
     }
     let mut smt = Smt::new(deadline);
