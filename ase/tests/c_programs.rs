@@ -56,6 +56,7 @@ fn known_unknown() -> Vec<String> {
 
 /// The verdict line of `ase check`, without step counts.
 fn verdict(file: &str, timeout: &str) -> String {
+    let cert = std::env::temp_dir().join(format!("ase-c-programs-{}-{file}.cert", std::process::id()));
     let out = Command::new(ASE)
         .current_dir(root())
         .args([
@@ -63,7 +64,9 @@ fn verdict(file: &str, timeout: &str) -> String {
             "--timeout",
             timeout,
             &format!("tests-c/programs/{file}"),
+            "--certificate",
         ])
+        .arg(&cert)
         .output()
         .expect("run ase");
     let stdout = String::from_utf8_lossy(&out.stdout);
@@ -82,6 +85,28 @@ fn verdict(file: &str, timeout: &str) -> String {
         "{file}: exit code {code:?} for output\n{stdout}\n{}",
         String::from_utf8_lossy(&out.stderr)
     );
+    if word == "safe" {
+        // Every safe verdict is certified, and its certificate checks again
+        // in a separate run (`ase certify`, which lowers the C again).
+        assert!(
+            stdout.contains("\ncertified: yes ("),
+            "{file}: not certified\n{stdout}"
+        );
+        let again = Command::new(ASE)
+            .current_dir(root())
+            .args(["certify", &format!("tests-c/programs/{file}")])
+            .arg(&cert)
+            .output()
+            .expect("run ase certify");
+        assert_eq!(
+            again.status.code(),
+            Some(0),
+            "{file}: ase certify\n{}{}",
+            String::from_utf8_lossy(&again.stdout),
+            String::from_utf8_lossy(&again.stderr)
+        );
+    }
+    let _ = std::fs::remove_file(&cert);
     if word == "unsafe" {
         return "unsafe".into();
     }
