@@ -133,9 +133,10 @@ pub fn run(args: &CheckArgs<'_>) -> anyhow::Result<u8> {
         CheckEngine::Ur => engine::ur::check_with_proof(&program, &config),
         _ => (engine.check(&program, &config, args.bound), None),
     };
-    let evidence = proof
-        .as_ref()
-        .map_or(engine::certify::Evidence::None, engine::certify::Evidence::Abstract);
+    let evidence = proof.as_ref().map_or(
+        engine::certify::Evidence::None,
+        engine::certify::Evidence::Abstract,
+    );
     let cert = crate::certify::after_check(
         args.certify,
         &program,
@@ -144,7 +145,14 @@ pub fn run(args: &CheckArgs<'_>) -> anyhow::Result<u8> {
         evidence,
         config.timeout,
     )?;
-    print_outcome_with(&program, &outcome, args.format, sv_comp, None, cert.as_ref())?;
+    print_outcome_with(
+        &program,
+        &outcome,
+        args.format,
+        sv_comp,
+        None,
+        cert.as_ref(),
+    )?;
     Ok(exit_code(&outcome.verdict))
 }
 

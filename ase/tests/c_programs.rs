@@ -56,7 +56,8 @@ fn known_unknown() -> Vec<String> {
 
 /// The verdict line of `ase check`, without step counts.
 fn verdict(file: &str, timeout: &str) -> String {
-    let cert = std::env::temp_dir().join(format!("ase-c-programs-{}-{file}.cert", std::process::id()));
+    let cert =
+        std::env::temp_dir().join(format!("ase-c-programs-{}-{file}.cert", std::process::id()));
     let out = Command::new(ASE)
         .current_dir(root())
         .args([

@@ -44,7 +44,10 @@ fn check_writes_a_certificate_that_certify_accepts() {
     for (file, name) in [
         ("examples/mutex.gc", "mutex.cert"),
         ("tests-gc/unbounded-loop-safe.gc", "loop.cert"),
-        ("tests-c/programs/mutex_counter_safe.c", "mutex_counter.cert"),
+        (
+            "tests-c/programs/mutex_counter_safe.c",
+            "mutex_counter.cert",
+        ),
         ("tests-c/programs/local_array_safe.c", "local_array.cert"),
     ] {
         let cert = tmp(name);
@@ -53,7 +56,10 @@ fn check_writes_a_certificate_that_certify_accepts() {
         assert!(text(&out).contains("\ncertified: yes ("), "{}", text(&out));
         let written = std::fs::read_to_string(&cert).expect("certificate written");
         assert!(written.contains("invariant ["), "{written}");
-        assert!(written.contains(&format!("program \"{file}\"")), "{written}");
+        assert!(
+            written.contains(&format!("program \"{file}\"")),
+            "{written}"
+        );
         let out = ase(&["certify", file, &cert]);
         assert_eq!(out.status.code(), Some(0), "{file}: {}", text(&out));
         assert!(text(&out).starts_with("valid: "), "{}", text(&out));
@@ -70,7 +76,13 @@ fn json_reports_the_certificate() {
     assert!(v["certificate_time"].as_f64().is_some_and(|t| t >= 0.0));
     assert!(v.get("certificate_reason").is_none());
     // Not certified: no fields, no line.
-    let out = ase(&["check", "examples/ticket.gc", "--format", "json", "--no-certify"]);
+    let out = ase(&[
+        "check",
+        "examples/ticket.gc",
+        "--format",
+        "json",
+        "--no-certify",
+    ]);
     let v: Value = serde_json::from_slice(&out.stdout).expect("json");
     assert!(v.get("certified").is_none());
     let out = ase(&["check", "examples/ticket.gc", "--no-certify"]);
@@ -111,7 +123,11 @@ fn certify_reports_bad_input() {
     std::fs::write(&cert, "invariant [p1@1, p2@1] { c == 0 }\n").expect("write");
     let out = ase(&["certify", "examples/mutex.gc", &cert]);
     assert_eq!(out.status.code(), Some(2), "{}", text(&out));
-    assert!(text(&out).contains("undeclared variable `c`"), "{}", text(&out));
+    assert!(
+        text(&out).contains("undeclared variable `c`"),
+        "{}",
+        text(&out)
+    );
     let out = ase(&["certify", "examples/mutex.gc", "/nonexistent/x.cert"]);
     assert_eq!(out.status.code(), Some(2), "{}", text(&out));
     let out = ase(&["certify", "examples/nonexistent.gc", &cert]);

@@ -70,7 +70,11 @@ fn a_non_inductive_invariant_is_rejected_at_the_failing_step() {
         o => panic!("{o:?}"),
     }
     assert_eq!(state, &[("x".to_string(), "1".to_string())]);
-    assert!(f.describe(&p).contains("transition `inc`"), "{}", f.describe(&p));
+    assert!(
+        f.describe(&p).contains("transition `inc`"),
+        "{}",
+        f.describe(&p)
+    );
 }
 
 #[test]
@@ -89,7 +93,10 @@ fn initiation_safety_and_missing_tuples() {
         }
     ));
     // Safety: dropping the upper bound admits error states.
-    let f = failed(&p, "invariant [t@a] { x >= 0 }\ninvariant [t@b] { x == 10 }");
+    let f = failed(
+        &p,
+        "invariant [t@a] { x >= 0 }\ninvariant [t@b] { x == 10 }",
+    );
     assert!(
         matches!(
             f,
@@ -191,7 +198,10 @@ fn text_round_trip_and_bad_input() {
         ("invariant [] { true }", "missing: t"),
         ("invariant [t@a] { y == 0 }", "undeclared variable `y`"),
         ("invariant [t@a] { x == }", "expected"),
-        ("invariant [t@a] { true }\ninvariant [t@a] { true }", "second invariant"),
+        (
+            "invariant [t@a] { true }\ninvariant [t@a] { true }",
+            "second invariant",
+        ),
         ("invariant [t@a] { true", "no matching `}`"),
         ("invariant [t@a]", "expected `{`"),
         ("program 3;", "a string"),
@@ -330,7 +340,10 @@ fn mutants(c: &Certificate) -> Vec<(String, Certificate)> {
                 for (k, x) in conj.iter().enumerate() {
                     let mut m = c.clone();
                     m.invariants[i].blocks[b][d].remove(k);
-                    out.push((format!("tuple {i} block {b} disjunct {d} conjunct {k} dropped"), m));
+                    out.push((
+                        format!("tuple {i} block {b} disjunct {d} conjunct {k} dropped"),
+                        m,
+                    ));
                     if let Cond::Cmp(op @ (CmpOp::Le | CmpOp::Ge), a, Term::Const(k0)) = x {
                         let delta = if *op == CmpOp::Le { 1 } else { -1 };
                         let mut m = c.clone();
@@ -372,7 +385,11 @@ fn mutants_are_rejected_or_still_contain_every_reachable_state() {
             total += 1;
             match check(&p, &m, TIMEOUT).result {
                 Ok(()) => {
-                    assert!(!what.contains("removed"), "{}: {what} accepted", f.display());
+                    assert!(
+                        !what.contains("removed"),
+                        "{}: {what} accepted",
+                        f.display()
+                    );
                     for s in &reachable {
                         assert!(
                             holds(&p, &m, s),
@@ -480,7 +497,11 @@ error x > 5;
         max_states: 10_000,
     };
     let (outcome, reachable) = engine::explicit::prove_with_states(&p, &bounds, None);
-    assert!(matches!(outcome.verdict, Verdict::Safe(_)), "{:?}", outcome.verdict);
+    assert!(
+        matches!(outcome.verdict, Verdict::Safe(_)),
+        "{:?}",
+        outcome.verdict
+    );
     let reachable = reachable.expect("states of a safe search");
     let c = certify::certify(
         &p,
@@ -499,12 +520,11 @@ error x > 5;
     let mut strict = again.clone();
     for inv in &mut strict.invariants {
         for b in &mut inv.blocks {
-            b.retain(|d| {
-                !d.iter()
-                    .any(|x| matches!(x, engine::ir::Cond::Or(..)))
-            });
+            b.retain(|d| !d.iter().any(|x| matches!(x, engine::ir::Cond::Or(..))));
         }
     }
-    let f = check(&p, &strict, TIMEOUT).result.expect_err("not inductive");
+    let f = check(&p, &strict, TIMEOUT)
+        .result
+        .expect_err("not inductive");
     assert!(f.is_refutation());
 }

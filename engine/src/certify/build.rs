@@ -93,8 +93,11 @@ pub fn merge_cubes(cubes: impl IntoIterator<Item = Vec<Option<bool>>>) -> Vec<Ve
                     changed = true;
                 }
             }
-            let without: Vec<Vec<Option<bool>>> =
-                set.iter().filter(|c| c[i] == Some(false)).cloned().collect();
+            let without: Vec<Vec<Option<bool>>> = set
+                .iter()
+                .filter(|c| c[i] == Some(false))
+                .cloned()
+                .collect();
             for c in without {
                 let mut merged = c.clone();
                 merged[i] = None;

@@ -422,8 +422,7 @@ impl<'a> Checker<'a> {
         for inv in &self.cert.invariants {
             let locs = inv.locs.as_slice();
             self.solver.push();
-            self.solver
-                .assert(self.invariant(&index, locs, &self.vars));
+            self.solver.assert(self.invariant(&index, locs, &self.vars));
             // Safety.
             self.solver.push();
             self.solver.assert(cond(&error, locs, &self.vars));

@@ -197,11 +197,9 @@ pub fn certify(
     };
     let mut explicit_fallback = false;
     let built: Result<Certificate, String> = match evidence {
-        Evidence::Abstract(states) => Ok(build::from_proof_states(
-            pref(),
-            proof.describe(),
-            states,
-        )),
+        Evidence::Abstract(states) => {
+            Ok(build::from_proof_states(pref(), proof.describe(), states))
+        }
         Evidence::Explicit(reachable) => match build::from_states(
             pref(),
             proof.describe(),
@@ -232,7 +230,9 @@ pub fn certify(
     let mut certificate = certificate;
     let mut kind = match evidence {
         Evidence::Abstract(_) => "abstract states",
-        Evidence::Explicit(_) if explicit_fallback => "abstract states (ASE, run for the certificate)",
+        Evidence::Explicit(_) if explicit_fallback => {
+            "abstract states (ASE, run for the certificate)"
+        }
         Evidence::Explicit(_) => "explicit states",
         Evidence::None => "abstract states (ASE, run for the certificate)",
     };

@@ -238,7 +238,8 @@ impl<'a> Scanner<'a> {
                 _ => i += 1,
             }
         }
-        self.errors.push(error(open_span, format!("no matching `{close}`")));
+        self.errors
+            .push(error(open_span, format!("no matching `{close}`")));
         self.pos = self.src.len();
         Err(())
     }
@@ -406,8 +407,7 @@ fn invariant<'a>(
             Ok(dnf) => blocks.push(dnf),
             Err(errors) => {
                 for mut e in errors {
-                    let shift = |sp: Span| Span::new(sp.start as usize + start, sp.end as usize + start);
-                    e.span = shift(e.span);
+                    e.span = Span::new(e.span.start as usize + start, e.span.end as usize + start);
                     // Secondary labels point into the program's text.
                     e.labels.clear();
                     s.errors.push(e);

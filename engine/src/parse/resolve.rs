@@ -98,7 +98,12 @@ impl<'a> Resolver<'a> {
             .iter()
             .enumerate()
             .map(|(i, t)| ThreadInfo {
-                span: program.source_map.threads.get(i).copied().unwrap_or_default(),
+                span: program
+                    .source_map
+                    .threads
+                    .get(i)
+                    .copied()
+                    .unwrap_or_default(),
                 locs: t
                     .locs
                     .iter()
