@@ -66,6 +66,8 @@ pub struct CheckArgs<'a> {
     pub memlimit_mb: Option<u64>,
     /// Source-level traces, invariants and witnesses (C input).
     pub evidence: &'a crate::evidence::EvidenceArgs,
+    /// Certificates of safe verdicts.
+    pub certify: &'a crate::certify::CertifyArgs,
 }
 
 /// Whether a path is an SV-COMP task definition.
@@ -128,8 +130,31 @@ pub fn run(args: &CheckArgs<'_>) -> anyhow::Result<u8> {
         CheckEngine::Auto => CheckEngine::Ase,
         e => e,
     };
-    let outcome: Outcome = engine.check(&program, &config, args.bound, args.jobs);
-    print_outcome(&program, &outcome, args.format, sv_comp)?;
+    let (mut outcome, proof) = match engine {
+        CheckEngine::Ase => engine::ase::check_with_proof(&program, &config),
+        CheckEngine::Ur => engine::ur::check_with_proof(&program, &config),
+        _ => (engine.check(&program, &config, args.bound, args.jobs), None),
+    };
+    let evidence = proof.as_ref().map_or(
+        engine::certify::Evidence::None,
+        engine::certify::Evidence::Abstract,
+    );
+    let cert = crate::certify::after_check(
+        args.certify,
+        &program,
+        &job.program.display().to_string(),
+        &mut outcome,
+        evidence,
+        config.timeout,
+    )?;
+    print_outcome_with(
+        &program,
+        &outcome,
+        args.format,
+        sv_comp,
+        None,
+        cert.as_ref(),
+    )?;
     Ok(exit_code(&outcome.verdict))
 }
 
@@ -226,14 +251,29 @@ fn run_c(job: &Job, args: &CheckArgs<'_>, config: &engine::ase::Config) -> anyho
         }
     };
     let want_proof = args.evidence.invariants || args.evidence.witness.is_some();
-    let (mut outcome, proof) = match args.engine {
-        CheckEngine::Ase => engine::ase::check_with_proof(&lowered.program, config),
+    let (mut outcome, proof, reachable) = match args.engine {
+        CheckEngine::Ase => {
+            let (o, p) = engine::ase::check_with_proof(&lowered.program, config);
+            (o, p, None)
+        }
+        CheckEngine::Ur => {
+            let (o, p) = engine::ur::check_with_proof(&lowered.program, config);
+            (o, p, None)
+        }
         CheckEngine::Auto => {
-            crate::auto_with_proof(&lowered.program, config, args.bound, want_proof, args.jobs)
+            let found = crate::auto_with_evidence(
+                &lowered.program,
+                config,
+                args.bound,
+                want_proof,
+                args.jobs,
+            );
+            (found.outcome, found.proof, found.reachable)
         }
         _ => (
             args.engine
                 .check(&lowered.program, config, args.bound, args.jobs),
+            None,
             None,
         ),
     };
@@ -245,6 +285,19 @@ fn run_c(job: &Job, args: &CheckArgs<'_>, config: &engine::ase::Config) -> anyho
             ));
         }
     }
+    let cert_evidence = match (&proof, &reachable) {
+        (Some(p), _) => engine::certify::Evidence::Abstract(p),
+        (None, Some(r)) => engine::certify::Evidence::Explicit(r),
+        (None, None) => engine::certify::Evidence::None,
+    };
+    let cert = crate::certify::after_check(
+        args.certify,
+        &lowered.program,
+        &job.program.display().to_string(),
+        &mut outcome,
+        cert_evidence,
+        config.timeout,
+    )?;
     let evidence = crate::evidence::CEvidence::new(
         &job.program,
         &unit,
@@ -262,6 +315,7 @@ fn run_c(job: &Job, args: &CheckArgs<'_>, config: &engine::ase::Config) -> anyho
         args.format,
         sv_comp,
         Some(&evidence),
+        cert.as_ref(),
     )?;
     Ok(exit_code(&outcome.verdict))
 }
@@ -307,7 +361,7 @@ fn print_outcome(
     format: Format,
     sv_comp: bool,
 ) -> anyhow::Result<()> {
-    print_outcome_with(program, outcome, format, sv_comp, None)
+    print_outcome_with(program, outcome, format, sv_comp, None, None)
 }
 
 /// [`print_outcome`] with the source-level evidence of a C program.
@@ -317,12 +371,16 @@ fn print_outcome_with(
     format: Format,
     sv_comp: bool,
     c: Option<&crate::evidence::CEvidence<'_>>,
+    cert: Option<&engine::certify::Certification>,
 ) -> anyhow::Result<()> {
     match format {
         Format::Text => {
             match c.and_then(|c| c.text(outcome)) {
                 Some(text) => print!("{text}"),
                 None => print!("{}", render::text(program, outcome)),
+            }
+            if let Some(cert) = cert {
+                println!("{}", crate::certify::text_line(cert));
             }
             if sv_comp {
                 println!(
@@ -335,6 +393,9 @@ fn print_outcome_with(
             let mut v = render::json(program, outcome);
             if let Some(c) = c {
                 c.extend_json(&mut v);
+            }
+            if let Some(cert) = cert {
+                crate::certify::extend_json(cert, &mut v);
             }
             if let Some(obj) = v.as_object_mut() {
                 if sv_comp {

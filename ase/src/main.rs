@@ -2,6 +2,7 @@
 //! Executions).
 
 mod bench;
+mod certify;
 mod cfront;
 mod check;
 mod ctrace;
@@ -140,21 +141,22 @@ fn auto(
     bound: i64,
     jobs: usize,
 ) -> engine::verdict::Outcome {
-    auto_with_proof(program, config, bound, false, jobs).0
+    auto_with_evidence(program, config, bound, false, jobs).outcome
 }
 
 /// `--engine auto`, also returning ASE's abstract states of a proof when
-/// `want_proof` (invariants, correctness witnesses).
-pub fn auto_with_proof(
+/// `want_proof` (invariants, correctness witnesses): a safe program proved
+/// by the exhaustive search is then checked by ASE too, for its invariants,
+/// within the time left (the exhaustive proof stands if ASE gives none).
+/// Also returns the states of the exhaustive search when it proved the
+/// program safe (for the certificate).
+pub fn auto_with_evidence(
     program: &engine::ir::Program,
     config: &engine::ase::Config,
     bound: i64,
     want_proof: bool,
     jobs: usize,
-) -> (
-    engine::verdict::Outcome,
-    Option<engine::verdict::ProofStates>,
-) {
+) -> engine::portfolio::Found {
     let portfolio = engine::portfolio::Config {
         ase: *config,
         explicit: engine::explicit::Bounds {
@@ -217,6 +219,8 @@ enum Command {
         memlimit: Option<u64>,
         #[command(flatten)]
         evidence: evidence::EvidenceArgs,
+        #[command(flatten)]
+        certify: certify::CertifyArgs,
         /// The value bound of `--engine explicit`.
         #[arg(long, value_name = "B", default_value_t = 10, value_parser = clap::value_parser!(i64).range(0..=1_000_000))]
         bound: i64,
@@ -227,6 +231,21 @@ enum Command {
         jobs: Option<u16>,
         #[command(flatten)]
         limits: Limits,
+    },
+    /// Check a certificate of a safe verdict (`ase check --certificate`)
+    /// against a program (`.gc`, or C lowered as `ase check` lowers it):
+    /// exit 0 when valid, 1 when an obligation fails, 3 when one is
+    /// undecided, 2 on bad input.
+    Certify {
+        /// The program.
+        program: PathBuf,
+        /// The certificate.
+        certificate: PathBuf,
+        #[command(flatten)]
+        cpp: cfront::CppArgs,
+        /// Time limit of the check in seconds.
+        #[arg(long, value_name = "SECONDS", default_value_t = 900.0)]
+        timeout: f64,
     },
     /// Lower a C program to the guarded-command IR and print it as `.gc`.
     Lower {
@@ -303,6 +322,7 @@ fn main() -> ExitCode {
             memlimit,
             evidence,
             jobs,
+            certify,
         } => check::run(&check::CheckArgs {
             path: &file,
             format,
@@ -314,7 +334,14 @@ fn main() -> ExitCode {
             property: property.as_deref(),
             memlimit_mb: memlimit,
             evidence: &evidence,
+            certify: &certify,
         }),
+        Command::Certify {
+            program,
+            certificate,
+            cpp,
+            timeout,
+        } => certify::run(&program, &certificate, &cpp, timeout),
         Command::Lower { file, cpp } => check::lower(&file, &cpp),
         Command::Bench {
             tasks,

@@ -60,15 +60,25 @@ fn verdict(file: &str, timeout: &str) -> String {
     verdict_with(file, timeout, &["--jobs", "1"])
 }
 
-/// The verdict line of `ase check` with further arguments.
+/// The verdict line of `ase check` with further arguments. Every safe
+/// verdict must be certified, and its certificate must check again in a
+/// separate run (`ase certify`, which lowers the C again, with the same
+/// reduction setting).
 fn verdict_with(file: &str, timeout: &str, extra: &[&str]) -> String {
     let path = format!("tests-c/programs/{file}");
+    let cert = std::env::temp_dir().join(format!(
+        "ase-c-programs-{}-{}-{file}.cert",
+        std::process::id(),
+        extra.join("")
+    ));
     let mut args = vec!["check", "--timeout", timeout];
     args.extend_from_slice(extra);
     args.push(&path);
     let out = Command::new(ASE)
         .current_dir(root())
         .args(&args)
+        .arg("--certificate")
+        .arg(&cert)
         .output()
         .expect("run ase");
     let stdout = String::from_utf8_lossy(&out.stdout);
@@ -87,6 +97,30 @@ fn verdict_with(file: &str, timeout: &str, extra: &[&str]) -> String {
         "{file}: exit code {code:?} for output\n{stdout}\n{}",
         String::from_utf8_lossy(&out.stderr)
     );
+    if word == "safe" {
+        assert!(
+            stdout.contains("\ncertified: yes ("),
+            "{file}: not certified\n{stdout}"
+        );
+        let mut again = vec!["certify", &path];
+        if extra.contains(&"--no-reduce") {
+            again.push("--no-reduce");
+        }
+        let again = Command::new(ASE)
+            .current_dir(root())
+            .args(&again)
+            .arg(&cert)
+            .output()
+            .expect("run ase certify");
+        assert_eq!(
+            again.status.code(),
+            Some(0),
+            "{file}: ase certify\n{}{}",
+            String::from_utf8_lossy(&again.stdout),
+            String::from_utf8_lossy(&again.stderr)
+        );
+    }
+    let _ = std::fs::remove_file(&cert);
     if word == "unsafe" {
         return "unsafe".into();
     }

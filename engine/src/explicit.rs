@@ -468,11 +468,64 @@ pub fn prove(program: &Program, bounds: &Bounds, deadline: Option<Instant>) -> O
     search(program, bounds, deadline, true)
 }
 
+/// The states an exhaustive search visited: when it proved the program
+/// safe, every reachable state in which no input took a value outside its
+/// range ([`input_ranges`]).
+pub struct Reachable {
+    keys: Vec<Key>,
+    threads: usize,
+    vars: usize,
+}
+
+impl Reachable {
+    /// The number of states.
+    pub fn len(&self) -> usize {
+        self.keys.len()
+    }
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.keys.is_empty()
+    }
+    /// The states, in the order of the search.
+    pub fn states(&self) -> impl Iterator<Item = State> + '_ {
+        self.keys.iter().map(|k| match k {
+            Key::Bytes(b) => from_bytes(b, self.threads, self.vars),
+            // The exhaustive search never packs.
+            Key::Packed(_) => State {
+                locs: Vec::new(),
+                vals: Vec::new(),
+            },
+        })
+    }
+}
+
+/// [`prove`], also returning the visited states when it proves the program
+/// safe (for a certificate).
+pub fn prove_with_states(
+    program: &Program,
+    bounds: &Bounds,
+    deadline: Option<Instant>,
+) -> (Outcome, Option<Reachable>) {
+    let mut keys = None;
+    let outcome = search_keeping(program, bounds, deadline, true, Some(&mut keys));
+    (outcome, keys)
+}
+
 fn search(
     program: &Program,
     bounds: &Bounds,
     deadline: Option<Instant>,
     exhaustive: bool,
+) -> Outcome {
+    search_keeping(program, bounds, deadline, exhaustive, None)
+}
+
+fn search_keeping(
+    program: &Program,
+    bounds: &Bounds,
+    deadline: Option<Instant>,
+    exhaustive: bool,
+    keep: Option<&mut Option<Reachable>>,
 ) -> Outcome {
     let start = Instant::now();
     let mut search = Search::new(program, bounds, deadline, exhaustive);
@@ -503,6 +556,16 @@ fn search(
         }),
         Err(Stop::TimeLimit) => Verdict::Unknown("time limit reached".into()),
     };
+    if let (Some(keep), Verdict::Safe(_)) = (keep, &verdict) {
+        *keep = Some(Reachable {
+            keys: std::mem::take(&mut search.nodes)
+                .into_iter()
+                .map(|n| n.key)
+                .collect(),
+            threads: program.threads.len(),
+            vars: program.vars.len(),
+        });
+    }
     Outcome {
         verdict,
         stats: Stats {

@@ -15,6 +15,7 @@ use std::sync::mpsc;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use crate::explicit::Reachable;
 use crate::ir::Program;
 use crate::verdict::{Outcome, ProofStates, Verdict};
 
@@ -34,8 +35,30 @@ pub struct Config {
     pub want_proof: bool,
 }
 
+/// What the portfolio found: the outcome, ASE's abstract states when ASE
+/// proved the program, the exhaustive search's states when it did (the
+/// evidence a certificate is built from).
+pub struct Found {
+    /// The verdict and statistics.
+    pub outcome: Outcome,
+    /// ASE's abstract states of a proof.
+    pub proof: Option<ProofStates>,
+    /// The states of an exhaustive proof.
+    pub reachable: Option<Reachable>,
+}
+
+impl Found {
+    fn of(outcome: Outcome) -> Found {
+        Found {
+            outcome,
+            proof: None,
+            reachable: None,
+        }
+    }
+}
+
 /// Runs the portfolio.
-pub fn run(program: &Program, config: &Config) -> (Outcome, Option<ProofStates>) {
+pub fn run(program: &Program, config: &Config) -> Found {
     if config.jobs <= 1 {
         sequential(program, config)
     } else {
@@ -43,23 +66,32 @@ pub fn run(program: &Program, config: &Config) -> (Outcome, Option<ProofStates>)
     }
 }
 
-fn sequential(program: &Program, config: &Config) -> (Outcome, Option<ProofStates>) {
+fn sequential(program: &Program, config: &Config) -> Found {
     let start = Instant::now();
     let timeout = config.ase.timeout;
     let slice = timeout.map(|t| start + t / 2);
-    let first = crate::explicit::prove(program, &config.explicit, slice);
+    let (first, reachable) = crate::explicit::prove_with_states(program, &config.explicit, slice);
     let rest = crate::ase::Config {
         timeout: timeout.map(|t| t.saturating_sub(start.elapsed())),
         ..config.ase
     };
+    let exhaustive = |outcome| Found {
+        outcome,
+        proof: None,
+        reachable,
+    };
     let why = match &first.verdict {
-        Verdict::Unsafe(_) => return (first, None),
-        Verdict::Safe(_) if !config.want_proof => return (first, None),
+        Verdict::Unsafe(_) => return Found::of(first),
+        Verdict::Safe(_) if !config.want_proof => return exhaustive(first),
         Verdict::Safe(_) => {
             let (outcome, proof) = crate::ase::check_with_proof(program, &rest);
             return match (&outcome.verdict, proof) {
-                (Verdict::Safe(_), Some(proof)) => (outcome, Some(proof)),
-                _ => (first, None),
+                (Verdict::Safe(_), Some(proof)) => Found {
+                    outcome,
+                    proof: Some(proof),
+                    reachable: None,
+                },
+                _ => exhaustive(first),
             };
         }
         Verdict::Unknown(why) => why.clone(),
@@ -67,16 +99,20 @@ fn sequential(program: &Program, config: &Config) -> (Outcome, Option<ProofState
     let (mut outcome, proof) = crate::ase::check_with_proof(program, &rest);
     outcome.stats.time = start.elapsed();
     annotate(&mut outcome, &why);
-    (outcome, proof)
+    Found {
+        outcome,
+        proof,
+        reachable: None,
+    }
 }
 
 /// Which engine a result comes from.
 enum Finished {
-    Explicit(Outcome),
+    Explicit(Outcome, Option<Reachable>),
     Ase(Outcome, Option<ProofStates>),
 }
 
-fn parallel(program: &Program, config: &Config) -> (Outcome, Option<ProofStates>) {
+fn parallel(program: &Program, config: &Config) -> Found {
     let start = Instant::now();
     let deadline = config.ase.timeout.map(|t| start + t);
     let program = Arc::new(program.clone());
@@ -84,8 +120,9 @@ fn parallel(program: &Program, config: &Config) -> (Outcome, Option<ProofStates>
     {
         let (tx, program, bounds) = (tx.clone(), Arc::clone(&program), config.explicit);
         std::thread::spawn(move || {
-            let outcome = crate::explicit::prove(&program, &bounds, deadline);
-            let _ = tx.send(Finished::Explicit(outcome));
+            let (outcome, reachable) =
+                crate::explicit::prove_with_states(&program, &bounds, deadline);
+            let _ = tx.send(Finished::Explicit(outcome, reachable));
         });
     }
     // One flag per run, alive as long as the threads that read it.
@@ -102,7 +139,7 @@ fn parallel(program: &Program, config: &Config) -> (Outcome, Option<ProofStates>
             let _ = tx.send(Finished::Ase(outcome, proof));
         });
     }
-    let mut explicit: Option<Outcome> = None;
+    let mut explicit: Option<(Outcome, Option<Reachable>)> = None;
     let mut ase: Option<(Outcome, Option<ProofStates>)> = None;
     // Both threads end by their deadlines; without one, they end when done.
     while explicit.is_none() || ase.is_none() {
@@ -111,10 +148,10 @@ fn parallel(program: &Program, config: &Config) -> (Outcome, Option<ProofStates>
             None => rx.recv().map_err(|_| mpsc::RecvTimeoutError::Disconnected),
         };
         match got {
-            Ok(Finished::Explicit(o)) => {
+            Ok(Finished::Explicit(o, r)) => {
                 let conclusive = !matches!(o.verdict, Verdict::Unknown(_));
                 let safe = matches!(o.verdict, Verdict::Safe(_));
-                explicit = Some(o);
+                explicit = Some((o, r));
                 // A proof for invariants may still come from ASE.
                 if conclusive && !(safe && config.want_proof) {
                     break;
@@ -143,27 +180,45 @@ fn parallel(program: &Program, config: &Config) -> (Outcome, Option<ProofStates>
             }
         }
     }
-    let mut result = match (explicit, ase) {
-        (_, Some((o, p))) if !matches!(o.verdict, Verdict::Unknown(_)) => (o, p),
-        (Some(e), _) if !matches!(e.verdict, Verdict::Unknown(_)) => (e, None),
-        (Some(e), Some((mut o, p))) => {
+    let conclusive = |o: &Outcome| !matches!(o.verdict, Verdict::Unknown(_));
+    let mut found = match (explicit, ase) {
+        (_, Some((outcome, proof))) if conclusive(&outcome) => Found {
+            outcome,
+            proof,
+            reachable: None,
+        },
+        (Some((outcome, reachable)), _) if conclusive(&outcome) => Found {
+            outcome,
+            proof: None,
+            reachable,
+        },
+        (Some((e, _)), Some((mut outcome, proof))) => {
             if let Verdict::Unknown(why) = &e.verdict {
-                annotate(&mut o, why);
+                annotate(&mut outcome, why);
             }
-            (o, p)
+            Found {
+                outcome,
+                proof,
+                reachable: None,
+            }
         }
-        (None, Some(a)) => a,
-        (Some(e), None) => (e, None),
-        (None, None) => (
-            Outcome {
-                verdict: Verdict::Unknown("time limit reached".into()),
-                stats: Default::default(),
-            },
-            None,
-        ),
+        (None, Some((outcome, proof))) => Found {
+            outcome,
+            proof,
+            reachable: None,
+        },
+        (Some((outcome, reachable)), None) => Found {
+            outcome,
+            proof: None,
+            reachable,
+        },
+        (None, None) => Found::of(Outcome {
+            verdict: Verdict::Unknown("time limit reached".into()),
+            stats: Default::default(),
+        }),
     };
-    result.0.stats.time = elapsed;
-    result
+    found.outcome.stats.time = elapsed;
+    found
 }
 
 /// How long after the deadline the portfolio still waits for an engine

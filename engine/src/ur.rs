@@ -25,14 +25,26 @@ use crate::interp::{self, State};
 use crate::ir::{Program, TransId};
 use crate::linear::{norm_to_formula, Atom, Formula, Norm};
 use crate::smt::{LazyScope, Smt, SmtError, Space};
-use crate::verdict::{Outcome, Proof, Stats, Trace, Verdict};
+use crate::verdict::{Outcome, Proof, ProofStates, Stats, Trace, Verdict};
 use std::collections::VecDeque;
 
 /// Checks a program with UR.
 pub fn check(program: &Program, config: &Config) -> Outcome {
-    crate::ase::drive(program, config, |sys, smt, _deadline, stats| {
-        run(program, sys, smt, config, stats)
-    })
+    check_with_proof(program, config).0
+}
+
+/// Checks a program with UR and, when it is safe, also returns the explored
+/// abstract states (closed under all transitions: their union is an
+/// inductive invariant).
+pub fn check_with_proof(program: &Program, config: &Config) -> (Outcome, Option<ProofStates>) {
+    let mut proof = None;
+    let outcome = crate::ase::drive(program, config, |sys, smt, _deadline, stats| {
+        run(program, sys, smt, config, stats, &mut proof)
+    });
+    if !matches!(outcome.verdict, Verdict::Safe(_)) {
+        proof = None;
+    }
+    (outcome, proof)
 }
 
 /// Why UR cannot handle a program, if it cannot.
@@ -72,6 +84,7 @@ fn run(
     smt: &mut Smt,
     config: &Config,
     stats: &mut Stats,
+    proof: &mut Option<ProofStates>,
 ) -> Verdict {
     if let Some(why) = unsupported(program) {
         return Verdict::Unknown(why);
@@ -84,14 +97,17 @@ fn run(
     let initial = match interp::initial_state(program, initial_vals) {
         Ok(s) => s,
         // The single candidate violates `init`: there are no initial states.
-        Err(interp::RunError::InitViolated) => return Verdict::Safe(Proof::ExactAbstraction),
+        Err(interp::RunError::InitViolated) => {
+            *proof = Some(ProofStates::default());
+            return Verdict::Safe(Proof::ExactAbstraction);
+        }
         Err(e) => return Verdict::Unknown(e.to_string()),
     };
     loop {
         if let Some(v) = start_iteration(config, stats) {
             return v;
         }
-        match iteration(program, sys, smt, config, &initial, stats) {
+        match iteration(program, sys, smt, config, &initial, stats, proof) {
             Ok(Some(v)) => return v,
             Ok(None) => {}
             Err(e) => return Verdict::Unknown(e.to_string()),
@@ -107,6 +123,7 @@ fn iteration(
     config: &Config,
     initial: &State,
     stats: &mut Stats,
+    proof: &mut Option<ProofStates>,
 ) -> Result<Option<Verdict>, SmtError> {
     let mut nodes = vec![Node {
         state: initial.clone(),
@@ -194,7 +211,20 @@ fn iteration(
         }
     }
     Ok(match (failed, added) {
-        (false, _) => Some(Verdict::Safe(Proof::ExactAbstraction)),
+        (false, _) => {
+            let n = sys.preds.len();
+            let mut states: Vec<_> = visited
+                .iter()
+                .map(|a| (a.locs.to_vec(), (0..n).map(|i| a.cube.get(i)).collect()))
+                .collect();
+            states.sort();
+            *proof = Some(ProofStates {
+                predicates: sys.preds.atoms().to_vec(),
+                states,
+                fragment: None,
+            });
+            Some(Verdict::Safe(Proof::ExactAbstraction))
+        }
         (true, 0) => Some(Verdict::Unknown("refinement found no new predicate".into())),
         (true, _) => None,
     })

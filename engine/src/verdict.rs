@@ -163,6 +163,35 @@ pub struct ProofStates {
     /// Each abstract state: the location of every thread and the value of
     /// every predicate.
     pub states: Vec<(Vec<crate::ir::LocId>, Vec<bool>)>,
+    /// For a proof by the safe-fragment check: the union of the abstract
+    /// states need not be inductive (states on tree paths may have
+    /// successors outside it, which no execution reaches). An inductive
+    /// invariant is the union of the abstract states in or reachable from
+    /// `inf` with the expanded symbolic states of the others.
+    pub fragment: Option<FragmentStates>,
+}
+
+/// The parts of a safe-fragment proof an inductive invariant is made of.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct FragmentStates {
+    /// Whether each abstract state (of [`ProofStates::states`]) is in or
+    /// reachable from `inf`.
+    pub in_fragment: Vec<bool>,
+    /// The expanded symbolic states of the abstract states outside the
+    /// fragment: locations, the value of every variable as a linear term
+    /// over symbolic constants, and the path condition over them.
+    pub symbolic: Vec<SymbolicState>,
+}
+
+/// A set of concrete states: `∃k. pc(k) ∧ x = vals(k)`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SymbolicState {
+    /// The location of every thread.
+    pub locs: Vec<crate::ir::LocId>,
+    /// The value of every variable.
+    pub vals: Vec<crate::linear::Lin>,
+    /// The path condition (conjoined).
+    pub pc: Vec<crate::linear::Formula<crate::linear::Atom>>,
 }
 
 /// A verdict with the figures of the run that produced it.

@@ -240,7 +240,8 @@ fn a_cancelled_run_never_answers_safe() {
     use std::sync::atomic::AtomicBool;
     // Safe with no prover query at all (the error location is unreachable),
     // so only the cancellation can make the answer unknown.
-    let program = parse_program("var x = 0; thread p at a { a -> b do x := 1; } error x == 2;").unwrap();
+    let program =
+        parse_program("var x = 0; thread p at a { a -> b do x := 1; } error x == 2;").unwrap();
     static CANCEL: AtomicBool = AtomicBool::new(true);
     let config = Config {
         timeout: None,
@@ -258,5 +259,8 @@ fn a_cancelled_run_never_answers_safe() {
         cancel: None,
         ..config
     };
-    assert!(matches!(engine::ase::check(&program, &free).verdict, Verdict::Safe(_)));
+    assert!(matches!(
+        engine::ase::check(&program, &free).verdict,
+        Verdict::Safe(_)
+    ));
 }

@@ -68,7 +68,34 @@ fn proof_states(sys: &System, ats: &ats::Ats) -> ProofStates {
             .node_weights()
             .map(|a| (a.locs.to_vec(), (0..n).map(|i| a.cube.get(i)).collect()))
             .collect(),
+        fragment: None,
     }
+}
+
+/// [`proof_states`] of a safe-fragment proof, with the fragment and the
+/// expanded symbolic states outside it.
+fn fragment_proof_states(sys: &System, exploration: &Exploration) -> ProofStates {
+    let ats = &exploration.ats;
+    let mut proof = proof_states(sys, ats);
+    let mut in_fragment = vec![false; ats.len()];
+    for n in ats.reachable_from(&ats.on_cycles()) {
+        in_fragment[n.index()] = true;
+    }
+    let symbolic = exploration
+        .expanded
+        .iter()
+        .filter(|(n, _)| !in_fragment[n.index()])
+        .map(|(_, s)| crate::verdict::SymbolicState {
+            locs: s.locs.to_vec(),
+            vals: s.vals.to_vec(),
+            pc: s.pc.constraints().into_iter().cloned().collect(),
+        })
+        .collect();
+    proof.fragment = Some(crate::verdict::FragmentStates {
+        in_fragment,
+        symbolic,
+    });
+    proof
 }
 
 /// Runs an abstraction-refinement engine: prepares the program and the
@@ -152,7 +179,7 @@ fn run(
             Err(e) => return unknown(e),
         };
         if fragment.inexact.is_empty() {
-            *proof = Some(proof_states(sys, &exploration.ats));
+            *proof = Some(fragment_proof_states(sys, &exploration));
             return Verdict::Safe(Proof::SafeFragment);
         }
         match checks::inductive_invariant(sys, smt, &exploration.ats, &fragment.exact) {

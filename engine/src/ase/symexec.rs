@@ -99,6 +99,16 @@ impl PathCond {
     pub fn is_empty(&self) -> bool {
         self.0.is_none()
     }
+    /// The constraints, newest first.
+    pub fn constraints(&self) -> Vec<&Formula<Atom>> {
+        let mut out = Vec::new();
+        let mut cur = &self.0;
+        while let Some(node) = cur {
+            out.push(&node.constraint);
+            cur = &node.rest.0;
+        }
+        out
+    }
 }
 
 /// A symbolic state, restricted to one abstract state.
@@ -261,6 +271,19 @@ pub struct Exploration {
     pub initial_syms: Vec<Option<Sym>>,
     /// How it ended.
     pub end: ExploreEnd,
+    /// Every expanded symbolic state with its abstract state (the pieces
+    /// not expanded are matched on their path or identical to one of
+    /// these): with the abstract states, what a certificate needs.
+    pub expanded: Vec<(NodeIndex, SymState)>,
+}
+
+impl Drop for Exploration {
+    /// Drops the kept states newest first: a state's path condition is
+    /// then never the last owner of a long chain of constraints (dropping
+    /// one recursively could overflow the stack).
+    fn drop(&mut self) {
+        while self.expanded.pop().is_some() {}
+    }
 }
 
 #[derive(PartialEq, Eq, Hash)]
@@ -385,6 +408,7 @@ pub fn explore(
         paths,
         initial_syms: initial_syms.clone(),
         end,
+        expanded: Vec::new(),
     };
     if !pc.is_empty() {
         smt.push();
@@ -433,6 +457,7 @@ pub fn explore(
     let mut path: Vec<NodeIndex> = Vec::new();
     let mut on_path: Vec<bool> = Vec::new();
     let mut count: u64 = 0;
+    let mut kept: Vec<(NodeIndex, SymState)> = Vec::new();
     while let Some(frame) = frames.last_mut() {
         let Some((s, parent)) = frame.pop() else {
             frames.pop();
@@ -488,11 +513,14 @@ pub fn explore(
         if !expanded.insert(key) {
             continue; // identical to an expanded state
         }
+        kept.push((node, s.clone()));
         let mut children = successors(sys, smt, &mut paths, &s, node)?;
         children.reverse(); // pop() takes them in program order
         path.push(node);
         on_path[node.index()] = true;
         frames.push(children);
     }
-    Ok(out(ats, paths, count, ExploreEnd::Complete))
+    let mut done = out(ats, paths, count, ExploreEnd::Complete);
+    done.expanded = kept;
+    Ok(done)
 }

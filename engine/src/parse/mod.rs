@@ -63,6 +63,50 @@ pub fn parse_program(src: &str) -> Result<Program, Vec<ParseError>> {
     resolve::resolve(&items)
 }
 
+/// Parses conditions over the names of an existing program: the invariants
+/// of certificates (`crate::certify`).
+pub struct CondParser<'a> {
+    resolver: resolve::Resolver<'a>,
+}
+
+impl<'a> CondParser<'a> {
+    /// A parser of conditions over `program`'s variables, threads and
+    /// locations.
+    pub fn new(program: &'a Program) -> Self {
+        CondParser {
+            resolver: resolve::Resolver::for_program(program),
+        }
+    }
+
+    /// Parses `src` as a condition in disjunctive form, as flat lists:
+    /// disjuncts separated by `||`, each a list of conjuncts separated by
+    /// `&&` (deeper structure in parentheses). Spans are relative to `src`.
+    pub fn dnf(&mut self, src: &'a str) -> Result<Vec<Vec<crate::ir::Cond>>, Vec<ParseError>> {
+        let tokens = lexer::tokenize(src)?;
+        let mut parser = parser::Parser::new(src, tokens);
+        let exprs = parser.dnf();
+        if !parser.errors.is_empty() {
+            return Err(parser.errors);
+        }
+        let mut out = Vec::with_capacity(exprs.len());
+        for conj in &exprs {
+            let mut c = Vec::with_capacity(conj.len());
+            for e in conj {
+                if let Some(cond) = self.resolver.condition(e) {
+                    c.push(cond);
+                }
+            }
+            out.push(c);
+        }
+        let errors = self.resolver.take_errors();
+        if errors.is_empty() {
+            Ok(out)
+        } else {
+            Err(errors)
+        }
+    }
+}
+
 /// The reserved words of the format; they cannot be used as names.
 pub const KEYWORDS: &[&str] = lexer::KEYWORDS;
 

@@ -449,6 +449,33 @@ impl<'a> Parser<'a> {
         })
     }
 
+    /// A whole condition as flat lists, for certificate invariants (whose
+    /// disjunctions can be far longer than [`MAX_HEIGHT`]): disjuncts
+    /// separated by `||`, each a list of conjuncts separated by `&&`, each
+    /// conjunct a negation, a comparison or a parenthesised condition. The
+    /// input must be consumed entirely; errors are left in `self.errors`.
+    pub(super) fn dnf(&mut self) -> Vec<Vec<Expr<'a>>> {
+        self.dnf_inner().unwrap_or_default()
+    }
+
+    fn dnf_inner(&mut self) -> PResult<Vec<Vec<Expr<'a>>>> {
+        let mut out = Vec::new();
+        loop {
+            let mut conj = vec![self.not()?];
+            while self.eat(TokenKind::AndAnd).is_some() {
+                conj.push(self.not()?);
+            }
+            out.push(conj);
+            if self.eat(TokenKind::OrOr).is_none() {
+                break;
+            }
+        }
+        if self.peek().kind != TokenKind::Eof {
+            return self.unexpected("`&&`, `||` or the end of the condition");
+        }
+        Ok(out)
+    }
+
     fn expr(&mut self) -> PResult<Expr<'a>> {
         let mut l = self.and()?;
         while self.eat(TokenKind::OrOr).is_some() {

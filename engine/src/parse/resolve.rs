@@ -25,7 +25,7 @@ struct ThreadInfo<'a> {
     locs: HashMap<&'a str, LocId>,
 }
 
-struct Resolver<'a> {
+pub(super) struct Resolver<'a> {
     program: Program,
     errors: Vec<ParseError>,
     vars: HashMap<&'a str, (VarId, Span)>,
@@ -78,6 +78,62 @@ pub(super) fn resolve(items: &[Item<'_>]) -> Result<Program, Vec<ParseError>> {
 }
 
 impl<'a> Resolver<'a> {
+    /// A resolver of conditions over the names of an existing program (for
+    /// certificates): its variables, threads and locations.
+    pub(super) fn for_program(program: &'a Program) -> Self {
+        let vars = program
+            .vars
+            .iter()
+            .enumerate()
+            .map(|(i, v)| (v.name.as_str(), (VarId::new(i), Span::default())))
+            .collect();
+        let threads = program
+            .threads
+            .iter()
+            .enumerate()
+            .map(|(i, t)| (t.name.as_str(), ThreadId::new(i)))
+            .collect();
+        let thread_info = program
+            .threads
+            .iter()
+            .enumerate()
+            .map(|(i, t)| ThreadInfo {
+                span: program
+                    .source_map
+                    .threads
+                    .get(i)
+                    .copied()
+                    .unwrap_or_default(),
+                locs: t
+                    .locs
+                    .iter()
+                    .enumerate()
+                    .map(|(l, name)| (name.as_str(), LocId::new(l)))
+                    .collect(),
+            })
+            .collect();
+        Resolver {
+            program: Program {
+                threads: program.threads.clone(),
+                ..Program::default()
+            },
+            errors: Vec::new(),
+            vars,
+            threads,
+            thread_info,
+        }
+    }
+
+    /// Resolves a condition (locations allowed), or records why not.
+    pub(super) fn condition(&mut self, e: &Expr<'a>) -> Option<Cond> {
+        self.cond(e, CondCtx::Error)
+    }
+
+    /// The errors recorded so far, removed.
+    pub(super) fn take_errors(&mut self) -> Vec<ParseError> {
+        std::mem::take(&mut self.errors)
+    }
+
     fn declare_var(&mut self, v: &VarItem<'a>) {
         if let Some(&(_, first)) = self.vars.get(v.name.text) {
             self.errors.push(

@@ -1,0 +1,281 @@
+//! Certificates of `safe` verdicts, and their independent checker.
+//!
+//! A [`Certificate`] is an inductive invariant of one IR program (the
+//! program the engine checked: for C, the lowered program): per tuple of
+//! thread locations, a formula over the program's variables. Tuples it does
+//! not list have the invariant `false`. It proves the program safe when
+//!
+//! - every initial state satisfies the invariant of the initial tuple,
+//! - every step from a state satisfying the invariant of its tuple `L` ends
+//!   in a state satisfying the invariant of the step's tuple `L'`, and
+//! - no state satisfying an invariant satisfies the error condition.
+//!
+//! The module has three parts with different trust:
+//!
+//! - [`build`] turns an engine's proof into a certificate: ASE's (or UR's)
+//!   abstract states, or the states of the exhaustive explicit search. It
+//!   uses the engines' data and is *not* trusted: a wrong certificate is
+//!   caught by the checker.
+//! - [`text`] prints and parses the certificate format
+//!   (`docs/certificate.md`); invariants are `.gc` conditions.
+//! - [`check`] is the checker. It shares nothing with the engines but the
+//!   IR ([`crate::ir`]): it encodes the transition relation itself, straight
+//!   from the IR, in a fresh Z3 context, and decides every obligation.
+
+pub mod build;
+pub mod check;
+pub mod text;
+
+use crate::ir::{Cond, LocId, Program};
+
+/// A formula in disjunctive form: a disjunction of conjunctions (an empty
+/// disjunction is `false`, an empty conjunction `true`).
+pub type Dnf = Vec<Vec<Cond>>;
+
+/// The invariant of one tuple of thread locations: the conjunction of its
+/// blocks, each a [`Dnf`]. (Blocks let a common part be written once: the
+/// conjuncts true in every disjunct, or the variables constant at the tuple.)
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Invariant {
+    /// The location of every thread, in program order.
+    pub locs: Vec<LocId>,
+    /// Conjoined blocks (none: `true`).
+    pub blocks: Vec<Dnf>,
+}
+
+/// Which program a certificate is about.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct ProgramRef {
+    /// Where the program came from (a file name), for people.
+    pub name: String,
+    /// [`fingerprint`] of the program.
+    pub fingerprint: String,
+}
+
+/// An inductive invariant of a program, per tuple of thread locations.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct Certificate {
+    /// The program it is about.
+    pub program: ProgramRef,
+    /// The proof it was built from (for people; not checked).
+    pub proof: String,
+    /// The invariants, at most one per tuple; absent tuples are `false`.
+    pub invariants: Vec<Invariant>,
+}
+
+impl Certificate {
+    /// The number of conjuncts over all blocks and disjuncts (a size
+    /// measure).
+    pub fn size(&self) -> usize {
+        self.invariants
+            .iter()
+            .flat_map(|i| &i.blocks)
+            .flatten()
+            .map(|d| d.len().max(1))
+            .sum()
+    }
+}
+
+/// The SHA-256 of the program as printed in `.gc` (names, declarations,
+/// transitions and the error condition: everything the semantics depends
+/// on), in lowercase hex.
+pub fn fingerprint(program: &Program) -> String {
+    use sha2::{Digest, Sha256};
+    let text = crate::print::print_program(program);
+    Sha256::digest(text.as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// Largest certificate built from explicit states (in conjuncts); beyond
+/// it a certificate is built from an ASE proof instead.
+pub const MAX_EXPLICIT_CONJUNCTS: usize = 400_000;
+
+/// What a proof left for its certificate.
+#[derive(Clone, Copy)]
+pub enum Evidence<'a> {
+    /// The abstract states of an ASE or UR proof.
+    Abstract(&'a crate::verdict::ProofStates),
+    /// The states of the exhaustive explicit search.
+    Explicit(&'a crate::explicit::Reachable),
+    /// Nothing.
+    None,
+}
+
+/// The outcome of certifying a `safe` verdict.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Status {
+    /// The certificate was checked: every obligation holds.
+    Certified,
+    /// No certificate could be checked (none was built, or the prover gave
+    /// no answer); the verdict stands, uncertified.
+    NotCertified(String),
+    /// The checker refuted the certificate: an internal error of the proof
+    /// (or of the certificate's construction).
+    Refuted(String),
+}
+
+/// The certificate of a `safe` verdict and its check.
+#[derive(Clone, Debug)]
+pub struct Certification {
+    /// The certificate, when one was built.
+    pub certificate: Option<Certificate>,
+    /// The checker's report, when it ran.
+    pub report: Option<check::Report>,
+    /// The conclusion.
+    pub status: Status,
+    /// Building and checking time.
+    pub time: std::time::Duration,
+    /// What the checked certificate was built from.
+    pub kind: &'static str,
+}
+
+impl Certification {
+    /// Whether every obligation was checked and holds.
+    pub fn certified(&self) -> bool {
+        self.status == Status::Certified
+    }
+    /// Why not, when not certified.
+    pub fn reason(&self) -> Option<&str> {
+        match &self.status {
+            Status::Certified => None,
+            Status::NotCertified(r) | Status::Refuted(r) => Some(r),
+        }
+    }
+    /// Applies the result to the verdict: a refuted certificate turns
+    /// `safe` into `unknown` (an internal error).
+    pub fn apply(&self, verdict: &mut crate::verdict::Verdict) {
+        if let (Status::Refuted(why), crate::verdict::Verdict::Safe(_)) = (&self.status, &*verdict)
+        {
+            *verdict = crate::verdict::Verdict::Unknown(format!(
+                "internal error: certificate of the safe verdict failed: {why}"
+            ));
+        }
+    }
+}
+
+/// Builds the certificate of a `safe` verdict of `program` (called `name`)
+/// from the proof's evidence and checks it, within `timeout`. When the
+/// evidence is missing or too large (explicit states), ASE is run for
+/// abstract states instead, within the same time.
+pub fn certify(
+    program: &Program,
+    name: &str,
+    proof: crate::verdict::Proof,
+    evidence: Evidence<'_>,
+    timeout: Option<std::time::Duration>,
+) -> Certification {
+    let start = std::time::Instant::now();
+    let pref = || text::program_ref(program, name);
+    let left = || timeout.map(|t| t.saturating_sub(start.elapsed()));
+    let from_ase = |why: String| -> Result<Certificate, String> {
+        let config = crate::ase::Config {
+            timeout: left(),
+            ..Default::default()
+        };
+        match crate::ase::check_with_proof(program, &config) {
+            (o, Some(states)) => {
+                let by = match &o.verdict {
+                    crate::verdict::Verdict::Safe(p) => p.describe(),
+                    _ => "ASE",
+                };
+                Ok(build::from_proof_states(
+                    pref(),
+                    &format!("{by} (ASE, run for the certificate)"),
+                    &states,
+                ))
+            }
+            (o, None) => Err(format!(
+                "{why}; ASE gave no proof for a certificate ({})",
+                match &o.verdict {
+                    crate::verdict::Verdict::Unknown(r) => r.as_str(),
+                    v => v.name(),
+                }
+            )),
+        }
+    };
+    let mut explicit_fallback = false;
+    let built: Result<Certificate, String> = match evidence {
+        Evidence::Abstract(states) => {
+            Ok(build::from_proof_states(pref(), proof.describe(), states))
+        }
+        Evidence::Explicit(reachable) => match build::from_states(
+            pref(),
+            proof.describe(),
+            program,
+            || reachable.states(),
+            MAX_EXPLICIT_CONJUNCTS,
+        ) {
+            Ok(c) => Ok(c),
+            Err(e) => {
+                explicit_fallback = true;
+                from_ase(format!("explicit states: {e}"))
+            }
+        },
+        Evidence::None => from_ase("the proof left no states".into()),
+    };
+    let certificate = match built {
+        Ok(c) => c,
+        Err(why) => {
+            return Certification {
+                certificate: None,
+                report: None,
+                status: Status::NotCertified(format!("no certificate: {why}")),
+                time: start.elapsed(),
+                kind: "none",
+            }
+        }
+    };
+    let mut certificate = certificate;
+    let mut kind = match evidence {
+        Evidence::Abstract(_) => "abstract states",
+        Evidence::Explicit(_) if explicit_fallback => {
+            "abstract states (ASE, run for the certificate)"
+        }
+        Evidence::Explicit(_) => "explicit states",
+        Evidence::None => "abstract states (ASE, run for the certificate)",
+    };
+    let mut report = check::check(program, &certificate, left());
+    // The union of the abstract states of a safe-fragment proof need not
+    // be inductive; the fragment with the tree's symbolic states is.
+    if let (Evidence::Abstract(states), Err(f)) = (evidence, &report.result) {
+        if f.is_refutation() && states.fragment.is_some() {
+            let deadline = left().map(|t| std::time::Instant::now() + t);
+            let proof_name = format!(
+                "{} (the fragment's abstract states and the tree's symbolic states)",
+                proof.describe()
+            );
+            match build::from_fragment(pref(), &proof_name, program, states, deadline) {
+                Ok(c) => {
+                    report = check::check(program, &c, left());
+                    certificate = c;
+                    kind = "safe fragment and symbolic states";
+                }
+                Err(e) => {
+                    return Certification {
+                        certificate: Some(certificate),
+                        report: Some(report),
+                        status: Status::NotCertified(format!(
+                            "the union of the abstract states is not inductive, and no certificate could be built from the safe fragment: {e}"
+                        )),
+                        time: start.elapsed(),
+                        kind: "abstract states",
+                    }
+                }
+            }
+        }
+    }
+    let status = match &report.result {
+        Ok(()) => Status::Certified,
+        Err(f) if f.is_refutation() => Status::Refuted(f.describe(program)),
+        Err(f) => Status::NotCertified(f.describe(program)),
+    };
+    Certification {
+        certificate: Some(certificate),
+        report: Some(report),
+        status,
+        time: start.elapsed(),
+        kind,
+    }
+}
