@@ -51,6 +51,8 @@ pub fn eval_term(t: &Term, vals: &[i128]) -> Result<i128, RunError> {
         Term::Sub(a, b) => eval_term(a, vals)?.checked_sub(eval_term(b, vals)?),
         Term::Mul(k, a) => eval_term(a, vals)?.checked_mul(*k as i128),
         Term::Neg(a) => eval_term(a, vals)?.checked_neg(),
+        Term::Div(a, k) => Some(eval_term(a, vals)?.div_euclid(*k as i128)),
+        Term::Mod(a, k) => Some(eval_term(a, vals)?.rem_euclid(*k as i128)),
     };
     r.ok_or(RunError::Overflow)
 }

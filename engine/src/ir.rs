@@ -126,6 +126,11 @@ pub enum Term {
     Mul(i64, Box<Term>),
     /// `-a`
     Neg(Box<Term>),
+    /// `a / k`: the quotient rounded down (`⌊a/k⌋`), `k` a positive literal.
+    Div(Box<Term>, i64),
+    /// `a % k`: the remainder of [`Term::Div`], in `0..k` (`k` a positive
+    /// literal): Euclidean division, not C's (which rounds toward zero).
+    Mod(Box<Term>, i64),
 }
 
 /// A Boolean condition over variables and thread locations.
@@ -285,6 +290,16 @@ impl Program {
             .reduce(|a, b| Cond::And(Box::new(a), Box::new(b)))
             .unwrap_or(Cond::True)
     }
+    /// Whether the program divides (`/`, `%`) anywhere: engines that need
+    /// linear arithmetic do not take such programs.
+    pub fn divides(&self) -> bool {
+        let rhs = |r: &Rhs| matches!(r, Rhs::Expr(t) if t.divides());
+        self.init.iter().chain(&self.error).any(Cond::divides)
+            || self
+                .transitions
+                .iter()
+                .any(|t| t.guard.divides() || t.assigns.iter().any(|a| rhs(&a.rhs)))
+    }
     /// Whether some transition reads a nondeterministic input.
     pub fn has_inputs(&self) -> bool {
         self.transitions
@@ -302,6 +317,16 @@ pub fn disjunction(conds: impl IntoIterator<Item = Cond>) -> Cond {
 }
 
 impl Term {
+    /// Whether the term divides (`/`, `%`).
+    pub fn divides(&self) -> bool {
+        match self {
+            Term::Const(_) | Term::Var(_) => false,
+            Term::Div(..) | Term::Mod(..) => true,
+            Term::Add(a, b) | Term::Sub(a, b) => a.divides() || b.divides(),
+            Term::Mul(_, a) | Term::Neg(a) => a.divides(),
+        }
+    }
+
     /// Calls `f` on every variable the term reads.
     pub fn for_each_var(&self, f: &mut impl FnMut(VarId)) {
         match self {
@@ -311,7 +336,9 @@ impl Term {
                 a.for_each_var(f);
                 b.for_each_var(f);
             }
-            Term::Mul(_, a) | Term::Neg(a) => a.for_each_var(f),
+            Term::Mul(_, a) | Term::Neg(a) | Term::Div(a, _) | Term::Mod(a, _) => {
+                a.for_each_var(f)
+            }
         }
     }
 }
@@ -330,6 +357,16 @@ impl Cond {
                 a.for_each_var(f);
                 b.for_each_var(f);
             }
+        }
+    }
+
+    /// Whether the condition divides (`/`, `%`).
+    pub fn divides(&self) -> bool {
+        match self {
+            Cond::True | Cond::False | Cond::At(..) => false,
+            Cond::Cmp(_, a, b) => a.divides() || b.divides(),
+            Cond::Not(c) => c.divides(),
+            Cond::And(a, b) | Cond::Or(a, b) => a.divides() || b.divides(),
         }
     }
 
@@ -366,7 +403,7 @@ impl Program {
 fn term_prec(t: &Term) -> u8 {
     match t {
         Term::Add(..) | Term::Sub(..) => 1,
-        Term::Mul(..) => 2,
+        Term::Mul(..) | Term::Div(..) | Term::Mod(..) => 2,
         Term::Neg(..) => 3,
         Term::Const(k) if *k < 0 => 3,
         Term::Const(_) | Term::Var(_) => 4,
@@ -395,6 +432,14 @@ fn fmt_term(p: &Program, t: &Term, min_prec: u8, f: &mut fmt::Formatter<'_>) -> 
         Term::Mul(k, a) => {
             write!(f, "{k} * ")?;
             fmt_term(p, a, 3, f)?;
+        }
+        Term::Div(a, k) => {
+            fmt_term(p, a, 2, f)?;
+            write!(f, " / {k}")?;
+        }
+        Term::Mod(a, k) => {
+            fmt_term(p, a, 2, f)?;
+            write!(f, " % {k}")?;
         }
         // `-3` reads back as the literal `Const(-3)`, so the negation of a
         // non-negative literal needs parentheses: `-(3)`.

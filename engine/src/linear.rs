@@ -453,6 +453,11 @@ pub fn norm_to_formula(n: Norm, pos: bool) -> Formula<Atom> {
 }
 
 /// A program term as a linear expression over variable indices.
+///
+/// # Panics
+///
+/// On `/` and `%`, which have no linear form: callers check
+/// [`crate::ir::Program::divides`] first.
 pub fn term_to_lin(t: &Term) -> Lin {
     match t {
         Term::Const(k) => Lin::constant(*k as i128),
@@ -461,6 +466,7 @@ pub fn term_to_lin(t: &Term) -> Lin {
         Term::Sub(a, b) => term_to_lin(a).add_scaled(-1, &term_to_lin(b)),
         Term::Mul(k, a) => term_to_lin(a).scale(*k as i128),
         Term::Neg(a) => term_to_lin(a).scale(-1),
+        Term::Div(..) | Term::Mod(..) => panic!("`/` or `%` reached the linear encoding"),
     }
 }
 

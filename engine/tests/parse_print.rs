@@ -277,6 +277,27 @@ fn literals_and_products() {
 }
 
 #[test]
+fn division_and_remainder_are_euclidean_by_positive_constants() {
+    let p = parse_ok("var x, y; thread p at 0 { 0 -> 0 do x := 2 * (x - 1) / 4 % 3, y := 3 * (y % 5); }");
+    let [Rhs::Expr(a), Rhs::Expr(b)] = [&p.transitions[0].assigns[0].rhs, &p.transitions[0].assigns[1].rhs]
+    else {
+        panic!("expected expressions");
+    };
+    assert_eq!(p.named(a).to_string(), "2 * (x - 1) / 4 % 3");
+    assert_eq!(p.named(b).to_string(), "3 * (y % 5)");
+    assert_round_trip(&p);
+    // Rounded down, remainder in 0..k (unlike C, which rounds toward zero).
+    let eval = |x: i128| engine::interp::eval_term(a, &[x, 0]).unwrap();
+    assert_eq!(eval(-7), (2 * (-8i128)).div_euclid(4).rem_euclid(3)); // -4 % 3 == 2
+    assert_eq!(eval(-7), 2);
+    assert_eq!(eval(9), 1); // 16 / 4 == 4, 4 % 3 == 1
+    for bad in ["x := x / 0", "x := x % -2", "x := x / y"] {
+        let errs = parse_err(&format!("var x, y; thread p at 0 {{ 0 -> 0 do {bad}; }}"));
+        assert_eq!(errs.len(), 1, "{bad}: {errs:?}");
+    }
+}
+
+#[test]
 fn precedence() {
     let p = parse_ok("var a, b; init !a > 0 || a < b && !(b == 1) && true;");
     let shown = p.named(&p.init[0]).to_string();
@@ -543,6 +564,8 @@ fn arb_term() -> impl Strategy<Value = Term> {
             (inner.clone(), inner.clone()).prop_map(|(a, b)| Term::Sub(Box::new(a), Box::new(b))),
             (prop_oneof![-5i64..5, any::<i64>()], inner.clone())
                 .prop_map(|(k, a)| Term::Mul(k, Box::new(a))),
+            (inner.clone(), 1i64..10).prop_map(|(a, k)| Term::Div(Box::new(a), k)),
+            (inner.clone(), 1i64..10).prop_map(|(a, k)| Term::Mod(Box::new(a), k)),
             inner.prop_map(|a| Term::Neg(Box::new(a))),
         ]
     })
@@ -630,7 +653,7 @@ fn fix_term(t: &mut Term, nvars: u32) {
             fix_term(a, nvars);
             fix_term(b, nvars);
         }
-        Term::Mul(_, a) | Term::Neg(a) => fix_term(a, nvars),
+        Term::Mul(_, a) | Term::Neg(a) | Term::Div(a, _) | Term::Mod(a, _) => fix_term(a, nvars),
     }
 }
 

@@ -142,6 +142,8 @@ pub fn subst_term(t: &Term, f: &impl Fn(VarId) -> Option<Term>) -> Term {
         Term::Sub(a, b) => sub(subst_term(a, f), subst_term(b, f)),
         Term::Mul(k, a) => mul(*k, subst_term(a, f)),
         Term::Neg(a) => neg(subst_term(a, f)),
+        Term::Div(a, k) => Term::Div(Box::new(subst_term(a, f)), *k),
+        Term::Mod(a, k) => Term::Mod(Box::new(subst_term(a, f)), *k),
     }
 }
 
@@ -163,7 +165,7 @@ pub fn term_size(t: &Term) -> usize {
     match t {
         Term::Const(_) | Term::Var(_) => 1,
         Term::Add(a, b) | Term::Sub(a, b) => 1 + term_size(a) + term_size(b),
-        Term::Mul(_, a) | Term::Neg(a) => 1 + term_size(a),
+        Term::Mul(_, a) | Term::Neg(a) | Term::Div(a, _) | Term::Mod(a, _) => 1 + term_size(a),
     }
 }
 
@@ -227,6 +229,18 @@ pub fn range_of(t: &Term, var: &impl Fn(VarId) -> Range) -> Range {
                 hi: a.lo.and_then(|l| l.checked_neg()),
             }
         }
+        Term::Div(a, k) => {
+            let a = range_of(a, var);
+            let k = i128::from(*k);
+            Range {
+                lo: a.lo.map(|l| l.div_euclid(k)),
+                hi: a.hi.map(|h| h.div_euclid(k)),
+            }
+        }
+        Term::Mod(_, k) => Range {
+            lo: Some(0),
+            hi: Some(i128::from(*k) - 1),
+        },
         Term::Mul(k, a) => {
             let a = range_of(a, var);
             let k = i128::from(*k);

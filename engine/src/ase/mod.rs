@@ -107,6 +107,14 @@ pub(crate) fn drive(
     engine: impl FnOnce(&mut System, &mut Smt, Option<Instant>, &mut Stats) -> Verdict,
 ) -> Outcome {
     let start = Instant::now();
+    if program.divides() {
+        return Outcome {
+            verdict: Verdict::Unknown(
+                "the program divides (`/`, `%`), which the abstraction engines do not model".into(),
+            ),
+            stats: Stats::default(),
+        };
+    }
     let deadline = config.timeout.map(|t| start + t);
     let mut sys = System::new(program);
     let mut smt = Smt::new(deadline);

@@ -53,17 +53,23 @@ fn lin_term(terms: &[(u32, i128)]) -> Option<Term> {
 }
 
 /// A predicate literal as an IR condition; `None` when it has none
-/// (divisibility atoms, coefficients beyond 64 bits).
+/// (coefficients beyond 64 bits). `lhs ≡ rhs (mod k)` is `lhs % k == rhs`.
 pub fn literal(atom: &Atom, positive: bool) -> Option<Cond> {
-    let lhs = lin_term(&atom.lhs.terms)?;
-    let rhs = Term::Const(i64::try_from(atom.rhs).ok()?);
+    let mut lhs = lin_term(&atom.lhs.terms)?;
+    let rhs = match atom.rel {
+        Rel::Mod(k) => atom.rhs.rem_euclid(k),
+        _ => atom.rhs,
+    };
+    let rhs = Term::Const(i64::try_from(rhs).ok()?);
     let op = match (&atom.rel, positive) {
         (Rel::Le, true) => CmpOp::Le,
         (Rel::Le, false) => CmpOp::Gt,
-        (Rel::Eq, true) => CmpOp::Eq,
-        (Rel::Eq, false) => CmpOp::Ne,
-        (Rel::Mod(_), _) => return None,
+        (Rel::Eq, true) | (Rel::Mod(_), true) => CmpOp::Eq,
+        (Rel::Eq, false) | (Rel::Mod(_), false) => CmpOp::Ne,
     };
+    if let Rel::Mod(k) = atom.rel {
+        lhs = Term::Mod(Box::new(lhs), i64::try_from(k).ok()?);
+    }
     Some(Cond::Cmp(op, lhs, rhs))
 }
 

@@ -235,6 +235,10 @@ fn term(t: &Term, env: &[Int]) -> Int {
         Term::Sub(a, b) => Int::sub(&[term(a, env), term(b, env)]),
         Term::Mul(k, a) => Int::mul(&[Int::from_i64(*k), term(a, env)]),
         Term::Neg(a) => term(a, env).unary_minus(),
+        // Z3's integer division and remainder are Euclidean, as the IR's
+        // (the divisor is positive).
+        Term::Div(a, k) => term(a, env).div(Int::from_i64(*k)),
+        Term::Mod(a, k) => term(a, env).modulo(Int::from_i64(*k)),
     }
 }
 

@@ -56,6 +56,8 @@ pub(super) enum ArithOp {
     Add,
     Sub,
     Mul,
+    Div,
+    Mod,
 }
 
 /// Terms and conditions share one tree: a parenthesis does not tell which

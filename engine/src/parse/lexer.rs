@@ -78,6 +78,8 @@ pub(super) enum TokenKind {
     Plus,
     Minus,
     Star,
+    Slash,
+    Percent,
     Arrow,
     At,
     Bang,
@@ -121,6 +123,8 @@ impl TokenKind {
             TokenKind::Plus => "`+`",
             TokenKind::Minus => "`-`",
             TokenKind::Star => "`*`",
+            TokenKind::Slash => "`/`",
+            TokenKind::Percent => "`%`",
             TokenKind::Arrow => "`->`",
             TokenKind::At => "`@`",
             TokenKind::Bang => "`!`",
@@ -204,6 +208,8 @@ pub(super) fn tokenize(src: &str) -> Result<Vec<Token>, Vec<ParseError>> {
             b'-' => single(TokenKind::Minus),
             b'+' => single(TokenKind::Plus),
             b'*' => single(TokenKind::Star),
+            b'/' => single(TokenKind::Slash),
+            b'%' => single(TokenKind::Percent),
             b'@' => single(TokenKind::At),
             b'&' if bytes.get(i + 1) == Some(&b'&') => (TokenKind::AndAnd, 2),
             b'|' if bytes.get(i + 1) == Some(&b'|') => (TokenKind::OrOr, 2),
@@ -221,7 +227,6 @@ pub(super) fn tokenize(src: &str) -> Result<Vec<Token>, Vec<ParseError>> {
                 let hint = match ch {
                     '&' => Some("conjunction is written `&&`"),
                     '|' => Some("disjunction is written `||`"),
-                    '/' => Some("comments start with `//` or `#`"),
                     _ => None,
                 };
                 if let Some(hint) = hint {

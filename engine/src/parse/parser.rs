@@ -554,11 +554,17 @@ impl<'a> Parser<'a> {
 
     fn mul(&mut self) -> PResult<Expr<'a>> {
         let mut l = self.unary()?;
-        while self.eat(TokenKind::Star).is_some() {
+        loop {
+            let op = match self.peek().kind {
+                TokenKind::Star => ArithOp::Mul,
+                TokenKind::Slash => ArithOp::Div,
+                TokenKind::Percent => ArithOp::Mod,
+                _ => return Ok(l),
+            };
+            self.bump();
             let r = self.unary()?;
-            l = self.binary(l, r, |a, b| ExprKind::Arith(ArithOp::Mul, a, b))?;
+            l = self.binary(l, r, |a, b| ExprKind::Arith(op, a, b))?;
         }
-        Ok(l)
     }
 
     fn unary(&mut self) -> PResult<Expr<'a>> {

@@ -319,6 +319,8 @@ impl<'a> Resolver<'a> {
                     ArithOp::Add => Some(Term::Add(Box::new(a_term), Box::new(b_term))),
                     ArithOp::Sub => Some(Term::Sub(Box::new(a_term), Box::new(b_term))),
                     ArithOp::Mul => self.product(e.span, a_term, b_term),
+                    ArithOp::Div => self.division(e.span, b.span, a_term, b_term, Term::Div),
+                    ArithOp::Mod => self.division(e.span, b.span, a_term, b_term, Term::Mod),
                 }
             }
             ExprKind::Paren(a) => self.term(a),
@@ -360,6 +362,42 @@ impl<'a> Resolver<'a> {
             .with_note("arithmetic is linear: one side of every `*` must be a constant"),
         );
         None
+    }
+
+    /// `a / k` or `a % k`: the divisor must be a positive constant.
+    fn division(
+        &mut self,
+        span: Span,
+        divisor_span: Span,
+        a: Term,
+        b: Term,
+        make: fn(Box<Term>, i64) -> Term,
+    ) -> Option<Term> {
+        let k = if is_constant(&b) {
+            eval_constant(&b)
+        } else {
+            None
+        };
+        match k {
+            Some(k) if k > 0 => Some(make(Box::new(a), k)),
+            Some(_) => {
+                self.errors.push(
+                    ParseError::new(divisor_span, "the divisor must be positive".to_string())
+                        .with_note("`/` and `%` divide by a positive constant (Euclidean division: the remainder is in 0..k)"),
+                );
+                None
+            }
+            None => {
+                self.errors.push(
+                    ParseError::new(
+                        span,
+                        "non-linear division: the divisor is not a constant".to_string(),
+                    )
+                    .with_note("`/` and `%` divide by a positive integer literal"),
+                );
+                None
+            }
+        }
     }
 
     fn cond(&mut self, e: &Expr<'a>, ctx: CondCtx) -> Option<Cond> {
@@ -466,5 +504,7 @@ fn eval_constant(t: &Term) -> Option<i64> {
         Term::Sub(a, b) => eval_constant(a)?.checked_sub(eval_constant(b)?),
         Term::Mul(k, a) => k.checked_mul(eval_constant(a)?),
         Term::Neg(a) => eval_constant(a)?.checked_neg(),
+        Term::Div(a, k) => Some(eval_constant(a)?.div_euclid(*k)),
+        Term::Mod(a, k) => Some(eval_constant(a)?.rem_euclid(*k)),
     }
 }
