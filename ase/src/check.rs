@@ -251,38 +251,53 @@ fn run_c(job: &Job, args: &CheckArgs<'_>, config: &engine::ase::Config) -> anyho
         }
     };
     let want_proof = args.evidence.invariants || args.evidence.witness.is_some();
-    let (mut outcome, proof, reachable) = match args.engine {
+    let search = |program: &Program, config: &engine::ase::Config, want_proof: bool| match args
+        .engine
+    {
         CheckEngine::Ase => {
-            let (o, p) = engine::ase::check_with_proof(&lowered.program, config);
+            let (o, p) = engine::ase::check_with_proof(program, config);
             (o, p, None)
         }
         CheckEngine::Ur => {
-            let (o, p) = engine::ur::check_with_proof(&lowered.program, config);
+            let (o, p) = engine::ur::check_with_proof(program, config);
             (o, p, None)
         }
         CheckEngine::Auto => {
-            let found = crate::auto_with_evidence(
-                &lowered.program,
-                config,
-                args.bound,
-                want_proof,
-                args.jobs,
-            );
+            let found =
+                crate::auto_with_evidence(program, config, args.bound, want_proof, args.jobs);
             (found.outcome, found.proof, found.reachable)
         }
         _ => (
-            args.engine
-                .check(&lowered.program, config, args.bound, args.jobs),
+            args.engine.check(program, config, args.bound, args.jobs),
             None,
             None,
         ),
     };
+    let (mut outcome, proof, reachable) = search(&lowered.program, config, want_proof);
     if let Verdict::Unsafe(trace) = &outcome.verdict {
         let last = trace.steps.last().map_or(&trace.initial, |s| &s.state);
         if let lowering::TraceEnd::GiveUp(reason) = lowered.trace_end(last) {
-            outcome.verdict = Verdict::Unknown(format!(
-                "an execution reaches behaviour that is not modelled: {reason}"
-            ));
+            let why = format!("an execution reaches behaviour that is not modelled: {reason}");
+            // A real error may still be reachable past the give-up states:
+            // search again with only `reach_error()` as the target, in the
+            // time left (SOUNDNESS.md, "Give-up states").
+            let left = config.timeout.map(|t| t.saturating_sub(outcome.stats.time));
+            let again = left.is_none_or(|t| !t.is_zero()).then(|| {
+                let config = engine::ase::Config {
+                    timeout: left,
+                    ..*config
+                };
+                search(&lowered.errors_only(), &config, false).0
+            });
+            outcome.verdict = match again {
+                Some(o) if matches!(o.verdict, Verdict::Unsafe(_)) => {
+                    let time = outcome.stats.time + o.stats.time;
+                    outcome.stats = o.stats;
+                    outcome.stats.time = time;
+                    o.verdict
+                }
+                _ => Verdict::Unknown(why),
+            };
         }
     }
     let cert_evidence = match (&proof, &reachable) {

@@ -97,7 +97,12 @@ fn verdict_with(file: &str, timeout: &str, extra: &[&str]) -> String {
         "{file}: exit code {code:?} for output\n{stdout}\n{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    if word == "safe" {
+    // With the short timeouts of the differential test, the certificate
+    // check may run out of time (the verdict then stands, uncertified);
+    // any other reason is a failure.
+    let short = timeout.parse::<u64>().is_ok_and(|t| t < 60);
+    let out_of_time = stdout.contains("\ncertified: no (") && stdout.contains("time limit reached");
+    if word == "safe" && !(short && out_of_time) {
         assert!(
             stdout.contains("\ncertified: yes ("),
             "{file}: not certified\n{stdout}"

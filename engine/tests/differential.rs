@@ -424,6 +424,8 @@ fn map_term(t: &Term, f: &impl Fn(VarId) -> VarId) -> Term {
         Term::Sub(a, b) => Term::Sub(Box::new(map_term(a, f)), Box::new(map_term(b, f))),
         Term::Mul(k, a) => Term::Mul(*k, Box::new(map_term(a, f))),
         Term::Neg(a) => Term::Neg(Box::new(map_term(a, f))),
+        Term::Div(a, k) => Term::Div(Box::new(map_term(a, f)), *k),
+        Term::Mod(a, k) => Term::Mod(Box::new(map_term(a, f)), *k),
     }
 }
 

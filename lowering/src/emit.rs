@@ -237,6 +237,8 @@ pub(crate) fn emit(mut l: Lowerer<'_>) -> Result<Lowered> {
         loc_spans.push(spans);
     }
     let vars = l.vars.iter().map(|v| v.meta.clone()).collect();
+    // The real errors first, then the give-ups: `Lowered::errors_only`
+    // keeps the first `errors.len()` conditions.
     for (t, loc) in errors
         .iter()
         .copied()

@@ -119,6 +119,17 @@ pub enum TraceEnd {
 }
 
 impl Lowered {
+    /// [`Lowered::program`] with only the real errors (`reach_error()`,
+    /// failed assertions) as error states: give-up locations stay dead ends
+    /// of their threads, and the other threads go on. Its error traces are
+    /// error traces of the program (the same transitions).
+    pub fn errors_only(&self) -> Program {
+        let mut p = self.program.clone();
+        // The error conditions are the real errors first, then the give-ups.
+        p.error.truncate(self.errors.len());
+        p
+    }
+
     /// Classifies the final state of an error trace of [`Lowered::program`].
     pub fn trace_end(&self, last: &State) -> TraceEnd {
         if self
