@@ -251,28 +251,27 @@ fn run_c(job: &Job, args: &CheckArgs<'_>, config: &engine::ase::Config) -> anyho
         }
     };
     let want_proof = args.evidence.invariants || args.evidence.witness.is_some();
-    let search = |program: &Program, config: &engine::ase::Config, want_proof: bool| match args
-        .engine
-    {
-        CheckEngine::Ase => {
-            let (o, p) = engine::ase::check_with_proof(program, config);
-            (o, p, None)
-        }
-        CheckEngine::Ur => {
-            let (o, p) = engine::ur::check_with_proof(program, config);
-            (o, p, None)
-        }
-        CheckEngine::Auto => {
-            let found =
-                crate::auto_with_evidence(program, config, args.bound, want_proof, args.jobs);
-            (found.outcome, found.proof, found.reachable)
-        }
-        _ => (
-            args.engine.check(program, config, args.bound, args.jobs),
-            None,
-            None,
-        ),
-    };
+    let search =
+        |program: &Program, config: &engine::ase::Config, want_proof: bool| match args.engine {
+            CheckEngine::Ase => {
+                let (o, p) = engine::ase::check_with_proof(program, config);
+                (o, p, None)
+            }
+            CheckEngine::Ur => {
+                let (o, p) = engine::ur::check_with_proof(program, config);
+                (o, p, None)
+            }
+            CheckEngine::Auto => {
+                let found =
+                    crate::auto_with_evidence(program, config, args.bound, want_proof, args.jobs);
+                (found.outcome, found.proof, found.reachable)
+            }
+            _ => (
+                args.engine.check(program, config, args.bound, args.jobs),
+                None,
+                None,
+            ),
+        };
     let (mut outcome, proof, reachable) = search(&lowered.program, config, want_proof);
     if let Verdict::Unsafe(trace) = &outcome.verdict {
         let last = trace.steps.last().map_or(&trace.initial, |s| &s.state);
