@@ -403,7 +403,8 @@ fn print_outcome_with(
                 );
             }
         }
-        Format::Json => {
+        // A SARIF log is built from this JSON by `multi` (several files).
+        Format::Json | Format::Sarif => {
             let mut v = render::json(program, outcome);
             if let Some(c) = c {
                 c.extend_json(&mut v);

@@ -8,10 +8,12 @@ mod check;
 mod ctrace;
 mod diagnostics;
 mod evidence;
+mod multi;
 mod render;
+mod sarif;
 mod tables;
 
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -40,8 +42,11 @@ struct Cli {
 pub enum Format {
     /// Human-readable text.
     Text,
-    /// One JSON object.
+    /// One JSON object (several files: an array of them).
     Json,
+    /// A SARIF 2.1.0 log, for code-scanning tools: a result per file that
+    /// is not safe, error traces as code flows.
+    Sarif,
 }
 
 /// Budgets shared by the subcommands.
@@ -198,9 +203,14 @@ enum Command {
     /// Check a program (`.gc`, or C: `.c` preprocessed with `cc -E`, `.i`
     /// as is, or an SV-COMP task `.yml`) and print the verdict: safe, unsafe
     /// (with a trace) or unknown (with the reason).
+    #[command(args_override_self = true)]
     Check {
-        /// The program.
-        file: PathBuf,
+        /// The programs: files, or directories (their `.c`, `.i` and `.gc`
+        /// files, recursively). Several are checked side by side (`--jobs`
+        /// at a time), with one summary line each; the exit code is the
+        /// worst result (bad input, unsafe, unknown, safe).
+        #[arg(required = true, num_args = 1..)]
+        files: Vec<PathBuf>,
         #[command(flatten)]
         cpp: cfront::CppArgs,
         /// Output format.
@@ -312,7 +322,32 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Check {
-            file,
+            files,
+            format,
+            evidence,
+            jobs,
+            certify,
+            ..
+        } if files.len() > 1 || files[0].is_dir() || format == Format::Sarif => {
+            let single_output =
+                evidence.witness.is_some() || evidence.invariants || certify.certificate.is_some();
+            if single_output && files.len() > 1 {
+                eprintln!("error: --witness, --invariants and --certificate need a single file");
+                Ok(EXIT_INVALID)
+            } else {
+                let jobs = jobs.map_or_else(default_jobs, usize::from);
+                multi::expand(&files).and_then(|files| {
+                    let check = Cli::command();
+                    let check = check.find_subcommand("check").expect("the check command");
+                    let args = multi::options_of(check, std::env::args().skip(1));
+                    // Files side by side, the engines of each one after
+                    // the other.
+                    multi::run(&files, &args, format, jobs, 1)
+                })
+            }
+        }
+        Command::Check {
+            files,
             format,
             engine,
             bound,
@@ -324,7 +359,7 @@ fn main() -> ExitCode {
             jobs,
             certify,
         } => check::run(&check::CheckArgs {
-            path: &file,
+            path: &files[0],
             format,
             engine,
             bound,

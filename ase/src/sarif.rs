@@ -1,0 +1,239 @@
+//! SARIF 2.1.0 logs (`ase check --format sarif`), for code-scanning tools:
+//! one result per file whose verdict is not `safe`. An error trace is the
+//! result's code flow, one thread flow per thread with its steps in
+//! execution order; `unknown` is a note with its reason; a file `ase`
+//! could not read is an error of rule `invalid-input`.
+//!
+//! Built from the JSON objects of `ase check --format json` (one per file)
+//! with the types of `serde-sarif`.
+
+use serde_json::Value;
+use serde_sarif::sarif::{
+    ArtifactLocation, CodeFlow, Location, Message, MultiformatMessageString, PhysicalLocation,
+    Region, ReportingDescriptor, Result as SarifResult, ResultLevel, Run, Sarif, ThreadFlow,
+    ThreadFlowLocation, Tool, ToolComponent,
+};
+use std::path::{Path, PathBuf};
+
+/// Rule of reachable errors (`reach_error()`, a failed assertion).
+pub const RULE_UNREACH_CALL: &str = "unreach-call";
+/// Rule of verdicts `ase` could not reach.
+pub const RULE_UNKNOWN: &str = "unknown";
+/// Rule of files `ase` could not read or lower.
+pub const RULE_INVALID: &str = "invalid-input";
+
+fn text(s: impl Into<String>) -> Message {
+    Message::builder().text(s.into()).build()
+}
+
+fn rule(id: &str, short: &str) -> ReportingDescriptor {
+    ReportingDescriptor::builder()
+        .id(id.to_string())
+        .short_description(
+            MultiformatMessageString::builder()
+                .text(short.to_string())
+                .build(),
+        )
+        .build()
+}
+
+fn artifact(file: &Path) -> ArtifactLocation {
+    ArtifactLocation::builder()
+        .uri(file.display().to_string())
+        .build()
+}
+
+/// The location of a source-trace step (`file`, `line`, `column`, ...).
+fn step_location(step: &Value, file: &Path, message: Option<String>) -> Location {
+    let file = step["file"]
+        .as_str()
+        .map_or_else(|| file.to_path_buf(), PathBuf::from);
+    let mut physical = PhysicalLocation::builder()
+        .artifact_location(artifact(&file))
+        .build();
+    if let Some(line) = step["line"].as_i64() {
+        let region = Region::builder()
+            .start_line(line)
+            .start_column(step["column"].as_i64().unwrap_or(1))
+            .end_line(step["end_line"].as_i64().unwrap_or(line))
+            .build();
+        let mut region = region;
+        region.end_column = step["end_column"].as_i64();
+        physical.region = Some(region);
+    }
+    let mut location = Location::builder().physical_location(physical).build();
+    location.message = message.map(text);
+    location
+}
+
+/// What a step did, for the thread flow's message.
+fn step_message(step: &Value) -> String {
+    let thread = step["thread"].as_str().unwrap_or("?");
+    let source = step["source"].as_str().unwrap_or("").trim();
+    let events: Vec<String> = step["events"]
+        .as_array()
+        .map(|es| es.iter().map(event_text).collect())
+        .unwrap_or_default();
+    let mut m = format!("{thread}: {source}");
+    if !events.is_empty() {
+        m.push_str(" [");
+        m.push_str(&events.join("; "));
+        m.push(']');
+    }
+    m
+}
+
+fn event_text(e: &Value) -> String {
+    let kind = e["kind"].as_str().unwrap_or("event");
+    let rest: Vec<String> = e
+        .as_object()
+        .map(|o| {
+            o.iter()
+                .filter(|(k, _)| k.as_str() != "kind" && k.as_str() != "at")
+                .map(|(k, v)| match v {
+                    Value::String(s) => format!("{k} = {s}"),
+                    v => format!("{k} = {v}"),
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    if rest.is_empty() {
+        kind.to_string()
+    } else {
+        format!("{kind} ({})", rest.join(", "))
+    }
+}
+
+/// The code flow of an error trace: one thread flow per thread.
+fn code_flow(trace: &Value, file: &Path) -> Option<CodeFlow> {
+    let steps = trace["steps"].as_array()?;
+    let threads: Vec<String> = trace["threads"]
+        .as_array()
+        .map(|ts| {
+            ts.iter()
+                .map(|t| t["name"].as_str().unwrap_or("?").to_string())
+                .collect()
+        })
+        .unwrap_or_default();
+    let mut flows: Vec<(String, Vec<ThreadFlowLocation>)> =
+        threads.iter().map(|t| (t.clone(), Vec::new())).collect();
+    for (order, step) in steps.iter().enumerate() {
+        let name = step["thread"].as_str().unwrap_or("?");
+        let k = match flows.iter().position(|(t, _)| t == name) {
+            Some(k) => k,
+            None => {
+                flows.push((name.to_string(), Vec::new()));
+                flows.len() - 1
+            }
+        };
+        let location = step_location(step, file, Some(step_message(step)));
+        let order = step["step"]
+            .as_i64()
+            .unwrap_or(i64::try_from(order).unwrap_or(0) + 1);
+        flows[k].1.push(
+            ThreadFlowLocation::builder()
+                .location(location)
+                .execution_order(order)
+                .build(),
+        );
+    }
+    let thread_flows: Vec<ThreadFlow> = flows
+        .into_iter()
+        .filter(|(_, locs)| !locs.is_empty())
+        .map(|(name, locations)| {
+            ThreadFlow::builder()
+                .id(name.clone())
+                .message(text(format!("thread {name}")))
+                .locations(locations)
+                .build()
+        })
+        .collect();
+    Some(CodeFlow::builder().thread_flows(thread_flows).build())
+}
+
+/// The result of one file, if its verdict is not `safe`.
+fn result(file: &Path, v: &Value) -> Option<SarifResult> {
+    let verdict = v["verdict"].as_str().unwrap_or("error");
+    let whole_file = || {
+        Location::builder()
+            .physical_location(
+                PhysicalLocation::builder()
+                    .artifact_location(artifact(file))
+                    .build(),
+            )
+            .build()
+    };
+    match verdict {
+        "safe" => None,
+        "unsafe" => {
+            let trace = &v["source_trace"];
+            let steps = trace["steps"].as_array();
+            let last = steps.and_then(|s| s.last());
+            let location = last.map_or_else(whole_file, |s| step_location(s, file, None));
+            let n = steps.map_or(0, Vec::len);
+            let mut r = SarifResult::builder()
+                .rule_id(RULE_UNREACH_CALL.to_string())
+                .level(ResultLevel::Error)
+                .message(text(format!(
+                    "an error (reach_error() or a failed assertion) is reachable: an execution of {n} steps"
+                )))
+                .locations(vec![location])
+                .build();
+            r.code_flows = code_flow(trace, file).map(|c| vec![c]);
+            Some(r)
+        }
+        "unknown" => Some(
+            SarifResult::builder()
+                .rule_id(RULE_UNKNOWN.to_string())
+                .level(ResultLevel::Note)
+                .message(text(format!(
+                    "ase could not decide whether an error is reachable: {}",
+                    v["reason"].as_str().unwrap_or("no reason given")
+                )))
+                .locations(vec![whole_file()])
+                .build(),
+        ),
+        _ => Some(
+            SarifResult::builder()
+                .rule_id(RULE_INVALID.to_string())
+                .level(ResultLevel::Error)
+                .message(text(format!(
+                    "ase cannot check this file: {}",
+                    v["error"].as_str().unwrap_or("bad input").trim()
+                )))
+                .locations(vec![whole_file()])
+                .build(),
+        ),
+    }
+}
+
+/// The SARIF log of the checked files, as JSON text.
+pub fn log(files: &[(PathBuf, Value)]) -> anyhow::Result<String> {
+    let driver = ToolComponent::builder()
+        .name("ase".to_string())
+        .version(env!("CARGO_PKG_VERSION").to_string())
+        .information_uri("https://sv-comp.sosy-lab.org/".to_string())
+        .rules(vec![
+            rule(
+                RULE_UNREACH_CALL,
+                "An error location (reach_error() or a failed assertion) is reachable",
+            ),
+            rule(
+                RULE_UNKNOWN,
+                "ase could not decide the file within its limits, or it uses something not modelled",
+            ),
+            rule(RULE_INVALID, "The file cannot be read, preprocessed or parsed"),
+        ])
+        .build();
+    let results: Vec<SarifResult> = files.iter().filter_map(|(f, v)| result(f, v)).collect();
+    let run = Run::builder()
+        .tool(Tool::builder().driver(driver).build())
+        .results(results)
+        .build();
+    let log = Sarif::builder()
+        .schema(serde_sarif::sarif::SCHEMA_URL.to_string())
+        .version(serde_json::json!("2.1.0"))
+        .runs(vec![run])
+        .build();
+    Ok(serde_json::to_string_pretty(&log)?)
+}
