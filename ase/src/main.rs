@@ -209,7 +209,7 @@ enum Command {
         /// files, recursively). Several are checked side by side (`--jobs`
         /// at a time), with one summary line each; the exit code is the
         /// worst result (bad input, unsafe, unknown, safe).
-        #[arg(required = true, num_args = 1..)]
+        #[arg(required = true, num_args = 1.., value_name = "FILE")]
         files: Vec<PathBuf>,
         #[command(flatten)]
         cpp: cfront::CppArgs,

@@ -20,6 +20,12 @@ pub fn expand(paths: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
             let mut found = Vec::new();
             collect(p, &mut found)
                 .with_context(|| format!("cannot read the directory `{}`", p.display()))?;
+            if found.is_empty() {
+                anyhow::bail!(
+                    "no programs (.c, .i, .gc) in the directory `{}`",
+                    p.display()
+                );
+            }
             found.sort();
             out.extend(found);
         } else {

@@ -464,8 +464,13 @@ fn missing_file() {
 }
 
 #[test]
-fn directory_instead_of_file() {
-    assert_bad_invocation(&["check", "tests-gc"], "cannot read");
+fn directory_without_programs() {
+    // A directory stands for the programs below it; none is bad input.
+    let dir = std::env::temp_dir().join(format!("ase-empty-dir-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    std::fs::write(dir.join("notes.txt"), "not a program").expect("write");
+    assert_bad_invocation(&["check", dir.to_str().expect("utf-8")], "no programs");
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
