@@ -250,29 +250,31 @@ fn run_c(job: &Job, args: &CheckArgs<'_>, config: &engine::ase::Config) -> anyho
             return Ok(EXIT_UNKNOWN);
         }
     };
-    let want_proof = args.evidence.invariants || args.evidence.witness.is_some();
-    let search = |program: &Program, config: &engine::ase::Config, want_proof: bool| match args
-        .engine
-    {
-        CheckEngine::Ase => {
-            let (o, p) = engine::ase::check_with_proof(program, config);
-            (o, p, None)
-        }
-        CheckEngine::Ur => {
-            let (o, p) = engine::ur::check_with_proof(program, config);
-            (o, p, None)
-        }
-        CheckEngine::Auto => {
-            let found =
-                crate::auto_with_evidence(program, config, args.bound, want_proof, args.jobs);
-            (found.outcome, found.proof, found.reachable)
-        }
-        _ => (
-            args.engine.check(program, config, args.bound, args.jobs),
-            None,
-            None,
-        ),
-    };
+    // Abstract states for `--invariants`, and for a witness when no
+    // certificate will give its invariants.
+    let want_proof =
+        args.evidence.invariants || (args.evidence.witness.is_some() && args.certify.no_certify);
+    let search =
+        |program: &Program, config: &engine::ase::Config, want_proof: bool| match args.engine {
+            CheckEngine::Ase => {
+                let (o, p) = engine::ase::check_with_proof(program, config);
+                (o, p, None)
+            }
+            CheckEngine::Ur => {
+                let (o, p) = engine::ur::check_with_proof(program, config);
+                (o, p, None)
+            }
+            CheckEngine::Auto => {
+                let found =
+                    crate::auto_with_evidence(program, config, args.bound, want_proof, args.jobs);
+                (found.outcome, found.proof, found.reachable)
+            }
+            _ => (
+                args.engine.check(program, config, args.bound, args.jobs),
+                None,
+                None,
+            ),
+        };
     let (mut outcome, proof, reachable) = search(&lowered.program, config, want_proof);
     if let Verdict::Unsafe(trace) = &outcome.verdict {
         let last = trace.steps.last().map_or(&trace.initial, |s| &s.state);
@@ -319,6 +321,7 @@ fn run_c(job: &Job, args: &CheckArgs<'_>, config: &engine::ase::Config) -> anyho
         &lowered,
         &outcome,
         proof.as_ref(),
+        cert.as_ref(),
         args.evidence,
     );
     if let Some(note) = evidence.write_witness(&outcome)? {

@@ -336,9 +336,7 @@ impl Term {
                 a.for_each_var(f);
                 b.for_each_var(f);
             }
-            Term::Mul(_, a) | Term::Neg(a) | Term::Div(a, _) | Term::Mod(a, _) => {
-                a.for_each_var(f)
-            }
+            Term::Mul(_, a) | Term::Neg(a) | Term::Div(a, _) | Term::Mod(a, _) => a.for_each_var(f),
         }
     }
 }

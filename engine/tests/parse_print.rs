@@ -278,9 +278,13 @@ fn literals_and_products() {
 
 #[test]
 fn division_and_remainder_are_euclidean_by_positive_constants() {
-    let p = parse_ok("var x, y; thread p at 0 { 0 -> 0 do x := 2 * (x - 1) / 4 % 3, y := 3 * (y % 5); }");
-    let [Rhs::Expr(a), Rhs::Expr(b)] = [&p.transitions[0].assigns[0].rhs, &p.transitions[0].assigns[1].rhs]
-    else {
+    let p = parse_ok(
+        "var x, y; thread p at 0 { 0 -> 0 do x := 2 * (x - 1) / 4 % 3, y := 3 * (y % 5); }",
+    );
+    let [Rhs::Expr(a), Rhs::Expr(b)] = [
+        &p.transitions[0].assigns[0].rhs,
+        &p.transitions[0].assigns[1].rhs,
+    ] else {
         panic!("expected expressions");
     };
     assert_eq!(p.named(a).to_string(), "2 * (x - 1) / 4 % 3");
