@@ -117,6 +117,21 @@ pub fn run(opts: &Options<'_>) -> anyhow::Result<u8> {
             r.verdict
         );
     }
+    for r in runs[0]
+        .1
+        .iter()
+        .filter(|r| r.verdict_bool() == Some(true) && r.certified != Some(true))
+    {
+        eprintln!(
+            "NOT CERTIFIED: {}: {}",
+            r.key(),
+            if r.certificate_reason.is_empty() {
+                "no certificate reported"
+            } else {
+                &r.certificate_reason
+            }
+        );
+    }
     Ok(if wrong.is_empty() {
         EXIT_OK
     } else {

@@ -250,7 +250,10 @@ fn run_c(job: &Job, args: &CheckArgs<'_>, config: &engine::ase::Config) -> anyho
             return Ok(EXIT_UNKNOWN);
         }
     };
-    let want_proof = args.evidence.invariants || args.evidence.witness.is_some();
+    // Abstract states for `--invariants`, and for a witness when no
+    // certificate will give its invariants.
+    let want_proof =
+        args.evidence.invariants || (args.evidence.witness.is_some() && args.certify.no_certify);
     let search =
         |program: &Program, config: &engine::ase::Config, want_proof: bool| match args.engine {
             CheckEngine::Ase => {
@@ -318,6 +321,7 @@ fn run_c(job: &Job, args: &CheckArgs<'_>, config: &engine::ase::Config) -> anyho
         &lowered,
         &outcome,
         proof.as_ref(),
+        cert.as_ref(),
         args.evidence,
     );
     if let Some(note) = evidence.write_witness(&outcome)? {

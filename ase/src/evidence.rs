@@ -8,7 +8,7 @@ use lowering::Lowered;
 use serde_json::{json, Value};
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
-use witness::invariant::{conjunction, Invariants};
+use witness::invariant::{conjunction, Invariants, WitnessInvariants};
 use witness::source::SourceTrace;
 
 /// Witness file formats (`--witness-format`).
@@ -54,6 +54,9 @@ pub struct CEvidence<'a> {
     pub invariants: Option<Invariants>,
     /// The proof's abstract states.
     pub proof: Option<&'a ProofStates>,
+    /// The invariants of a correctness witness (safe, `--witness`): from
+    /// the checked certificate, else from the proof's abstract states.
+    pub witness_invariants: Option<WitnessInvariants>,
     /// The options.
     pub args: &'a EvidenceArgs,
 }
@@ -66,6 +69,7 @@ impl<'a> CEvidence<'a> {
         lowered: &'a Lowered,
         outcome: &Outcome,
         proof: Option<&'a ProofStates>,
+        cert: Option<&engine::certify::Certification>,
         args: &'a EvidenceArgs,
     ) -> CEvidence<'a> {
         let trace = match &outcome.verdict {
@@ -78,6 +82,18 @@ impl<'a> CEvidence<'a> {
             }
             _ => None,
         };
+        let certificate = cert
+            .filter(|c| c.certified())
+            .and_then(|c| c.certificate.as_ref());
+        let witness_invariants = match (&outcome.verdict, certificate, &invariants) {
+            (Verdict::Safe(_), _, _) if args.witness.is_none() => None,
+            (Verdict::Safe(_), Some(c), _) => {
+                Some(witness::certinv::from_certificate(unit, file, lowered, c))
+            }
+            (Verdict::Safe(_), None, Some(i)) => Some(i.witness()),
+            (Verdict::Safe(_), None, None) => Some(WitnessInvariants::default()),
+            _ => None,
+        };
         CEvidence {
             file,
             unit,
@@ -85,6 +101,7 @@ impl<'a> CEvidence<'a> {
             trace,
             invariants,
             proof,
+            witness_invariants,
             args,
         }
     }
@@ -228,17 +245,15 @@ impl<'a> CEvidence<'a> {
                     }
                 }
             }
-            (Verdict::Safe(_), WitnessFormat::Graphml) => {
-                let global = self
-                    .invariants
-                    .as_ref()
-                    .filter(|i| !i.global.is_empty() && !i.atomic_sections)
-                    .map(|i| conjunction(&i.global));
-                witness::graphml::correctness(&meta, global.as_deref())
-            }
-            (Verdict::Safe(_), WitnessFormat::Yaml) => {
-                let empty = Invariants::default();
-                witness::yaml::correctness(&meta, self.invariants.as_ref().unwrap_or(&empty))
+            (Verdict::Safe(_), format) => {
+                let empty = WitnessInvariants::default();
+                let inv = self.witness_invariants.as_ref().unwrap_or(&empty);
+                match format {
+                    WitnessFormat::Graphml => {
+                        witness::graphml::correctness(&meta, inv.global.as_deref())
+                    }
+                    WitnessFormat::Yaml => witness::yaml::correctness(&meta, inv),
+                }
             }
             (Verdict::Unknown(_), _) => {
                 return Ok(Some("no witness written: the verdict is unknown".into()))

@@ -10,6 +10,10 @@
 //!   does not replay fails the test.
 //! - Correctness witnesses (GraphML and YAML) of safe programs are read
 //!   back and checked; YAML violation witnesses of one-thread programs too.
+//! - Golden tests (insta) of YAML correctness witnesses: their location
+//!   invariants come from the checked certificate (a program proved by the
+//!   exhaustive search and one proved by ASE), or from ASE's abstract
+//!   states with `--no-certify`.
 //! - With `../shared/sv-benchmarks` present, an ignored test does the same
 //!   for the unsafe SV-COMP tasks (`ASE_WITNESS_TIMEOUT`, default 20 s).
 
@@ -358,6 +362,61 @@ fn correctness_witnesses_and_invariants() {
             assert_eq!(i["format"].as_str(), Some("c_expression"));
         }
     }
+}
+
+/// A YAML correctness witness with the run-dependent metadata (creation
+/// time, uuid, producer version) blanked.
+fn yaml_witness(file: &str, extra: &[&str]) -> String {
+    let dir = tempdir("yaml-cert");
+    let y = dir.join(format!("{file}.yml"));
+    let path = format!("tests-c/programs/{file}");
+    let mut args = vec!["check", "--witness-format", "yaml", "--witness"];
+    args.push(y.to_str().expect("utf-8"));
+    args.extend_from_slice(extra);
+    args.push(&path);
+    let (code, out, err) = ase(&args);
+    assert_eq!(code, Some(0), "{file}: {out}{err}");
+    let text = std::fs::read_to_string(&y).expect("witness");
+    let doc: serde_yaml_ng::Value = serde_yaml_ng::from_str(&text).expect("parses");
+    check_yaml_metadata(&doc[0], &root().join(&path));
+    text.lines()
+        .map(|l| {
+            let key = l.trim_start().split(':').next().unwrap_or("");
+            if ["uuid", "creation_time", "version"].contains(&key) {
+                format!("{}{key}: …\n", &l[..l.len() - l.trim_start().len()])
+            } else {
+                format!("{l}\n")
+            }
+        })
+        .collect()
+}
+
+/// The location invariants of YAML correctness witnesses come from the
+/// checked certificate: per C position the disjunction over the tuples of
+/// thread locations at it, over global C variables. A program proved by
+/// the exhaustive search (no abstract states) gets them too; without a
+/// certificate (`--no-certify`) they come from the abstract states, or
+/// there are none.
+#[test]
+fn correctness_witness_invariants_from_the_certificate() {
+    // Proved by the exhaustive search (engine auto): the certificate lists
+    // its states.
+    insta::assert_snapshot!(
+        "yaml-cert-mutex-counter",
+        yaml_witness("mutex_counter_safe.c", &[])
+    );
+    insta::assert_snapshot!("yaml-cert-peterson", yaml_witness("peterson_safe.c", &[]));
+    // Proved by ASE.
+    insta::assert_snapshot!(
+        "yaml-cert-peterson-ase",
+        yaml_witness("peterson_safe.c", &["--engine", "ase"])
+    );
+    // Without a certificate: ASE is run for abstract states, and the
+    // witness has the literals common to them.
+    insta::assert_snapshot!(
+        "yaml-no-certify-mutex-counter",
+        yaml_witness("mutex_counter_safe.c", &["--no-certify"])
+    );
 }
 
 #[test]

@@ -79,6 +79,19 @@ pub struct VarMeta {
     pub c_name: Option<String>,
     /// What it is.
     pub origin: VarOrigin,
+    /// The cell's C integer type, when it holds a C integer (not a
+    /// pointer, a mutex or a thread handle, whose IR values are the
+    /// lowering's numbers, not C values).
+    pub int_type: Option<CInt>,
+}
+
+/// A C integer type, as witnesses need it to write a value in C.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CInt {
+    /// Width in bits (1 for `_Bool`).
+    pub bits: u8,
+    /// Whether it is signed.
+    pub signed: bool,
 }
 
 /// The result of lowering a C program.

@@ -125,6 +125,10 @@ mod tests {
             peak_memory_mb: 1.0,
             iterations: None,
             predicates: None,
+            certified: None,
+            certificate_seconds: None,
+            solve_seconds: None,
+            certificate_reason: String::new(),
         }
     }
 

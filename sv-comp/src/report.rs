@@ -37,9 +37,32 @@ pub struct Row {
     pub iterations: Option<u32>,
     /// Predicates of the last iteration, when the engine reported them.
     pub predicates: Option<u32>,
+    /// For a `true` verdict: whether its certificate was checked (`None`
+    /// when the check said nothing about a certificate).
+    #[serde(default)]
+    pub certified: Option<bool>,
+    /// Seconds spent building and checking the certificate.
+    #[serde(default)]
+    pub certificate_seconds: Option<f64>,
+    /// Seconds the engines took to find the verdict (the check's
+    /// `stats.time`, without the certificate).
+    #[serde(default)]
+    pub solve_seconds: Option<f64>,
+    /// Why a `true` verdict is not certified; empty otherwise.
+    #[serde(default)]
+    pub certificate_reason: String,
 }
 
 impl Row {
+    /// Certificate time over solving time, for a certified `true` verdict
+    /// (the solving time counted as at least 1 ms).
+    pub fn recheck_ratio(&self) -> Option<f64> {
+        if self.certified != Some(true) {
+            return None;
+        }
+        Some(self.certificate_seconds? / self.solve_seconds?.max(0.001))
+    }
+
     /// The verdict as a boolean (`None` for unknown).
     pub fn verdict_bool(&self) -> Option<bool> {
         match self.verdict.as_str() {
@@ -152,6 +175,16 @@ pub struct Summary {
     pub score: i64,
     /// CPU seconds over the correct results.
     pub cpu_correct: f64,
+    /// `true` verdicts (correct or not).
+    pub safe_answers: usize,
+    /// `true` verdicts whose certificate was checked.
+    pub certified: usize,
+    /// Median of certificate time / solving time over the certified ones.
+    pub recheck_ratio_median: Option<f64>,
+    /// Maximum of certificate time / solving time over the certified ones.
+    pub recheck_ratio_max: Option<f64>,
+    #[serde(skip)]
+    ratios: Vec<f64>,
 }
 
 impl Summary {
@@ -168,6 +201,39 @@ impl Summary {
             self.cpu_correct += r.cpu_seconds;
         }
         self.score += r.score;
+        if r.verdict_bool() == Some(true) {
+            self.safe_answers += 1;
+            self.certified += usize::from(r.certified == Some(true));
+            self.ratios.extend(r.recheck_ratio());
+        }
+    }
+
+    fn finish(&mut self) {
+        let mut v = std::mem::take(&mut self.ratios);
+        v.sort_by(f64::total_cmp);
+        self.recheck_ratio_max = v.last().copied();
+        self.recheck_ratio_median = match v.len() {
+            0 => None,
+            n if n % 2 == 1 => Some(v[n / 2]),
+            n => Some((v[n / 2 - 1] + v[n / 2]) / 2.0),
+        };
+        self.ratios = v;
+    }
+
+    /// The certification column: `certified/safe answers`, then the median
+    /// and maximum of certificate time / solving time.
+    pub fn certification(&self) -> String {
+        let ratio = |r: Option<f64>| r.map_or("—".into(), |r| format!("{r:.2}"));
+        if self.safe_answers == 0 {
+            return "—".into();
+        }
+        format!(
+            "{}/{} ({} / {})",
+            self.certified,
+            self.safe_answers,
+            ratio(self.recheck_ratio_median),
+            ratio(self.recheck_ratio_max)
+        )
     }
 
     /// Correct results.
@@ -198,7 +264,11 @@ pub fn summarize(rows: &[Row]) -> Vec<Summary> {
             .add(r);
         total.add(r);
     }
-    by_folder.into_values().chain([total]).collect()
+    let mut out: Vec<Summary> = by_folder.into_values().chain([total]).collect();
+    for s in &mut out {
+        s.finish();
+    }
+    out
 }
 
 /// A markdown table: header, alignment row (right-aligned where `right`),
@@ -237,6 +307,7 @@ pub fn summary_table(rows: &[Row]) -> String {
                 s.unknown.to_string(),
                 s.score.to_string(),
                 format!("{:.1}", s.cpu_correct),
+                s.certification(),
             ]
         })
         .collect();
@@ -251,8 +322,9 @@ pub fn summary_table(rows: &[Row]) -> String {
             "unknown",
             "score",
             "CPU s (correct)",
+            "certified true (re-check/solve median / max)",
         ],
-        &[false, true, true, true, true, true, true, true, true],
+        &[false, true, true, true, true, true, true, true, true, true],
         &body,
     )
 }
@@ -381,6 +453,10 @@ mod tests {
             peak_memory_mb: 30.0,
             iterations: v.map(|_| 2),
             predicates: None,
+            certified: (v == Some(true)).then_some(true),
+            certificate_seconds: (v == Some(true)).then_some(0.5),
+            solve_seconds: v.map(|_| 0.25),
+            certificate_reason: String::new(),
         }
     }
 
@@ -410,9 +486,39 @@ mod tests {
         );
         let table = summary_table(&rows);
         assert!(
-            table.contains("| **total** | 5 | 1 | 1 | 1 | 1 | 1 | -45 | 3.0 |"),
+            table.contains("| **total** | 5 | 1 | 1 | 1 | 1 | 1 | -45 | 3.0 | 2/2 (2.00 / 2.00) |"),
             "{table}"
         );
+    }
+
+    #[test]
+    fn certification_figures() {
+        let mut rows = vec![
+            row("a", "t1", Some(true), "true"),
+            row("a", "t2", Some(true), "true"),
+            row("a", "t3", Some(true), "true"),
+            row("a", "t4", Some(false), "false"),
+        ];
+        rows[1].certificate_seconds = Some(0.125);
+        rows[2].certified = Some(false);
+        rows[2].certificate_reason = "no certificate: time limit".into();
+        let s = &summarize(&rows)[0];
+        assert_eq!((s.safe_answers, s.certified), (3, 2));
+        assert_eq!(s.recheck_ratio_median, Some(1.25));
+        assert_eq!(s.recheck_ratio_max, Some(2.0));
+        assert_eq!(s.certification(), "2/3 (1.25 / 2.00)");
+        // Rows of runs before certificates (no such columns) still read.
+        let path = std::env::temp_dir().join(format!("ase-report-old-{}.csv", std::process::id()));
+        std::fs::write(
+            &path,
+            "folder,task,expected,verdict,status,score,reason,cpu_seconds,wall_seconds,peak_memory_mb,iterations,predicates\n\
+             a,t1,true,true,correct,2,,1.5,1.6,30.0,,\n",
+        )
+        .unwrap();
+        let old = read_csv(&path).unwrap();
+        std::fs::remove_file(&path).unwrap();
+        assert_eq!((old.len(), old[0].certified), (1, None));
+        assert_eq!(summarize(&old)[0].certification(), "0/1 (— / —)");
     }
 
     #[test]

@@ -148,6 +148,10 @@ pub fn run_task(task: &TaskRef, opts: &RunOptions) -> Row {
         peak_memory_mb: 0.0,
         iterations: None,
         predicates: None,
+        certified: None,
+        certificate_seconds: None,
+        solve_seconds: None,
+        certificate_reason: String::new(),
     };
     match TaskDef::read(&task.path) {
         Ok(def) => {
@@ -218,6 +222,12 @@ pub fn run_task(task: &TaskRef, opts: &RunOptions) -> Row {
                 .as_u64()
                 .and_then(|n| u32::try_from(n).ok())
                 .filter(|_| row.iterations.is_some());
+            row.solve_seconds = v["stats"]["time"].as_f64();
+            if row.verdict == "true" {
+                row.certified = v["certified"].as_bool();
+                row.certificate_seconds = v["certificate_time"].as_f64();
+                row.certificate_reason = v["certificate_reason"].as_str().unwrap_or("").to_string();
+            }
             if let Some(cpu) = v["resources"]["cpu_seconds"].as_f64() {
                 row.cpu_seconds = cpu;
             }

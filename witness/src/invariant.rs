@@ -234,3 +234,33 @@ impl Invariants {
         out
     }
 }
+
+/// The invariants a correctness witness carries.
+#[derive(Clone, Debug, Default)]
+pub struct WitnessInvariants {
+    /// An invariant over globals of every reachable state (the GraphML
+    /// entry node's), when there is one.
+    pub global: Option<String>,
+    /// Per C position (sorted): the function and the invariant in C.
+    pub positions: Vec<(SrcLoc, Option<String>, String)>,
+    /// Where they come from (for people).
+    pub source: String,
+}
+
+impl Invariants {
+    /// The witness invariants of a proof's abstract states: per position
+    /// the conjuncts over globals common to its IR locations; the global
+    /// invariant unless the program has atomic sections.
+    pub fn witness(&self) -> WitnessInvariants {
+        WitnessInvariants {
+            global: (!self.global.is_empty() && !self.atomic_sections)
+                .then(|| conjunction(&self.global)),
+            positions: self
+                .by_position()
+                .into_iter()
+                .map(|(at, f, cs)| (at, f, conjunction(&cs)))
+                .collect(),
+            source: "the proof's abstract states".into(),
+        }
+    }
+}

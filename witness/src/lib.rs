@@ -17,6 +17,7 @@
 
 #![warn(missing_docs)]
 
+pub mod certinv;
 pub mod graphml;
 pub mod invariant;
 pub mod replay;

@@ -3,7 +3,7 @@
 //! (`violation_sequence`) of programs with one thread (format 2.0 has no
 //! threads).
 
-use crate::invariant::Invariants;
+use crate::invariant::WitnessInvariants;
 use crate::source::{Event, SourceTrace};
 use crate::Metadata;
 use std::fmt::Write;
@@ -92,16 +92,19 @@ fn location(
 
 /// A correctness witness: one location invariant per C position where the
 /// proof gives one over the global variables.
-pub fn correctness(meta: &Metadata, inv: &Invariants) -> String {
+pub fn correctness(meta: &Metadata, inv: &WitnessInvariants) -> String {
     let mut out = String::new();
+    if !inv.source.is_empty() {
+        let _ = writeln!(out, "# location invariants from {}", inv.source);
+    }
     metadata(&mut out, meta, "invariant_set");
-    let positions = inv.by_position();
+    let positions = &inv.positions;
     if positions.is_empty() {
         out.push_str("  content: []\n");
         return out;
     }
     out.push_str("  content:\n");
-    for (at, function, conjuncts) in positions {
+    for (at, function, value) in positions {
         out.push_str("    - invariant:\n        type: location_invariant\n");
         location(
             &mut out,
@@ -111,11 +114,7 @@ pub fn correctness(meta: &Metadata, inv: &Invariants) -> String {
             at.column,
             function.as_deref().unwrap_or("main"),
         );
-        let _ = writeln!(
-            out,
-            "        value: {}",
-            quote(&crate::invariant::conjunction(&conjuncts))
-        );
+        let _ = writeln!(out, "        value: {}", quote(value));
         out.push_str("        format: c_expression\n");
     }
     out

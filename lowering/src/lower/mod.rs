@@ -318,6 +318,7 @@ impl<'a> Lowerer<'a> {
             meta: crate::VarMeta {
                 c_name: None,
                 origin: crate::VarOrigin::Internal,
+                int_type: None,
             },
         });
         VarId::new(self.vars.len() - 1)
@@ -382,6 +383,13 @@ impl<'a> Lowerer<'a> {
                     thread,
                     function: function.clone(),
                     mutex: cty == CType::Mutex,
+                },
+                int_type: match cty {
+                    CType::Int(i) => Some(crate::CInt {
+                        bits: i.bits,
+                        signed: i.signed,
+                    }),
+                    _ => None,
                 },
             };
         }
