@@ -54,6 +54,8 @@ pub struct CheckArgs<'a> {
     pub engine: CheckEngine,
     /// The value bound of the explicit search.
     pub bound: i64,
+    /// The depth limit of bounded model checking.
+    pub depth: Option<usize>,
     /// Engines run at the same time by `--engine auto`.
     pub jobs: usize,
     /// Time and size budgets.
@@ -133,7 +135,10 @@ pub fn run(args: &CheckArgs<'_>) -> anyhow::Result<u8> {
     let (mut outcome, proof) = match engine {
         CheckEngine::Ase => engine::ase::check_with_proof(&program, &config),
         CheckEngine::Ur => engine::ur::check_with_proof(&program, &config),
-        _ => (engine.check(&program, &config, args.bound, args.jobs), None),
+        _ => (
+            engine.check(&program, &config, &engine_args(args, None)),
+            None,
+        ),
     };
     let evidence = proof.as_ref().map_or(
         engine::certify::Evidence::None,
@@ -264,15 +269,17 @@ fn run_c(job: &Job, args: &CheckArgs<'_>, config: &engine::ase::Config) -> anyho
             let found = crate::auto_with_evidence(
                 &lowered.program,
                 config,
-                args.bound,
+                &engine_args(args, Some(lowered.bug_condition())),
                 want_proof,
-                args.jobs,
             );
             (found.outcome, found.proof, found.reachable)
         }
         _ => (
-            args.engine
-                .check(&lowered.program, config, args.bound, args.jobs),
+            args.engine.check(
+                &lowered.program,
+                config,
+                &engine_args(args, Some(lowered.bug_condition())),
+            ),
             None,
             None,
         ),
@@ -318,6 +325,17 @@ fn run_c(job: &Job, args: &CheckArgs<'_>, config: &engine::ase::Config) -> anyho
         cert.as_ref(),
     )?;
     Ok(exit_code(&outcome.verdict))
+}
+
+/// The engines' arguments of a check; `target`: the error states that are
+/// bugs.
+fn engine_args(args: &CheckArgs<'_>, target: Option<engine::ir::Cond>) -> crate::EngineArgs {
+    crate::EngineArgs {
+        bound: args.bound,
+        depth: args.depth,
+        jobs: args.jobs,
+        target,
+    }
 }
 
 /// Runs `ase lower`: prints the lowered program as `.gc`.
