@@ -54,6 +54,8 @@ pub struct CheckArgs<'a> {
     pub engine: CheckEngine,
     /// The value bound of the explicit search.
     pub bound: i64,
+    /// The depth limit of bounded model checking.
+    pub depth: Option<usize>,
     /// Engines run at the same time by `--engine auto`.
     pub jobs: usize,
     /// Time and size budgets.
@@ -133,7 +135,10 @@ pub fn run(args: &CheckArgs<'_>) -> anyhow::Result<u8> {
     let (mut outcome, proof) = match engine {
         CheckEngine::Ase => engine::ase::check_with_proof(&program, &config),
         CheckEngine::Ur => engine::ur::check_with_proof(&program, &config),
-        _ => (engine.check(&program, &config, args.bound, args.jobs), None),
+        _ => (
+            engine.check(&program, &config, &engine_args(args, None)),
+            None,
+        ),
     };
     let evidence = proof.as_ref().map_or(
         engine::certify::Evidence::None,
@@ -254,6 +259,7 @@ fn run_c(job: &Job, args: &CheckArgs<'_>, config: &engine::ase::Config) -> anyho
     // certificate will give its invariants.
     let want_proof =
         args.evidence.invariants || (args.evidence.witness.is_some() && args.certify.no_certify);
+    let bugs = engine_args(args, Some(lowered.bug_condition()));
     let search =
         |program: &Program, config: &engine::ase::Config, want_proof: bool| match args.engine {
             CheckEngine::Ase => {
@@ -265,15 +271,10 @@ fn run_c(job: &Job, args: &CheckArgs<'_>, config: &engine::ase::Config) -> anyho
                 (o, p, None)
             }
             CheckEngine::Auto => {
-                let found =
-                    crate::auto_with_evidence(program, config, args.bound, want_proof, args.jobs);
+                let found = crate::auto_with_evidence(program, config, &bugs, want_proof);
                 (found.outcome, found.proof, found.reachable)
             }
-            _ => (
-                args.engine.check(program, config, args.bound, args.jobs),
-                None,
-                None,
-            ),
+            _ => (args.engine.check(program, config, &bugs), None, None),
         };
     let (mut outcome, proof, reachable) = search(&lowered.program, config, want_proof);
     if let Verdict::Unsafe(trace) = &outcome.verdict {
@@ -336,6 +337,17 @@ fn run_c(job: &Job, args: &CheckArgs<'_>, config: &engine::ase::Config) -> anyho
         cert.as_ref(),
     )?;
     Ok(exit_code(&outcome.verdict))
+}
+
+/// The engines' arguments of a check; `target`: the error states that are
+/// bugs.
+fn engine_args(args: &CheckArgs<'_>, target: Option<engine::ir::Cond>) -> crate::EngineArgs {
+    crate::EngineArgs {
+        bound: args.bound,
+        depth: args.depth,
+        jobs: args.jobs,
+        target,
+    }
 }
 
 /// Runs `ase lower`: prints the lowered program as `.gc`.

@@ -91,10 +91,12 @@ impl EngineKind {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum CheckEngine {
     /// For C: the exhaustive explicit search (it settles programs with
-    /// finitely many reachable states and finds shallow bugs) and ASE, side
-    /// by side with `--jobs 2` (the default on a machine with two cores or
-    /// more), else the search for at most half of the time, then ASE. For
-    /// `.gc`: ASE.
+    /// finitely many reachable states and finds shallow bugs), bounded model
+    /// checking (bugs that need particular input values) and ASE, side by
+    /// side with `--jobs 2` (the default on a machine with two cores or
+    /// more), else the search for at most half of the time, then bounded
+    /// model checking for a third of the rest (at most a tenth of the time),
+    /// then ASE. For `.gc`: ASE.
     Auto,
     /// Abstract Analysis of Symbolic Executions (the verifier).
     Ase,
@@ -104,6 +106,9 @@ pub enum CheckEngine {
     /// Breadth-first search over concrete states with every value and input
     /// in `[-B, B]` (`--bound`): finds bugs, never proves safety.
     Explicit,
+    /// Bounded model checking with Z3: error traces of at most `--depth`
+    /// steps, inputs symbolic; finds bugs, never proves safety.
+    Bmc,
 }
 
 /// States the explicit search explores at most unless `--max-states` says.
@@ -113,19 +118,50 @@ const EXPLICIT_DEFAULT_MAX_STATES: u64 = 2_000_000;
 /// `--max-states` says (about 1 GB for programs of a few hundred variables).
 const AUTO_EXPLICIT_MAX_STATES: u64 = 1_000_000;
 
+/// What the engines of `ase check` are given besides the budgets.
+#[derive(Clone, Debug)]
+pub struct EngineArgs {
+    /// The value bound of the explicit search (`--bound`).
+    pub bound: i64,
+    /// The depth limit of bounded model checking (`--depth`).
+    pub depth: Option<usize>,
+    /// Engines run at the same time by `--engine auto`.
+    pub jobs: usize,
+    /// The error states that are bugs (C: `reach_error()` called, not a
+    /// give-up location); `None`: every error state.
+    pub target: Option<engine::ir::Cond>,
+}
+
+impl EngineArgs {
+    fn bmc_bounds(&self) -> engine::bmc::Bounds {
+        engine::bmc::Bounds {
+            max_depth: self.depth.unwrap_or(engine::bmc::DEFAULT_MAX_DEPTH),
+        }
+    }
+}
+
 impl CheckEngine {
     /// Runs the engine.
     pub fn check(
         self,
         program: &engine::ir::Program,
         config: &engine::ase::Config,
-        bound: i64,
-        jobs: usize,
+        args: &EngineArgs,
     ) -> engine::verdict::Outcome {
+        let bound = args.bound;
         match self {
-            CheckEngine::Auto => auto(program, config, bound, jobs),
+            CheckEngine::Auto => auto_with_evidence(program, config, args, false).outcome,
             CheckEngine::Ase => EngineKind::Ase.check(program, config),
             CheckEngine::Ur => EngineKind::Ur.check(program, config),
+            CheckEngine::Bmc => engine::bmc::check(
+                program,
+                &engine::bmc::Config {
+                    bounds: args.bmc_bounds(),
+                    deadline: config.timeout.map(|t| std::time::Instant::now() + t),
+                    cancel: None,
+                    target: args.target.clone(),
+                },
+            ),
             CheckEngine::Explicit => {
                 let bounds = engine::explicit::Bounds {
                     bound,
@@ -138,19 +174,9 @@ impl CheckEngine {
     }
 }
 
-/// `--engine auto`: the exhaustive explicit search and ASE
-/// ([`engine::portfolio`]), side by side when `jobs > 1`.
-fn auto(
-    program: &engine::ir::Program,
-    config: &engine::ase::Config,
-    bound: i64,
-    jobs: usize,
-) -> engine::verdict::Outcome {
-    auto_with_evidence(program, config, bound, false, jobs).outcome
-}
-
-/// `--engine auto`, also returning ASE's abstract states of a proof when
-/// `want_proof` (invariants, correctness witnesses): a safe program proved
+/// `--engine auto`: the exhaustive explicit search, bounded model checking
+/// and ASE ([`engine::portfolio`]), side by side when `jobs > 1`; also
+/// returning ASE's abstract states of a proof when `want_proof` (invariants, correctness witnesses): a safe program proved
 /// by the exhaustive search is then checked by ASE too, for its invariants,
 /// within the time left (the exhaustive proof stands if ASE gives none).
 /// Also returns the states of the exhaustive search when it proved the
@@ -158,24 +184,26 @@ fn auto(
 pub fn auto_with_evidence(
     program: &engine::ir::Program,
     config: &engine::ase::Config,
-    bound: i64,
+    args: &EngineArgs,
     want_proof: bool,
-    jobs: usize,
 ) -> engine::portfolio::Found {
     let portfolio = engine::portfolio::Config {
         ase: *config,
         explicit: engine::explicit::Bounds {
-            bound,
+            bound: args.bound,
             max_states: config.max_states.unwrap_or(AUTO_EXPLICIT_MAX_STATES),
         },
-        jobs,
+        bmc: args.bmc_bounds(),
+        target: args.target.clone(),
+        jobs: args.jobs,
         want_proof,
     };
     engine::portfolio::run(program, &portfolio)
 }
 
 /// Engines `ase check` runs at the same time unless `--jobs` says: the
-/// machine's cores, at most 2 (the portfolio has two engines).
+/// machine's cores, at most 2 (two engines at a time; the portfolio's
+/// third, bounded model checking, shares the cores).
 pub fn default_jobs() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get().min(2))
 }
@@ -234,6 +262,11 @@ enum Command {
         /// The value bound of `--engine explicit`.
         #[arg(long, value_name = "B", default_value_t = 10, value_parser = clap::value_parser!(i64).range(0..=1_000_000))]
         bound: i64,
+        /// The most steps of an error trace `--engine bmc` looks for (also
+        /// the limit of bounded model checking in `--engine auto`; default
+        /// 1000, in practice the time limit ends the search first).
+        #[arg(long, value_name = "K", value_parser = clap::value_parser!(u32).range(0..=1_000_000))]
+        depth: Option<u32>,
         /// Engines run at the same time by `--engine auto` (default: the
         /// machine's cores, at most 2; 1 runs them one after the other, and
         /// makes the proof and trace reported deterministic).
@@ -351,6 +384,7 @@ fn main() -> ExitCode {
             format,
             engine,
             bound,
+            depth,
             limits,
             cpp,
             property,
@@ -363,6 +397,7 @@ fn main() -> ExitCode {
             format,
             engine,
             bound,
+            depth: depth.map(|d| d as usize),
             jobs: jobs.map_or_else(default_jobs, usize::from),
             limits: &limits,
             cpp: &cpp,

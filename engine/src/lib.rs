@@ -3,6 +3,7 @@
 #![warn(missing_docs)]
 
 pub mod ase;
+pub mod bmc;
 pub mod certify;
 pub mod explicit;
 pub mod generate;

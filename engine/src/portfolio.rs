@@ -1,14 +1,18 @@
 //! The default strategy for programs lowered from C: the exhaustive explicit
 //! search (it settles programs with finitely many reachable states and
-//! finds shallow bugs) and ASE (proofs with unbounded values).
+//! finds shallow bugs), bounded model checking (bugs that need particular
+//! input values, [`crate::bmc`]) and ASE (proofs with unbounded values).
 //!
 //! With one job they run one after the other: the search for at most half of
-//! the time, then ASE for the rest. With more, they run side by side on
-//! their own threads and the first conclusive answer wins. When the search
-//! wins, ASE is cancelled (its Z3 queries interrupted) and waited for, so
-//! that no thread is inside Z3 when the process exits; when ASE wins, the
-//! search is abandoned (it uses no prover; its thread ends at its deadline
-//! or with the process).
+//! the time, then bounded model checking for at most a third of the time
+//! left and a tenth of the whole, then ASE for the rest (without a timeout,
+//! each runs until it ends: bounded model checking at its depth limit). With more, they run side by side on their
+//! own threads and the first conclusive answer wins (bounded model checking
+//! is conclusive only with an error trace). When the search or bounded
+//! model checking wins, the Z3 engines still running are cancelled (their
+//! queries interrupted) and waited for, so that no thread is inside Z3 when
+//! the process exits; when ASE wins, the search is abandoned (it uses no
+//! prover; its thread ends at its deadline or with the process).
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
@@ -16,16 +20,23 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::explicit::Reachable;
-use crate::ir::Program;
+use crate::ir::{Cond, Program};
 use crate::verdict::{Outcome, ProofStates, Verdict};
 
 /// What the portfolio runs with.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct Config {
     /// ASE's budgets; its timeout is the portfolio's.
     pub ase: crate::ase::Config,
     /// Budgets of the exhaustive search.
     pub explicit: crate::explicit::Bounds,
+    /// The depth limit of bounded model checking.
+    pub bmc: crate::bmc::Bounds,
+    /// The error states that are bugs (C: some thread called
+    /// `reach_error()`, not a give-up location): bounded model checking
+    /// looks only for these ([`crate::bmc::Config::target`]). `None`: every
+    /// error state.
+    pub target: Option<Cond>,
     /// Engines run at the same time (1: one after the other).
     pub jobs: usize,
     /// Also return ASE's abstract states of a proof (invariants, correctness
@@ -71,10 +82,6 @@ fn sequential(program: &Program, config: &Config) -> Found {
     let timeout = config.ase.timeout;
     let slice = timeout.map(|t| start + t / 2);
     let (first, reachable) = crate::explicit::prove_with_states(program, &config.explicit, slice);
-    let rest = crate::ase::Config {
-        timeout: timeout.map(|t| t.saturating_sub(start.elapsed())),
-        ..config.ase
-    };
     let exhaustive = |outcome| Found {
         outcome,
         proof: None,
@@ -84,6 +91,10 @@ fn sequential(program: &Program, config: &Config) -> Found {
         Verdict::Unsafe(_) => return Found::of(first),
         Verdict::Safe(_) if !config.want_proof => return exhaustive(first),
         Verdict::Safe(_) => {
+            let rest = crate::ase::Config {
+                timeout: timeout.map(|t| t.saturating_sub(start.elapsed())),
+                ..config.ase
+            };
             let (outcome, proof) = crate::ase::check_with_proof(program, &rest);
             return match (&outcome.verdict, proof) {
                 (Verdict::Safe(_), Some(proof)) => Found {
@@ -96,9 +107,38 @@ fn sequential(program: &Program, config: &Config) -> Found {
         }
         Verdict::Unknown(why) => why.clone(),
     };
+    // Bounded model checking: a third of the time left, at most a tenth of
+    // the whole (it finds its bugs early or not at all, and ASE's proofs of
+    // programs the search could not settle should not wait long for it).
+    let bmc = crate::bmc::Config {
+        bounds: config.bmc,
+        deadline: timeout
+            .map(|t| Instant::now() + (t.saturating_sub(start.elapsed()) / 3).min(t / 10)),
+        cancel: None,
+        target: config.target.clone(),
+    };
+    // On a thread of its own: Z3's context and the solver pool are per
+    // thread, and ASE's models (its predicates, proofs and traces) should
+    // not depend on whether bounded model checking ran before it.
+    let mut second = std::thread::scope(|s| {
+        s.spawn(|| crate::bmc::check(program, &bmc))
+            .join()
+            .unwrap_or_else(|e| std::panic::resume_unwind(e))
+    });
+    let bmc_why = match &second.verdict {
+        Verdict::Unknown(why) => why.clone(),
+        _ => {
+            second.stats.time = start.elapsed();
+            return Found::of(second);
+        }
+    };
+    let rest = crate::ase::Config {
+        timeout: timeout.map(|t| t.saturating_sub(start.elapsed())),
+        ..config.ase
+    };
     let (mut outcome, proof) = crate::ase::check_with_proof(program, &rest);
     outcome.stats.time = start.elapsed();
-    annotate(&mut outcome, &why);
+    annotate(&mut outcome, &why, Some(&bmc_why));
     Found {
         outcome,
         proof,
@@ -110,6 +150,7 @@ fn sequential(program: &Program, config: &Config) -> Found {
 enum Finished {
     Explicit(Outcome, Option<Reachable>),
     Ase(Outcome, Option<ProofStates>),
+    Bmc(Outcome),
 }
 
 fn parallel(program: &Program, config: &Config) -> Found {
@@ -117,16 +158,53 @@ fn parallel(program: &Program, config: &Config) -> Found {
     let deadline = config.ase.timeout.map(|t| start + t);
     let program = Arc::new(program.clone());
     let (tx, rx) = mpsc::channel();
+    // One flag per run, alive as long as the threads that read it.
+    let cancel: &'static AtomicBool = Box::leak(Box::new(AtomicBool::new(false)));
+    let bmc_config = crate::bmc::Config {
+        bounds: config.bmc,
+        deadline,
+        cancel: Some(cancel),
+        target: config.target.clone(),
+    };
+    // With two cores, bounded model checking runs after the search, on its
+    // thread (a third busy thread slows the other two); with more, on its
+    // own thread.
+    let shared = config.jobs <= 2;
+    let bmc_started: &'static AtomicBool = Box::leak(Box::new(AtomicBool::new(!shared)));
     {
         let (tx, program, bounds) = (tx.clone(), Arc::clone(&program), config.explicit);
+        let bmc = bmc_config.clone();
         std::thread::spawn(move || {
             let (outcome, reachable) =
                 crate::explicit::prove_with_states(&program, &bounds, deadline);
+            let settled = !matches!(outcome.verdict, Verdict::Unknown(_));
             let _ = tx.send(Finished::Explicit(outcome, reachable));
+            if !shared {
+                return;
+            }
+            // Announce the start before looking at the flag, and the
+            // portfolio sets the flag before looking at the announcement:
+            // either BMC does not start, or the portfolio waits for it.
+            bmc_started.store(true, Ordering::SeqCst);
+            let outcome = if settled || cancel.load(Ordering::SeqCst) {
+                Outcome {
+                    verdict: Verdict::Unknown("not run".into()),
+                    stats: Default::default(),
+                }
+            } else {
+                crate::smt::interruptible(cancel, || crate::bmc::check(&program, &bmc))
+            };
+            let _ = tx.send(Finished::Bmc(outcome));
         });
     }
-    // One flag per run, alive as long as the threads that read it.
-    let cancel: &'static AtomicBool = Box::leak(Box::new(AtomicBool::new(false)));
+    if !shared {
+        let (tx, program) = (tx.clone(), Arc::clone(&program));
+        std::thread::spawn(move || {
+            let outcome =
+                crate::smt::interruptible(cancel, || crate::bmc::check(&program, &bmc_config));
+            let _ = tx.send(Finished::Bmc(outcome));
+        });
+    }
     {
         let (tx, program) = (tx, Arc::clone(&program));
         let ase = crate::ase::Config {
@@ -141,8 +219,9 @@ fn parallel(program: &Program, config: &Config) -> Found {
     }
     let mut explicit: Option<(Outcome, Option<Reachable>)> = None;
     let mut ase: Option<(Outcome, Option<ProofStates>)> = None;
-    // Both threads end by their deadlines; without one, they end when done.
-    while explicit.is_none() || ase.is_none() {
+    let mut bmc: Option<Outcome> = None;
+    // The threads end by their deadlines; without one, they end when done.
+    while explicit.is_none() || ase.is_none() || bmc.is_none() {
         let got = match deadline {
             Some(d) => rx.recv_timeout(d.saturating_duration_since(Instant::now()) + GRACE),
             None => rx.recv().map_err(|_| mpsc::RecvTimeoutError::Disconnected),
@@ -164,37 +243,81 @@ fn parallel(program: &Program, config: &Config) -> Found {
                     break;
                 }
             }
+            Ok(Finished::Bmc(o)) => {
+                let conclusive = matches!(o.verdict, Verdict::Unsafe(_));
+                bmc = Some(o);
+                // An error trace settles the question (also when the
+                // exhaustive search proved safety for `want_proof`, which
+                // cannot happen: the trace replays).
+                if conclusive {
+                    break;
+                }
+            }
             Err(_) => break,
         }
     }
     let elapsed = start.elapsed();
-    if ase.is_none() {
-        // Stop ASE and wait for it: a thread inside Z3 while the process
-        // exits can crash it. A proof from a cancelled run is not used (an
-        // interrupted prover is no evidence; ASE itself turns it into
-        // unknown); an error trace is, the interpreter replayed it.
+    // Stop the Z3 engines and wait for them: a thread inside Z3 while the
+    // process exits can crash it. A proof from a cancelled run is not used
+    // (an interrupted prover is no evidence; ASE itself turns it into
+    // unknown); an error trace is, the interpreter replayed it.
+    if ase.is_none() || bmc.is_none() {
         cancel.store(true, Ordering::SeqCst);
-        if let Ok(Finished::Ase(o, p)) = rx.recv() {
-            if !matches!(o.verdict, Verdict::Safe(_)) {
-                ase = Some((o, p));
+        let wait_bmc = bmc_started.load(Ordering::SeqCst);
+        while ase.is_none() || (wait_bmc && bmc.is_none()) {
+            match rx.recv() {
+                Ok(Finished::Ase(o, p)) => {
+                    ase = Some(match o.verdict {
+                        Verdict::Safe(_) => (
+                            Outcome {
+                                verdict: Verdict::Unknown("cancelled".into()),
+                                stats: o.stats,
+                            },
+                            None,
+                        ),
+                        _ => (o, p),
+                    })
+                }
+                Ok(Finished::Bmc(o)) => bmc = Some(o),
+                // A late result of the search is not waited for.
+                Ok(Finished::Explicit(..)) => {}
+                Err(_) => break,
             }
         }
     }
     let conclusive = |o: &Outcome| !matches!(o.verdict, Verdict::Unknown(_));
-    let mut found = match (explicit, ase) {
-        (_, Some((outcome, proof))) if conclusive(&outcome) => Found {
+    let bmc_found = bmc
+        .as_ref()
+        .is_some_and(|o| matches!(o.verdict, Verdict::Unsafe(_)));
+    let mut found = match (explicit, ase, bmc) {
+        (_, Some((outcome, proof)), _) if conclusive(&outcome) => Found {
             outcome,
             proof,
             reachable: None,
         },
-        (Some((outcome, reachable)), _) if conclusive(&outcome) => Found {
+        (Some((outcome, reachable)), _, _) if conclusive(&outcome) => Found {
             outcome,
             proof: None,
             reachable,
         },
-        (Some((e, _)), Some((mut outcome, proof))) => {
-            if let Verdict::Unknown(why) = &e.verdict {
-                annotate(&mut outcome, why);
+        (_, _, Some(outcome)) if bmc_found => Found::of(outcome),
+        (e, Some((mut outcome, proof)), b) => {
+            if let Some((
+                Outcome {
+                    verdict: Verdict::Unknown(why),
+                    ..
+                },
+                _,
+            )) = &e
+            {
+                let bmc_why = match &b {
+                    Some(Outcome {
+                        verdict: Verdict::Unknown(why),
+                        ..
+                    }) => Some(why.as_str()),
+                    _ => None,
+                };
+                annotate(&mut outcome, why, bmc_why);
             }
             Found {
                 outcome,
@@ -202,17 +325,12 @@ fn parallel(program: &Program, config: &Config) -> Found {
                 reachable: None,
             }
         }
-        (None, Some((outcome, proof))) => Found {
-            outcome,
-            proof,
-            reachable: None,
-        },
-        (Some((outcome, reachable)), None) => Found {
+        (Some((outcome, reachable)), None, _) => Found {
             outcome,
             proof: None,
             reachable,
         },
-        (None, None) => Found::of(Outcome {
+        (None, None, _) => Found::of(Outcome {
             verdict: Verdict::Unknown("time limit reached".into()),
             stats: Default::default(),
         }),
@@ -225,8 +343,11 @@ fn parallel(program: &Program, config: &Config) -> Found {
 /// (each stops at the deadline on its own; this covers its last query).
 const GRACE: Duration = Duration::from_millis(500);
 
-fn annotate(outcome: &mut Outcome, why: &str) {
+fn annotate(outcome: &mut Outcome, why: &str, bmc: Option<&str>) {
     if let Verdict::Unknown(reason) = &mut outcome.verdict {
-        *reason = format!("{reason} (explicit search: {why})");
+        *reason = match bmc {
+            Some(b) => format!("{reason} (explicit search: {why}; bounded model checking: {b})"),
+            None => format!("{reason} (explicit search: {why})"),
+        };
     }
 }

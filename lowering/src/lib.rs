@@ -143,6 +143,14 @@ impl Lowered {
         p
     }
 
+    /// The states that are bugs: some thread is at an error location
+    /// (`reach_error()` was called). The program's error condition also
+    /// holds at give-up locations; engines that can aim at real bugs look
+    /// for states satisfying both.
+    pub fn bug_condition(&self) -> engine::ir::Cond {
+        engine::ir::disjunction(self.errors.iter().map(|&(t, l)| engine::ir::Cond::At(t, l)))
+    }
+
     /// Classifies the final state of an error trace of [`Lowered::program`].
     pub fn trace_end(&self, last: &State) -> TraceEnd {
         if self
