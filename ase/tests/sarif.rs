@@ -7,6 +7,8 @@
 //! directory. Without `python3`, `venv` or PyPI the schema check says why
 //! and is skipped; the rest of the test still runs.
 
+mod common;
+
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -36,51 +38,12 @@ fn jsonschema_python() -> Result<PathBuf, String> {
         .parent()
         .and_then(Path::parent)
         .ok_or("no target directory")?;
-    let venv = target.join("sarif-venv");
-    let python = venv.join("bin").join("python");
-    let installed = |python: &Path| {
-        Command::new(python)
-            .args(["-c", "import jsonschema"])
-            .output()
-            .is_ok_and(|o| o.status.success())
-    };
-    if installed(&python) {
-        return Ok(python);
-    }
-    let _ = std::fs::remove_dir_all(&venv);
-    let out = Command::new("python3")
-        .args(["-m", "venv"])
-        .arg(&venv)
-        .output()
-        .map_err(|e| format!("no python3: {e}"))?;
-    if !out.status.success() {
-        return Err(format!(
-            "python3 -m venv failed: {}",
-            String::from_utf8_lossy(&out.stderr)
-        ));
-    }
-    let out = Command::new(&python)
-        .env("PIP_DISABLE_PIP_VERSION_CHECK", "1")
-        .args([
-            "-m",
-            "pip",
-            "install",
-            "--quiet",
-            "--timeout",
-            "20",
-            "--retries",
-            "1",
-        ])
-        .arg(format!("jsonschema=={JSONSCHEMA_VERSION}"))
-        .output()
-        .map_err(|e| format!("pip: {e}"))?;
-    if !out.status.success() || !installed(&python) {
-        return Err(format!(
-            "pip install jsonschema failed (offline?): {}",
-            String::from_utf8_lossy(&out.stderr)
-        ));
-    }
-    Ok(python)
+    common::venv_python(
+        target,
+        "sarif-venv",
+        "import jsonschema",
+        &format!("jsonschema=={JSONSCHEMA_VERSION}"),
+    )
 }
 
 #[test]

@@ -98,6 +98,18 @@ impl CmpOp {
         }
     }
 
+    /// The complement: `!(a op b)` iff `a op.negated() b`.
+    pub fn negated(self) -> CmpOp {
+        match self {
+            CmpOp::Eq => CmpOp::Ne,
+            CmpOp::Ne => CmpOp::Eq,
+            CmpOp::Lt => CmpOp::Ge,
+            CmpOp::Le => CmpOp::Gt,
+            CmpOp::Gt => CmpOp::Le,
+            CmpOp::Ge => CmpOp::Lt,
+        }
+    }
+
     /// The operator as written in `.gc` (and C).
     pub fn symbol(self) -> &'static str {
         match self {

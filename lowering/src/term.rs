@@ -104,17 +104,7 @@ pub fn not(a: Cond) -> Cond {
         Cond::True => Cond::False,
         Cond::False => Cond::True,
         Cond::Not(inner) => *inner,
-        Cond::Cmp(op, x, y) => {
-            let op = match op {
-                CmpOp::Eq => CmpOp::Ne,
-                CmpOp::Ne => CmpOp::Eq,
-                CmpOp::Lt => CmpOp::Ge,
-                CmpOp::Le => CmpOp::Gt,
-                CmpOp::Gt => CmpOp::Le,
-                CmpOp::Ge => CmpOp::Lt,
-            };
-            Cond::Cmp(op, x, y)
-        }
+        Cond::Cmp(op, x, y) => Cond::Cmp(op.negated(), x, y),
         a => Cond::Not(Box::new(a)),
     }
 }

@@ -111,18 +111,7 @@ fn comparison(op: CmpOp, a: &Term, b: &Term, neg: bool, named: &dyn Fn(usize) ->
     let Some(c) = cb.checked_sub(ca) else {
         return Form::True;
     };
-    let op = if neg {
-        match op {
-            CmpOp::Eq => CmpOp::Ne,
-            CmpOp::Ne => CmpOp::Eq,
-            CmpOp::Lt => CmpOp::Ge,
-            CmpOp::Le => CmpOp::Gt,
-            CmpOp::Gt => CmpOp::Le,
-            CmpOp::Ge => CmpOp::Lt,
-        }
-    } else {
-        op
-    };
+    let op = if neg { op.negated() } else { op };
     let (op, c) = match op {
         CmpOp::Eq => (Op::Eq, Some(c)),
         CmpOp::Ne => (Op::Ne, Some(c)),
@@ -563,19 +552,12 @@ fn c_literal(l: &Lit, vars: &[Option<CVar>]) -> Option<String> {
     if magnitude >= 1i128 << 62 {
         return None;
     }
-    let mut s = String::new();
-    for (i, &(v, k)) in l.terms.iter().enumerate() {
-        let n = format!("(long long){}", var(v)?.name);
-        match (i, k) {
-            (0, 1) => s.push_str(&n),
-            (0, -1) => s.push_str(&format!("-{n}")),
-            (0, k) => s.push_str(&format!("{k} * {n}")),
-            (_, 1) => s.push_str(&format!(" + {n}")),
-            (_, -1) => s.push_str(&format!(" - {n}")),
-            (_, k) if k < 0 => s.push_str(&format!(" - {} * {n}", -k)),
-            (_, k) => s.push_str(&format!(" + {k} * {n}")),
-        }
-    }
+    let terms: Option<Vec<(String, i128)>> = l
+        .terms
+        .iter()
+        .map(|&(v, k)| Some((format!("(long long){}", var(v)?.name), i128::from(k))))
+        .collect();
+    let s = crate::invariant::linear_sum(&terms?);
     Some(format!("{s} {op} {}", constant(l.c)))
 }
 

@@ -85,23 +85,34 @@ fn c_var(
 }
 
 /// A predicate literal in C, when every variable has a C name.
+/// `Σ k·x` in C syntax (`x - 2 * y`), from (name, coefficient) pairs.
+pub(crate) fn linear_sum(terms: &[(String, i128)]) -> String {
+    let mut s = String::new();
+    for (i, (n, k)) in terms.iter().enumerate() {
+        match (i, *k) {
+            (0, 1) => s.push_str(n),
+            (0, -1) => s.push_str(&format!("-{n}")),
+            (0, k) => s.push_str(&format!("{k} * {n}")),
+            (_, 1) => s.push_str(&format!(" + {n}")),
+            (_, -1) => s.push_str(&format!(" - {n}")),
+            (_, k) if k < 0 => s.push_str(&format!(" - {} * {n}", -k)),
+            (_, k) => s.push_str(&format!(" + {k} * {n}")),
+        }
+    }
+    s
+}
+
 fn literal(a: &Atom, value: bool, name: &dyn Fn(usize) -> Option<String>) -> Option<String> {
     if matches!(a.rel, Rel::Mod(_)) {
         return None;
     }
-    let mut lhs = String::new();
-    for (i, &(s, c)) in a.lhs.terms.iter().enumerate() {
-        let n = name(s as usize)?;
-        match (i, c) {
-            (0, 1) => lhs.push_str(&n),
-            (0, -1) => lhs.push_str(&format!("-{n}")),
-            (0, c) => lhs.push_str(&format!("{c} * {n}")),
-            (_, 1) => lhs.push_str(&format!(" + {n}")),
-            (_, -1) => lhs.push_str(&format!(" - {n}")),
-            (_, c) if c < 0 => lhs.push_str(&format!(" - {} * {n}", -c)),
-            (_, c) => lhs.push_str(&format!(" + {c} * {n}")),
-        }
-    }
+    let terms: Option<Vec<(String, i128)>> = a
+        .lhs
+        .terms
+        .iter()
+        .map(|&(s, c)| Some((name(s as usize)?, c)))
+        .collect();
+    let lhs = linear_sum(&terms?);
     if lhs.is_empty() {
         return None;
     }

@@ -19,6 +19,7 @@
 //!   thread moved (a tuple not in the certificate has `Inv = false`);
 //! - *safety*, for every tuple `L`: `Inv(L) ∧ error`.
 
+use super::text::tuple;
 use super::{Certificate, Dnf};
 use crate::ir::{CmpOp, Cond, LocId, Program, Rhs, Term, ThreadId, TransId};
 use std::collections::HashMap;
@@ -51,18 +52,6 @@ pub enum Obligation {
         /// The tuple.
         locs: Vec<LocId>,
     },
-}
-
-fn tuple(program: &Program, locs: &[LocId]) -> String {
-    let parts: Vec<String> = locs
-        .iter()
-        .enumerate()
-        .map(|(t, &l)| {
-            let t = ThreadId::new(t);
-            format!("{}@{}", program.thread(t).name, program.loc_name(t, l))
-        })
-        .collect();
-    format!("[{}]", parts.join(", "))
 }
 
 impl Obligation {

@@ -39,16 +39,7 @@ pub fn print(program: &Program, cert: &Certificate) -> String {
         let _ = writeln!(out, "proof {};", quote(&cert.proof));
     }
     for inv in &cert.invariants {
-        let tuple: Vec<String> = inv
-            .locs
-            .iter()
-            .enumerate()
-            .map(|(t, &l)| {
-                let t = ThreadId::new(t);
-                format!("{}@{}", program.thread(t).name, program.loc_name(t, l))
-            })
-            .collect();
-        let _ = write!(out, "invariant [{}] ", tuple.join(", "));
+        let _ = write!(out, "invariant {} ", tuple(program, &inv.locs));
         if inv.blocks.is_empty() {
             out.push_str("{ true }");
         }
@@ -61,6 +52,20 @@ pub fn print(program: &Program, cert: &Certificate) -> String {
         out.push('\n');
     }
     out
+}
+
+/// A tuple of thread locations as written in certificates:
+/// `[main@l3, worker.1@end]`.
+pub(super) fn tuple(program: &Program, locs: &[LocId]) -> String {
+    let parts: Vec<String> = locs
+        .iter()
+        .enumerate()
+        .map(|(t, &l)| {
+            let t = ThreadId::new(t);
+            format!("{}@{}", program.thread(t).name, program.loc_name(t, l))
+        })
+        .collect();
+    format!("[{}]", parts.join(", "))
 }
 
 fn quote(s: &str) -> String {
