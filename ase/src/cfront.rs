@@ -30,6 +30,20 @@ pub struct CppArgs {
     /// (the fine-grained model, for comparison).
     #[arg(long)]
     pub no_reduce: bool,
+    /// Check functions of a file without `main`: K threads (default 1) per
+    /// named function, each calling it any number of times with any
+    /// arguments (pointer arguments: one shared object per pointee type);
+    /// `ase lower` shows the harness. Comma-separated, repeatable.
+    #[arg(long, value_name = "NAME[:K],...", value_parser = concurrent_list)]
+    pub concurrent: Vec<Vec<lowering::harness::Concurrent>>,
+    /// With `--concurrent`: call this function once (with the same kind of
+    /// arguments) before the threads start.
+    #[arg(long, value_name = "FUNCTION", requires = "concurrent")]
+    pub init: Option<String>,
+}
+
+fn concurrent_list(s: &str) -> Result<Vec<lowering::harness::Concurrent>, String> {
+    lowering::harness::Concurrent::parse_list(s)
 }
 
 /// `--data-model`.
@@ -44,8 +58,57 @@ pub enum DataModelArg {
 }
 
 impl CppArgs {
+    /// The options as `ase check` arguments (with `--concurrent` and
+    /// `--init` when `harness`).
+    pub fn to_args(&self, harness: bool) -> Vec<String> {
+        let mut out = Vec::new();
+        if let Some(cpp) = &self.cpp {
+            out.extend(["--cpp".to_string(), cpp.clone()]);
+        }
+        for dir in &self.include {
+            out.extend(["-I".to_string(), dir.display().to_string()]);
+        }
+        for d in &self.define {
+            out.extend(["-D".to_string(), d.clone()]);
+        }
+        if let Some(model) = self.data_model {
+            let name = match model {
+                DataModelArg::Ilp32 => "ILP32",
+                DataModelArg::Lp64 => "LP64",
+            };
+            out.extend(["--data-model".to_string(), name.to_string()]);
+        }
+        if self.no_reduce {
+            out.push("--no-reduce".into());
+        }
+        if harness {
+            for c in self.concurrent() {
+                out.extend([
+                    "--concurrent".into(),
+                    format!("{}:{}", c.function, c.threads),
+                ]);
+            }
+            if let Some(init) = &self.init {
+                out.extend(["--init".to_string(), init.clone()]);
+            }
+        }
+        out
+    }
+
+    /// The functions of `--concurrent`, in order.
+    pub fn concurrent(&self) -> Vec<lowering::harness::Concurrent> {
+        self.concurrent.iter().flatten().cloned().collect()
+    }
+
     fn options(&self) -> frontend::Options {
         frontend::Options {
+            // The harness of --concurrent creates threads whether or not
+            // the file includes <pthread.h>.
+            cpp_args: if self.concurrent.is_empty() {
+                Vec::new()
+            } else {
+                vec!["-include".into(), "pthread.h".into()]
+            },
             cpp: self.cpp.clone(),
             include_dirs: self.include.clone(),
             defines: self.define.clone(),
@@ -54,7 +117,6 @@ impl CppArgs {
                 Some(DataModelArg::Ilp32) => frontend::DataModelChoice::Ilp32,
                 Some(DataModelArg::Lp64) => frontend::DataModelChoice::Lp64,
             },
-            ..frontend::Options::default()
         }
     }
 }
@@ -77,7 +139,99 @@ pub enum Failure {
 
 /// Parses and lowers a C file.
 pub fn load(path: &Path, cpp: &CppArgs) -> Result<(ParsedUnit, Lowered), Failure> {
-    let unit = frontend::parse_file(path, &cpp.options()).map_err(|e| match &e {
+    let unit = parse(path, cpp)?;
+    let options = lowering::Options {
+        reduce: !cpp.no_reduce,
+    };
+    let lowered = lowering::lower_with(&unit, &options).map_err(|e| lower_failure(&unit, &e))?;
+    Ok((unit, lowered))
+}
+
+/// Parses a C file, with the harness of `--concurrent` appended.
+fn parse(path: &Path, cpp: &CppArgs) -> Result<ParsedUnit, Failure> {
+    let opts = cpp.options();
+    let unit = frontend::parse_file(path, &opts).map_err(|e| parse_failure(&e))?;
+    let funcs = cpp.concurrent();
+    if funcs.is_empty() {
+        return Ok(unit);
+    }
+    let harness = lowering::harness::harness(&unit, &funcs, cpp.init.as_deref())
+        .map_err(|e| lower_failure(&unit, &e))?;
+    frontend::parse_file_with_appendix(path, &opts, lowering::harness::HARNESS_FILE, &harness)
+        .map_err(|e| parse_failure(&e))
+}
+
+/// What `ase pre-commit` does with a C file.
+pub enum HookPlan {
+    /// Check it as it is (it has `main` and creates threads, or it does not
+    /// parse or lower: the check says why).
+    Check,
+    /// Check it with the harness of `--concurrent` (no `main`).
+    CheckHarness,
+    /// Skip it, with the reason.
+    Skip(String),
+}
+
+/// Whether a C file is checked by the pre-commit hook, and how.
+pub fn hook_plan(path: &Path, cpp: &CppArgs) -> HookPlan {
+    let plain = CppArgs {
+        concurrent: Vec::new(),
+        init: None,
+        ..cpp.clone()
+    };
+    let Ok(unit) = frontend::parse_file(path, &plain.options()) else {
+        return HookPlan::Check;
+    };
+    if !lowering::harness::defines(&unit, "main") {
+        let funcs = cpp.concurrent();
+        if funcs.is_empty() {
+            return HookPlan::Skip(
+                "no `main`: skipped (--concurrent NAME[:K],... checks its functions)".into(),
+            );
+        }
+        let missing: Vec<&str> = funcs
+            .iter()
+            .map(|c| c.function.as_str())
+            .chain(cpp.init.as_deref())
+            .filter(|f| !lowering::harness::defines(&unit, f))
+            .collect();
+        if !missing.is_empty() {
+            return HookPlan::Skip(format!(
+                "no `main`, and no definition of {}: skipped",
+                missing
+                    .iter()
+                    .map(|f| format!("`{f}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
+        }
+        return HookPlan::CheckHarness;
+    }
+    let options = lowering::Options {
+        reduce: !cpp.no_reduce,
+    };
+    match lowering::lower_with(&unit, &options) {
+        Ok(lowered) if lowered.threads.len() <= 1 => {
+            HookPlan::Skip("no threads are created: skipped".into())
+        }
+        _ => HookPlan::Check,
+    }
+}
+
+/// The harness `--concurrent` appends to a file (`None` without it).
+pub fn harness_text(path: &Path, cpp: &CppArgs) -> Result<Option<String>, Failure> {
+    let funcs = cpp.concurrent();
+    if funcs.is_empty() {
+        return Ok(None);
+    }
+    let unit = frontend::parse_file(path, &cpp.options()).map_err(|e| parse_failure(&e))?;
+    lowering::harness::harness(&unit, &funcs, cpp.init.as_deref())
+        .map(Some)
+        .map_err(|e| lower_failure(&unit, &e))
+}
+
+fn parse_failure(e: &FrontendError) -> Failure {
+    match e {
         FrontendError::Unsupported { location, message } => {
             Failure::Unsupported(render(location.as_ref(), None, "unsupported", message))
         }
@@ -96,11 +250,11 @@ pub fn load(path: &Path, cpp: &CppArgs) -> Result<(ParsedUnit, Lowered), Failure
             Failure::Invalid(render(Some(&at), None, "syntax error", message))
         }
         e => Failure::Invalid(format!("error: {e}\n")),
-    })?;
-    let options = lowering::Options {
-        reduce: !cpp.no_reduce,
-    };
-    let lowered = lowering::lower_with(&unit, &options).map_err(|e| {
+    }
+}
+
+fn lower_failure(unit: &ParsedUnit, e: &LowerError) -> Failure {
+    {
         let at = unit.locate(&e.span());
         let end = (!e.span().is_none())
             .then(|| {
@@ -118,8 +272,7 @@ pub fn load(path: &Path, cpp: &CppArgs) -> Result<(ParsedUnit, Lowered), Failure
                 Failure::Invalid(render(at.as_ref(), end.as_ref(), "error", message))
             }
         }
-    })?;
-    Ok((unit, lowered))
+    }
 }
 
 /// A codespan diagnostic at a source position (the user's file, read

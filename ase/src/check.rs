@@ -359,6 +359,12 @@ pub fn lower(path: &Path, cpp: &CppArgs) -> anyhow::Result<u8> {
                 path.display(),
                 unit.data_model
             );
+            if let Ok(Some(harness)) = cfront::harness_text(path, cpp) {
+                println!("// with the harness of --concurrent appended:");
+                for line in harness.lines() {
+                    println!("//   {line}");
+                }
+            }
             print!("{}", engine::print::print_program(&lowered.program));
             Ok(EXIT_SAFE)
         }

@@ -9,6 +9,7 @@ mod ctrace;
 mod diagnostics;
 mod evidence;
 mod multi;
+mod precommit;
 mod render;
 mod sarif;
 mod tables;
@@ -290,6 +291,29 @@ enum Command {
         #[arg(long, value_name = "SECONDS", default_value_t = 900.0)]
         timeout: f64,
     },
+    /// The pre-commit hook: check the C files given that have a `main` and
+    /// create threads (and files without `main` with `--concurrent`); skip
+    /// the others with a note. Exit 1 (block the commit) when an error is
+    /// reachable or a file is invalid, and with `--fail-on-unknown` when a
+    /// verdict is unknown; else 0.
+    #[command(name = "pre-commit", args_override_self = true)]
+    PreCommit {
+        /// The files (pre-commit passes the staged ones).
+        #[arg(num_args = 0.., value_name = "FILE")]
+        files: Vec<PathBuf>,
+        #[command(flatten)]
+        cpp: cfront::CppArgs,
+        /// Time limit per file, in seconds.
+        #[arg(long, value_name = "SECONDS", default_value_t = 10.0)]
+        timeout: f64,
+        /// Files checked at the same time (default: the machine's cores,
+        /// at most 2).
+        #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u16).range(1..=64))]
+        jobs: Option<u16>,
+        /// Block the commit when a verdict is unknown too.
+        #[arg(long)]
+        fail_on_unknown: bool,
+    },
     /// Lower a C program to the guarded-command IR and print it as `.gc`.
     Lower {
         /// The C file (`.c` or `.i`).
@@ -413,6 +437,19 @@ fn main() -> ExitCode {
             timeout,
         } => certify::run(&program, &certificate, &cpp, timeout),
         Command::Lower { file, cpp } => check::lower(&file, &cpp),
+        Command::PreCommit {
+            files,
+            cpp,
+            timeout,
+            jobs,
+            fail_on_unknown,
+        } => precommit::run(&precommit::Options {
+            files: &files,
+            cpp: &cpp,
+            timeout,
+            jobs: jobs.map_or_else(default_jobs, usize::from),
+            fail_on_unknown,
+        }),
         Command::Bench {
             tasks,
             jobs,

@@ -96,16 +96,21 @@ pub fn options_of(command: &clap::Command, args: impl IntoIterator<Item = String
 }
 
 /// What one child check gave.
-struct Checked {
-    file: PathBuf,
-    code: u8,
-    stdout: String,
-    stderr: String,
+pub struct Checked {
+    /// The file checked.
+    pub file: PathBuf,
+    /// The child's exit code.
+    pub code: u8,
+    /// Its standard output.
+    pub stdout: String,
+    /// Its standard error.
+    pub stderr: String,
 }
 
 /// Checks `files` with children that get `args` (the command line without
 /// the file operands) and `--format json` or the user's format; `parallel`
-/// children at a time, each with `jobs` engine threads.
+/// children at a time, each with `jobs` engine threads. Prints the results
+/// and returns the worst exit code.
 pub fn run(
     files: &[PathBuf],
     args: &[String],
@@ -113,26 +118,56 @@ pub fn run(
     parallel: usize,
     jobs: usize,
 ) -> anyhow::Result<u8> {
+    let checks: Vec<(PathBuf, &[String])> = files.iter().map(|f| (f.clone(), args)).collect();
+    let results = run_each(&checks, format, parallel, jobs)?;
+    match format {
+        Format::Text => print_text(&results),
+        Format::Json => {
+            let all: Vec<Value> = results.iter().map(json_of).collect();
+            println!("{}", serde_json::to_string_pretty(&all)?);
+        }
+        Format::Sarif => {
+            let all: Vec<(PathBuf, Value)> = results
+                .iter()
+                .map(|r| (r.file.clone(), json_of(r)))
+                .collect();
+            println!("{}", crate::sarif::log(&all)?);
+        }
+    }
+    Ok(worst(results.iter().map(|r| r.code)))
+}
+
+/// Checks each file with a child that gets its arguments (the command line
+/// of `ase check` without file operands, format and jobs), `parallel`
+/// children at a time; the results in the order of `checks`.
+pub fn run_each(
+    checks: &[(PathBuf, &[String])],
+    format: Format,
+    parallel: usize,
+    jobs: usize,
+) -> anyhow::Result<Vec<Checked>> {
     let exe = std::env::current_exe().context("cannot find the ase executable")?;
     let child_format = match format {
         Format::Text => "text",
         Format::Json | Format::Sarif => "json",
     };
     let results: Mutex<Vec<Option<Checked>>> =
-        Mutex::new(files.iter().map(|_| None).collect::<Vec<_>>());
+        Mutex::new(checks.iter().map(|_| None).collect::<Vec<_>>());
     let next = Mutex::new(0usize);
     let failure: Mutex<Option<anyhow::Error>> = Mutex::new(None);
     std::thread::scope(|s| {
-        for _ in 0..parallel.clamp(1, files.len().max(1)) {
+        for _ in 0..parallel.clamp(1, checks.len().max(1)) {
             s.spawn(|| loop {
                 let i = {
                     let mut n = next.lock().expect("lock");
                     *n += 1;
                     *n - 1
                 };
-                let Some(file) = files.get(i) else { break };
+                let Some((file, args)) = checks.get(i) else {
+                    break;
+                };
                 let out = Command::new(&exe)
-                    .args(args)
+                    .args(args.iter())
                     .args(["--format", child_format, "--jobs", &jobs.to_string()])
                     .arg(file)
                     .output();
@@ -162,27 +197,12 @@ pub fn run(
     if let Some(e) = failure.into_inner().expect("lock") {
         return Err(e);
     }
-    let results: Vec<Checked> = results
+    Ok(results
         .into_inner()
         .expect("lock")
         .into_iter()
         .flatten()
-        .collect();
-    match format {
-        Format::Text => print_text(&results),
-        Format::Json => {
-            let all: Vec<Value> = results.iter().map(json_of).collect();
-            println!("{}", serde_json::to_string_pretty(&all)?);
-        }
-        Format::Sarif => {
-            let all: Vec<(PathBuf, Value)> = results
-                .iter()
-                .map(|r| (r.file.clone(), json_of(r)))
-                .collect();
-            println!("{}", crate::sarif::log(&all)?);
-        }
-    }
-    Ok(worst(results.iter().map(|r| r.code)))
+        .collect())
 }
 
 /// A child's JSON object with its `file` (an object with `error` when the
@@ -203,28 +223,38 @@ fn json_of(r: &Checked) -> Value {
 
 fn print_text(results: &[Checked]) {
     for r in results {
-        println!("== {} ==", r.file.display());
-        print!("{}", r.stdout);
-        if !r.stderr.is_empty() {
-            print!("{}", r.stderr);
-        }
-        println!();
+        r.print();
     }
     println!("summary:");
     for r in results {
-        let first = r.stdout.lines().next().unwrap_or("");
-        let line = match r.code {
+        println!("  {}: {}", r.file.display(), r.summary());
+    }
+}
+
+impl Checked {
+    /// Prints the child's output under a header naming the file.
+    pub fn print(&self) {
+        println!("== {} ==", self.file.display());
+        print!("{}", self.stdout);
+        if !self.stderr.is_empty() {
+            print!("{}", self.stderr);
+        }
+        println!();
+    }
+
+    /// The verdict line (or the first line of the error).
+    pub fn summary(&self) -> String {
+        match self.code {
             EXIT_INVALID => format!(
                 "error: {}",
-                r.stderr
+                self.stderr
                     .lines()
                     .find(|l| !l.trim().is_empty())
                     .unwrap_or("bad input")
                     .trim_start_matches("error: ")
             ),
-            _ => first.to_string(),
-        };
-        println!("  {}: {line}", r.file.display());
+            _ => self.stdout.lines().next().unwrap_or("").to_string(),
+        }
     }
 }
 

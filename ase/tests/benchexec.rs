@@ -29,9 +29,7 @@ fn benchexec_python(target: &Path) -> Result<PathBuf, String> {
 
 #[test]
 fn benchexec_integration() {
-    let repo = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("workspace root");
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
     let ase = PathBuf::from(env!("CARGO_BIN_EXE_ase"));
     // target/<profile>/ase
     let target = ase

@@ -16,10 +16,7 @@ use std::sync::Mutex;
 const ASE: &str = env!("CARGO_BIN_EXE_ase");
 
 fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("workspace")
-        .to_path_buf()
+    Path::new(env!("CARGO_MANIFEST_DIR")).to_path_buf()
 }
 
 fn programs() -> Vec<String> {
@@ -42,6 +39,17 @@ fn expectation(file: &str) -> String {
                 .map(|v| v.trim().to_string())
         })
         .unwrap_or_else(|| panic!("{file} has no `// expect:` line"))
+}
+
+/// The program's options of `ase check`, `ase lower` and `ase certify`
+/// (an `// args:` line, e.g. `--concurrent push:2,pop` for a library).
+fn program_args(file: &str) -> Vec<String> {
+    let text = std::fs::read_to_string(root().join("tests-c/programs").join(file)).expect("read");
+    text.lines()
+        .take_while(|l| l.starts_with("//"))
+        .find_map(|l| l.strip_prefix("// args:"))
+        .map(|a| a.split_whitespace().map(str::to_string).collect())
+        .unwrap_or_default()
 }
 
 fn known_unknown() -> Vec<String> {
@@ -71,8 +79,10 @@ fn verdict_with(file: &str, timeout: &str, extra: &[&str]) -> String {
         std::process::id(),
         extra.join("")
     ));
+    let own = program_args(file);
     let mut args = vec!["check", "--timeout", timeout];
     args.extend_from_slice(extra);
+    args.extend(own.iter().map(String::as_str));
     args.push(&path);
     let out = Command::new(ASE)
         .current_dir(root())
@@ -111,6 +121,7 @@ fn verdict_with(file: &str, timeout: &str, extra: &[&str]) -> String {
         if extra.contains(&"--no-reduce") {
             again.push("--no-reduce");
         }
+        again.extend(own.iter().map(String::as_str));
         let again = Command::new(ASE)
             .current_dir(root())
             .args(&again)
@@ -242,6 +253,7 @@ fn lowered_programs_parse_back() {
         let out = Command::new(ASE)
             .current_dir(root())
             .args(["lower", &format!("tests-c/programs/{f}")])
+            .args(program_args(&f))
             .output()
             .expect("run ase lower");
         match out.status.code() {

@@ -10,10 +10,7 @@ use std::process::{Command, Output};
 const ASE: &str = env!("CARGO_BIN_EXE_ase");
 
 fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("workspace")
-        .to_path_buf()
+    Path::new(env!("CARGO_MANIFEST_DIR")).to_path_buf()
 }
 
 fn ase(args: &[&str]) -> Output {

@@ -26,10 +26,7 @@ const ASE: &str = env!("CARGO_BIN_EXE_ase");
 
 /// The workspace root (parent of the `ase` package).
 fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("the ase package lies inside the workspace")
-        .to_path_buf()
+    Path::new(env!("CARGO_MANIFEST_DIR")).to_path_buf()
 }
 
 /// Runs `ase ARGS` in the workspace root.
@@ -536,10 +533,7 @@ fn huge_timeout() {
 /// are left out to keep the debug-build test time low).
 #[test]
 fn shared_gc_models() {
-    let dir = Path::new(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../shared/gc-models"
-    ));
+    let dir = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/gc-models"));
     if !dir.is_dir() {
         eprintln!(
             "note: {} is absent; skipping the shared models",
@@ -659,4 +653,81 @@ fn explicit_engine() {
         ],
         "--bound",
     );
+}
+
+/// `--concurrent` on bad input: a missing function, a bad list, a file with
+/// its own `main`, and a parameter no argument can be built for.
+#[test]
+fn concurrent_refuses_what_it_cannot_harness() {
+    let lib = "tests-c/programs/lib_counter_unsafe.c";
+    let out = ase(&["check", lib, "--concurrent", "transfer,withdraw"]);
+    assert_eq!(code(&out), 2, "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("no function `withdraw` is defined"),
+        "{}",
+        stderr(&out)
+    );
+    let out = ase(&["check", lib, "--concurrent", "transfer:0"]);
+    assert_eq!(code(&out), 2);
+    assert!(stderr(&out).contains("from 1 to 64"), "{}", stderr(&out));
+    let out = ase(&["check", "examples/counter_race.c", "--concurrent", "worker"]);
+    assert_eq!(code(&out), 2);
+    assert!(stderr(&out).contains("defines `main`"), "{}", stderr(&out));
+    let dir = std::env::temp_dir().join(format!("ase-cli-concurrent-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let file = dir.join("pp.c");
+    std::fs::write(&file, "int g;\nvoid f(int **p) { g = 1; }\n").expect("write");
+    let out = ase(&[
+        "check",
+        file.to_str().expect("utf-8"),
+        "--concurrent",
+        "f:2",
+    ]);
+    assert_eq!(code(&out), 3, "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("cannot build an argument"),
+        "{}",
+        stderr(&out)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `ase pre-commit` without the framework: what it checks, what it skips,
+/// and which results block.
+#[test]
+fn pre_commit_checks_threads_and_skips_the_rest() {
+    let out = ase(&[
+        "pre-commit",
+        "tests-c/programs/lib_counter_safe.c",
+        "tests-c/programs/atomic_section_safe.c",
+        "README.md",
+    ]);
+    assert_eq!(code(&out), 0, "{}", stdout(&out));
+    let text = stdout(&out);
+    assert!(text.contains("ase: 1 checked, 1 skipped"), "{text}");
+    assert!(
+        text.contains("note   tests-c/programs/lib_counter_safe.c: no `main`"),
+        "{text}"
+    );
+    let out = ase(&[
+        "pre-commit",
+        "--concurrent",
+        "transfer:2",
+        "tests-c/programs/lib_counter_unsafe.c",
+    ]);
+    assert_eq!(code(&out), 1, "{}", stdout(&out));
+    assert!(
+        stdout(&out).contains("the error is reached"),
+        "{}",
+        stdout(&out)
+    );
+    // unknown blocks only when asked.
+    for (flag, expected) in [(None, 0), (Some("--fail-on-unknown"), 1)] {
+        let mut args = vec!["pre-commit", "--timeout", "0.01"];
+        args.extend(flag);
+        args.push("tests-c/programs/withdraw_loop_race_safe.c");
+        let out = ase(&args);
+        assert!(stdout(&out).contains("unknown"), "{}", stdout(&out));
+        assert_eq!(code(&out), expected, "{flag:?}: {}", stdout(&out));
+    }
 }

@@ -17,10 +17,7 @@ const ASE: &str = env!("CARGO_BIN_EXE_ase");
 const JSONSCHEMA_VERSION: &str = "4.23.0";
 
 fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("workspace root")
-        .to_path_buf()
+    Path::new(env!("CARGO_MANIFEST_DIR")).to_path_buf()
 }
 
 fn ase(args: &[&str]) -> Output {

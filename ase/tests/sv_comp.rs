@@ -9,10 +9,7 @@ use std::process::{Command, Output};
 const ASE: &str = env!("CARGO_BIN_EXE_ase");
 
 fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("the ase package lies inside the workspace")
-        .to_path_buf()
+    Path::new(env!("CARGO_MANIFEST_DIR")).to_path_buf()
 }
 
 fn ase(args: &[&str]) -> Output {

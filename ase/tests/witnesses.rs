@@ -23,10 +23,7 @@ use std::process::Command;
 const ASE: &str = env!("CARGO_BIN_EXE_ase");
 
 fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("workspace")
-        .to_path_buf()
+    Path::new(env!("CARGO_MANIFEST_DIR")).to_path_buf()
 }
 
 fn ase(args: &[&str]) -> (Option<i32>, String, String) {

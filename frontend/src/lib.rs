@@ -153,6 +153,31 @@ impl ParsedUnit {
 
 /// Preprocesses (unless it is a `.i` file) and parses a C file.
 pub fn parse_file(path: &Path, opts: &Options) -> Result<ParsedUnit, FrontendError> {
+    let (text, model) = source_text(path, opts)?;
+    parse_text(text, path, model)
+}
+
+/// Like [`parse_file`], with `appendix` (C without directives, e.g. a
+/// generated harness) parsed after the file's text, its positions named
+/// `appendix_name` (they are not positions of the file).
+pub fn parse_file_with_appendix(
+    path: &Path,
+    opts: &Options,
+    appendix_name: &str,
+    appendix: &str,
+) -> Result<ParsedUnit, FrontendError> {
+    let (mut text, model) = source_text(path, opts)?;
+    let name = appendix_name.replace(['\\', '"'], "_");
+    text.push_str(&format!("\n# 1 \"{name}\"\n{appendix}\n"));
+    parse_text(text, path, model)
+}
+
+/// The preprocessed text of a file (a `.i` file as it is) and its data
+/// model when known.
+fn source_text(
+    path: &Path,
+    opts: &Options,
+) -> Result<(String, Option<(DataModel, DataModelReason)>), FrontendError> {
     let io = |source| FrontendError::Io {
         path: path.to_path_buf(),
         source,
@@ -166,11 +191,20 @@ pub fn parse_file(path: &Path, opts: &Options) -> Result<ParsedUnit, FrontendErr
             Ok(s) => s,
             Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
         };
-        return parse_preprocessed(text, path, opts);
+        return Ok((text, requested_model(opts)));
     }
     std::fs::metadata(path).map_err(io)?;
     let pre = cpp::preprocess(path, opts)?;
-    parse_text(pre.text, path, Some((pre.model, pre.reason)))
+    Ok((pre.text, Some((pre.model, pre.reason))))
+}
+
+/// The data model the options ask for (`None`: read it off the text).
+fn requested_model(opts: &Options) -> Option<(DataModel, DataModelReason)> {
+    match opts.data_model {
+        DataModelChoice::Auto => None,
+        DataModelChoice::Ilp32 => Some((DataModel::Ilp32, DataModelReason::Requested)),
+        DataModelChoice::Lp64 => Some((DataModel::Lp64, DataModelReason::Requested)),
+    }
 }
 
 /// Parses text that is already preprocessed (a `.i` file's contents, or C without
@@ -182,12 +216,7 @@ pub fn parse_preprocessed(
     file_name: impl AsRef<Path>,
     opts: &Options,
 ) -> Result<ParsedUnit, FrontendError> {
-    let model = match opts.data_model {
-        DataModelChoice::Auto => None,
-        DataModelChoice::Ilp32 => Some((DataModel::Ilp32, DataModelReason::Requested)),
-        DataModelChoice::Lp64 => Some((DataModel::Lp64, DataModelReason::Requested)),
-    };
-    parse_text(text, file_name.as_ref(), model)
+    parse_text(text, file_name.as_ref(), requested_model(opts))
 }
 
 /// The data model that [`DataModelChoice::Auto`] selects for `.c` files with these

@@ -21,6 +21,7 @@
 mod cfg;
 mod emit;
 mod error;
+pub mod harness;
 mod lower;
 mod reduce;
 mod term;

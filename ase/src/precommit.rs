@@ -1,0 +1,82 @@
+//! `ase pre-commit FILE...`: the command behind the pre-commit hook
+//! (`.pre-commit-hooks.yaml`). C files that have a `main` and create threads
+//! are checked; files without `main` are checked with the harness of
+//! `--concurrent` when it is given and names functions they define; every
+//! other file is skipped with a note. A reachable error (or bad input)
+//! fails the hook, which blocks the commit; `unknown` fails it only with
+//! `--fail-on-unknown`.
+
+use crate::cfront::{self, CppArgs, HookPlan};
+use crate::multi;
+use crate::{Format, EXIT_INVALID, EXIT_SAFE, EXIT_UNKNOWN, EXIT_UNSAFE};
+use std::path::PathBuf;
+
+/// Exit code of a blocked commit.
+pub const EXIT_BLOCK: u8 = 1;
+
+/// The options of `ase pre-commit`.
+pub struct Options<'a> {
+    /// The files pre-commit passes (others than `.c` and `.i` are ignored).
+    pub files: &'a [PathBuf],
+    /// Preprocessor, reduction and harness options.
+    pub cpp: &'a CppArgs,
+    /// The time limit per file.
+    pub timeout: f64,
+    /// Files checked at the same time.
+    pub jobs: usize,
+    /// Whether `unknown` blocks the commit.
+    pub fail_on_unknown: bool,
+}
+
+/// Runs the hook; the exit code is 0 (commit) or 1 (block).
+pub fn run(opts: &Options) -> anyhow::Result<u8> {
+    let plain: Vec<String> = check_args(opts, false);
+    let harness: Vec<String> = check_args(opts, true);
+    let mut checks: Vec<(PathBuf, &[String])> = Vec::new();
+    let mut skipped = Vec::new();
+    for file in opts.files {
+        if !cfront::is_c(file) || file.extension().is_some_and(|e| e == "h") {
+            continue;
+        }
+        match cfront::hook_plan(file, opts.cpp) {
+            HookPlan::Check => checks.push((file.clone(), &plain)),
+            HookPlan::CheckHarness => checks.push((file.clone(), &harness)),
+            HookPlan::Skip(why) => skipped.push((file, why)),
+        }
+    }
+    // One file at a time per engine thread: the files side by side.
+    let results = multi::run_each(&checks, Format::Text, opts.jobs, 1)?;
+    let blocks = |code: u8| match code {
+        EXIT_SAFE => false,
+        EXIT_UNKNOWN => opts.fail_on_unknown,
+        EXIT_UNSAFE | EXIT_INVALID => true,
+        _ => true,
+    };
+    for r in results.iter().filter(|r| blocks(r.code)) {
+        r.print();
+    }
+    println!("ase: {} checked, {} skipped", results.len(), skipped.len());
+    for r in &results {
+        let mark = if blocks(r.code) { "BLOCKS" } else { "ok" };
+        println!("  {mark:6} {}: {}", r.file.display(), r.summary());
+    }
+    for (file, why) in &skipped {
+        println!("  {:6} {}: {why}", "note", file.display());
+    }
+    Ok(if results.iter().any(|r| blocks(r.code)) {
+        EXIT_BLOCK
+    } else {
+        EXIT_SAFE
+    })
+}
+
+/// The command line of a child `ase check` (without the file).
+fn check_args(opts: &Options, harness: bool) -> Vec<String> {
+    let mut out = vec![
+        "check".to_string(),
+        "--timeout".to_string(),
+        opts.timeout.to_string(),
+    ];
+    out.extend(opts.cpp.to_args(harness));
+    out
+}

@@ -1,0 +1,307 @@
+//! Harness-free checking of library functions (`ase check --concurrent
+//! NAME[:K],...`): the C text of a `main` that runs K threads per named
+//! function, each calling it a nondeterministic number of times (zero or
+//! more) with nondeterministic arguments, after an optional initialisation
+//! call. The harness is plain C appended to the file's text (the front end's
+//! `parse_file_with_appendix`), so it is lowered, checked and shown (`ase
+//! lower`) like any program.
+//!
+//! Arguments: a parameter of a value type gets an uninitialised local of
+//! that type, declared anew for every call (any value of the type); a
+//! pointer parameter gets the address of the one object of the pointee
+//! type that the harness declares (zero-initialised like a global, shared
+//! by every call of every thread: the question asked is whether concurrent
+//! calls on the same object are safe). Other parameter types (pointers to
+//! pointers, `void *`, function pointers) are refused with the reason.
+
+use crate::error::LowerError;
+use frontend::lang_c::ast::{
+    DeclarationSpecifier, Declarator, DeclaratorKind, DerivedDeclarator, ExternalDeclaration,
+    FunctionDefinition, StorageClassSpecifier, TypeQualifier, TypeSpecifier,
+};
+use frontend::lang_c::span::{Node, Span};
+use frontend::ParsedUnit;
+use std::fmt::Write as _;
+
+/// Threads that call one function (`NAME[:K]`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Concurrent {
+    /// The function.
+    pub function: String,
+    /// How many threads call it.
+    pub threads: u32,
+}
+
+/// The most threads per function.
+pub const MAX_THREADS: u32 = 64;
+
+impl Concurrent {
+    /// Parses `NAME[:K],...` (K defaults to 1).
+    pub fn parse_list(s: &str) -> Result<Vec<Concurrent>, String> {
+        s.split(',')
+            .map(|item| {
+                let item = item.trim();
+                let (name, k) = match item.split_once(':') {
+                    Some((n, k)) => {
+                        let k = k.trim().parse::<u32>().ok().filter(|k| (1..=MAX_THREADS).contains(k)).ok_or_else(|| {
+                            format!("`{item}`: the number of threads must be an integer from 1 to {MAX_THREADS}")
+                        })?;
+                        (n.trim(), k)
+                    }
+                    None => (item, 1),
+                };
+                let ident = name
+                    .chars()
+                    .next()
+                    .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+                    && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+                if !ident {
+                    return Err(format!("`{item}`: expected a function name, then optionally `:K`"));
+                }
+                Ok(Concurrent {
+                    function: name.to_string(),
+                    threads: k,
+                })
+            })
+            .collect()
+    }
+}
+
+/// Whether the unit defines a function of this name.
+pub fn defines(unit: &ParsedUnit, name: &str) -> bool {
+    unit.unit.0.iter().any(|d| match &d.node {
+        ExternalDeclaration::FunctionDefinition(f) => {
+            crate::lower::declarator_name(&f.node.declarator.node).as_deref() == Some(name)
+        }
+        _ => false,
+    })
+}
+
+/// The name the harness's positions carry.
+pub const HARNESS_FILE: &str = "<ase --concurrent harness>";
+
+/// What one argument of a call is.
+enum Arg {
+    /// An uninitialised local of this type.
+    Value(String),
+    /// The address of the shared object of this type.
+    Object(String),
+}
+
+/// The harness of `funcs` (and the initialisation call `init`) for the
+/// functions defined in `unit`.
+pub fn harness(
+    unit: &ParsedUnit,
+    funcs: &[Concurrent],
+    init: Option<&str>,
+) -> Result<String, LowerError> {
+    let defs: Vec<&Node<FunctionDefinition>> = unit
+        .unit
+        .0
+        .iter()
+        .filter_map(|d| match &d.node {
+            ExternalDeclaration::FunctionDefinition(f) => Some(f),
+            _ => None,
+        })
+        .collect();
+    let find = |name: &str| {
+        defs.iter().copied().find(|f| {
+            crate::lower::declarator_name(&f.node.declarator.node).as_deref() == Some(name)
+        })
+    };
+    if let Some(main) = find("main") {
+        return Err(LowerError::invalid(
+            main.span,
+            "the file defines `main`; --concurrent builds its own (check the file without --concurrent)",
+        ));
+    }
+    let whole = Span::span(0, 0);
+    let mut objects: Vec<String> = Vec::new();
+    let mut signature = |name: &str| -> Result<Vec<Arg>, LowerError> {
+        let def = find(name).ok_or_else(|| {
+            LowerError::invalid(
+                whole,
+                format!("--concurrent: no function `{name}` is defined in the file"),
+            )
+        })?;
+        let args = arguments(unit, def)?;
+        for a in &args {
+            if let Arg::Object(ty) = a {
+                if !objects.contains(ty) {
+                    objects.push(ty.clone());
+                }
+            }
+        }
+        Ok(args)
+    };
+    let mut calls = Vec::new();
+    for c in funcs {
+        calls.push((c, signature(&c.function)?));
+    }
+    let init = match init {
+        Some(name) => Some((name, signature(name)?)),
+        None => None,
+    };
+
+    let object = |ty: &str| objects.iter().position(|o| o == ty).expect("collected");
+    let call = |out: &mut String, indent: &str, name: &str, args: &[Arg]| {
+        let mut actual = Vec::new();
+        for (i, a) in args.iter().enumerate() {
+            match a {
+                Arg::Value(ty) => {
+                    let _ = writeln!(out, "{indent}{ty} __ase_arg{i};");
+                    actual.push(format!("__ase_arg{i}"));
+                }
+                Arg::Object(ty) => actual.push(format!("&__ase_object{}", object(ty))),
+            }
+        }
+        let _ = writeln!(out, "{indent}{name}({});", actual.join(", "));
+    };
+
+    // No comments: the text is parsed after preprocessing.
+    let mut out = String::new();
+    let _ = writeln!(out, "extern _Bool __VERIFIER_nondet_bool(void);");
+    for (i, ty) in objects.iter().enumerate() {
+        let _ = writeln!(out, "static {ty} __ase_object{i};");
+    }
+    for (c, args) in &calls {
+        let _ = writeln!(
+            out,
+            "static void *__ase_calls_{}(void *__ase_unused) {{",
+            c.function
+        );
+        let _ = writeln!(out, "  while (__VERIFIER_nondet_bool()) {{");
+        call(&mut out, "    ", &c.function, args);
+        let _ = writeln!(out, "  }}\n  return 0;\n}}");
+    }
+    let total: u32 = funcs.iter().map(|c| c.threads).sum();
+    let _ = writeln!(out, "int main(void) {{");
+    let _ = writeln!(out, "  pthread_t __ase_thread[{}];", total.max(1));
+    if let Some((name, args)) = &init {
+        call(&mut out, "  ", name, args);
+    }
+    let mut k = 0;
+    for c in funcs {
+        for _ in 0..c.threads {
+            let _ = writeln!(
+                out,
+                "  pthread_create(&__ase_thread[{k}], 0, __ase_calls_{}, 0);",
+                c.function
+            );
+            k += 1;
+        }
+    }
+    for i in 0..k {
+        let _ = writeln!(out, "  pthread_join(__ase_thread[{i}], 0);");
+    }
+    let _ = writeln!(out, "  return 0;\n}}");
+    Ok(out)
+}
+
+/// The arguments a definition's parameters get.
+fn arguments(unit: &ParsedUnit, def: &Node<FunctionDefinition>) -> Result<Vec<Arg>, LowerError> {
+    let name = crate::lower::declarator_name(&def.node.declarator.node).unwrap_or_default();
+    let Some(f) = def
+        .node
+        .declarator
+        .node
+        .derived
+        .iter()
+        .find_map(|dd| match &dd.node {
+            DerivedDeclarator::Function(f) => Some(f),
+            _ => None,
+        })
+    else {
+        return Ok(Vec::new()); // `f()`
+    };
+    let mut out = Vec::new();
+    for p in &f.node.parameters {
+        let ty = specifiers(unit, &p.node.specifiers);
+        let shape = p.node.declarator.as_ref().map(|d| shape(&d.node));
+        let refuse = |what: &str| {
+            LowerError::unsupported(
+                p.span,
+                format!("--concurrent cannot build an argument of {what} for `{name}`; write a harness with a `main`"),
+            )
+        };
+        match shape {
+            None | Some(Some(0)) if ty == "void" => {}
+            None | Some(Some(0)) => out.push(Arg::Value(ty)),
+            Some(Some(1)) if ty == "void" => return Err(refuse("type `void *`")),
+            Some(Some(1)) => out.push(Arg::Object(ty)),
+            _ => return Err(refuse("this type (a pointer to a pointer or a function)")),
+        }
+    }
+    if f.node.ellipsis == frontend::lang_c::ast::Ellipsis::Some {
+        return Err(LowerError::unsupported(
+            def.span,
+            format!("--concurrent cannot call `{name}`, which takes a variable argument list; write a harness with a `main`"),
+        ));
+    }
+    Ok(out)
+}
+
+/// How many pointer levels a parameter declarator adds (an array parameter
+/// is a pointer), or `None` for other shapes (function pointers).
+fn shape(d: &Declarator) -> Option<usize> {
+    if matches!(d.kind.node, DeclaratorKind::Declarator(_)) {
+        return None;
+    }
+    d.derived
+        .iter()
+        .map(|dd| match dd.node {
+            DerivedDeclarator::Pointer(_) | DerivedDeclarator::Array(_) => Some(1),
+            _ => None,
+        })
+        .sum()
+}
+
+/// The type named by declaration specifiers, as text of the parsed unit
+/// (without storage classes and qualifiers).
+fn specifiers(unit: &ParsedUnit, specs: &[Node<DeclarationSpecifier>]) -> String {
+    let mut words = Vec::new();
+    for s in specs {
+        match &s.node {
+            DeclarationSpecifier::StorageClass(c)
+                if matches!(c.node, StorageClassSpecifier::Register) => {}
+            DeclarationSpecifier::TypeQualifier(q)
+                if matches!(q.node, TypeQualifier::Const | TypeQualifier::Volatile) => {}
+            DeclarationSpecifier::TypeSpecifier(t) if matches!(t.node, TypeSpecifier::Void) => {
+                words.push("void".to_string())
+            }
+            _ => words.push(
+                unit.snippet(&s.span)
+                    .split_whitespace()
+                    .collect::<Vec<_>>()
+                    .join(" "),
+            ),
+        }
+    }
+    words.join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn function_lists_parse() {
+        assert_eq!(
+            Concurrent::parse_list("pop:2, push").unwrap(),
+            vec![
+                Concurrent {
+                    function: "pop".into(),
+                    threads: 2
+                },
+                Concurrent {
+                    function: "push".into(),
+                    threads: 1
+                },
+            ]
+        );
+        assert!(Concurrent::parse_list("pop:0").is_err());
+        assert!(Concurrent::parse_list("pop:x").is_err());
+        assert!(Concurrent::parse_list("2pop").is_err());
+        assert!(Concurrent::parse_list("").is_err());
+    }
+}
