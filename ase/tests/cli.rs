@@ -731,3 +731,26 @@ fn pre_commit_checks_threads_and_skips_the_rest() {
         assert_eq!(code(&out), expected, "{flag:?}: {}", stdout(&out));
     }
 }
+
+/// The root `Cargo.toml` lists the integration tests one by one (its
+/// sources live in `ase/`, so cargo does not discover them): every file of
+/// `ase/tests/` must be listed, or it would silently not run.
+#[test]
+fn every_integration_test_is_declared() {
+    let manifest = std::fs::read_to_string(root().join("Cargo.toml")).expect("Cargo.toml");
+    let mut missing = Vec::new();
+    for entry in std::fs::read_dir(root().join("ase/tests")).expect("ase/tests") {
+        let name = entry
+            .expect("entry")
+            .file_name()
+            .to_string_lossy()
+            .into_owned();
+        if name.ends_with(".rs") && !manifest.contains(&format!("path = \"ase/tests/{name}\"")) {
+            missing.push(name);
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "add a [[test]] entry to the root Cargo.toml for: {missing:?}"
+    );
+}
