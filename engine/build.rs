@@ -17,7 +17,7 @@ fn main() {
         "cargo:warning=no system Z3 found (libz3): install it (Debian/Ubuntu: \
          apt-get install libz3-dev), or build with `--features prebuilt-z3` \
          (downloads Z3's release) or `--features vendored-z3` (builds Z3 from \
-         source; needs cmake and a C++ compiler)"
+         source; needs cmake and GCC 13 or another C++20 compiler)"
     );
 }
 
