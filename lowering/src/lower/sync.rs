@@ -12,8 +12,11 @@
 //! - a barrier of count `N` holds `g·N + a`: `a` threads have arrived in
 //!   the current round, and `g ∈ {0, 1}` is the round's parity. The last
 //!   arrival flips the parity and gets `PTHREAD_BARRIER_SERIAL_THREAD`; the
-//!   others wait until the parity differs from the one they saw (it cannot
-//!   flip twice before they leave: the next round needs them too);
+//!   others wait until the parity differs from the one they saw. A second
+//!   cell counts the waiters released by the last flip that have not left;
+//!   a round that would complete while it is positive gives up (with at
+//!   most `N` users it cannot: the round needs those waiters), so the
+//!   parity never flips back under a waiter;
 //! - a spin lock is a mutex (same acquire and release steps);
 //! - a `pthread_once_t` holds 0 (not run), 1 (running: others wait), 2 (done);
 //! - a semaphore holds its value.
@@ -65,8 +68,8 @@ pub(crate) fn is_sync_builtin(name: &str) -> bool {
         )
 }
 
-/// A barrier's cell and count, or why it has none.
-type BarrierCell = std::result::Result<(VarId, i64), String>;
+/// A barrier's cell, count and released-waiters cell, or why it has none.
+type BarrierCell = std::result::Result<(VarId, i64, VarId), String>;
 
 /// A `pthread_key_create` call site.
 #[derive(Clone, Debug)]
@@ -81,8 +84,9 @@ struct KeySite {
 /// What the lowering knows about these objects.
 #[derive(Debug, Default)]
 pub(crate) struct SyncState {
-    /// Barrier cells and their constant counts.
-    barriers: HashMap<VarId, i64>,
+    /// Barrier cells, their constant counts, and per barrier the number of
+    /// threads released from the last round that have not left the wait.
+    barriers: HashMap<VarId, (i64, VarId)>,
     /// The key sites (computed on first use), in file order.
     keys: Option<Vec<KeySite>>,
     /// Per key: 0 not created, 1 live, 2 deleted.
@@ -585,11 +589,19 @@ impl Lowerer<'_> {
                 for (_, t) in &p.cases {
                     if let Target::Cell(o, off) = t {
                         let m = self.objects[*o].cells[*off as usize];
-                        if self.sync.barriers.insert(m, n).is_some_and(|old| old != n) {
-                            return Err(LowerError::unsupported(
-                                span,
-                                "a barrier initialised with different counts",
-                            ));
+                        match self.sync.barriers.get(&m) {
+                            Some(&(old, _)) if old != n => {
+                                return Err(LowerError::unsupported(
+                                    span,
+                                    "a barrier initialised with different counts",
+                                ));
+                            }
+                            Some(_) => {}
+                            None => {
+                                let name = format!("{}.released", self.vars[m.index()].name);
+                                let pending = self.var(name, Some(0), Range::new(0, n.into()));
+                                self.sync.barriers.insert(m, (n, pending));
+                            }
                         }
                     }
                 }
@@ -798,9 +810,13 @@ impl Lowerer<'_> {
                     match t {
                         Target::Cell(o, off) => {
                             let m = self.objects[*o].cells[*off as usize];
-                            self.sync.barriers.get(&m).map(|&n| (m, n)).ok_or_else(|| {
-                                "pthread_barrier_wait on a barrier without a known count".into()
-                            })
+                            self.sync
+                                .barriers
+                                .get(&m)
+                                .map(|&(n, p)| (m, n, p))
+                                .ok_or_else(|| {
+                                    "pthread_barrier_wait on a barrier without a known count".into()
+                                })
                         }
                         Target::Ub(u) => Err(u.clone()),
                     },
@@ -813,7 +829,7 @@ impl Lowerer<'_> {
         let wait = self.new_loc(None);
         let k = |x: i64| Term::Const(x);
         for (i, c, cell) in &cells {
-            let (m, n) = match cell {
+            let (m, n, pending) = match cell {
                 Ok(x) => *x,
                 Err(u) => {
                     self.give_up_edge(cur, c.clone(), u, span);
@@ -822,13 +838,30 @@ impl Lowerer<'_> {
             };
             let at = |op, x| cmp(op, Term::Var(m), k(x));
             let common = |g: i64, res: i64| vec![(sel, k(*i as i64)), (seen, k(g)), (r, k(res))];
+            // A round completes only when every waiter released by the
+            // previous one has left (always so with at most N users);
+            // otherwise a waiter could see the parity flip back.
+            let none_left = cmp(CmpOp::Eq, Term::Var(pending), k(0));
+            self.give_up_edge(
+                cur,
+                and(
+                    c.clone(),
+                    and(
+                        or(at(CmpOp::Eq, n - 1), at(CmpOp::Eq, 2 * n - 1)),
+                        not(none_left.clone()),
+                    ),
+                ),
+                "a barrier round completed before every waiter of the previous round left",
+                span,
+            );
             // Round 0, last arrival: flip to round 1.
             let mut a = common(2, SERIAL);
             a.push((m, k(n)));
+            a.push((pending, k(n - 1)));
             self.plain_edge(
                 cur,
                 wait,
-                and(c.clone(), at(CmpOp::Eq, n - 1)),
+                and(c.clone(), and(at(CmpOp::Eq, n - 1), none_left.clone())),
                 a,
                 Some(span),
             );
@@ -844,10 +877,11 @@ impl Lowerer<'_> {
             // Round 1.
             let mut a = common(2, SERIAL);
             a.push((m, k(0)));
+            a.push((pending, k(n - 1)));
             self.plain_edge(
                 cur,
                 wait,
-                and(c.clone(), at(CmpOp::Eq, 2 * n - 1)),
+                and(c.clone(), and(at(CmpOp::Eq, 2 * n - 1), none_left)),
                 a,
                 Some(span),
             );
@@ -874,13 +908,27 @@ impl Lowerer<'_> {
         let s = |x: i64| cmp(CmpOp::Eq, Term::Var(seen), k(x));
         self.plain_edge(wait, next, s(2), vec![], Some(span));
         for (i, _, cell) in &cells {
-            let Ok((m, n)) = cell else { continue };
+            let Ok((m, n, pending)) = cell else { continue };
             let here = cmp(CmpOp::Eq, Term::Var(sel), k(*i as i64));
             let flipped = or(
                 and(s(0), cmp(CmpOp::Ge, Term::Var(*m), k(*n))),
                 and(s(1), cmp(CmpOp::Lt, Term::Var(*m), k(*n))),
             );
-            self.plain_edge(wait, next, and(here, flipped), vec![], Some(span));
+            let counted = cmp(CmpOp::Ge, Term::Var(*pending), k(1));
+            self.plain_edge(
+                wait,
+                next,
+                and(here.clone(), and(flipped.clone(), counted.clone())),
+                vec![(*pending, crate::term::sub(Term::Var(*pending), k(1)))],
+                Some(span),
+            );
+            // Cannot happen: the last arrival counted every waiter it released.
+            self.give_up_edge(
+                wait,
+                and(here, and(flipped, not(counted))),
+                "a barrier waiter that was not counted (internal)",
+                span,
+            );
         }
         self.t.cfg.locs[wait].blocking = true;
         self.t.cur = Some(next);
