@@ -174,7 +174,9 @@ struct GlobalDecl<'a> {
 /// stay below every object).
 const FIRST_ADDRESS: i64 = 1000;
 
-struct AddrNames<'n>(&'n mut HashSet<String>);
+/// Collects the names whose address is taken; the second field holds the
+/// functions the program defines (their `&x` arguments always count).
+struct AddrNames<'n>(&'n mut HashSet<String>, &'n HashSet<String>);
 
 impl<'ast> Visit<'ast> for AddrNames<'_> {
     fn visit_call_expression(
@@ -185,7 +187,8 @@ impl<'ast> Visit<'ast> for AddrNames<'_> {
         // `&x` as an argument of an atomic or synchronisation builtin names
         // `x` itself (`Lowerer::arg_place`); its address does not escape.
         let builtin = matches!(&c.callee.node, Expression::Identifier(id)
-            if atomics::is_atomic_builtin(&id.node.name) || sync::is_sync_builtin(&id.node.name));
+            if (atomics::is_atomic_builtin(&id.node.name) || sync::is_sync_builtin(&id.node.name))
+                && !self.1.contains(&id.node.name));
         if !builtin {
             return visit::visit_call_expression(self, c, span);
         }
@@ -246,17 +249,22 @@ impl<'a> Lowerer<'a> {
             atomic_objects: HashSet::new(),
             sync: sync::SyncState::default(),
         };
+        let mut defined = Vec::new();
         for ext in &unit.unit.0 {
             match &ext.node {
                 ExternalDeclaration::FunctionDefinition(f) => {
                     if let Some(name) = declarator_name(&f.node.declarator.node) {
                         me.functions.insert(name, f);
                     }
-                    AddrNames(&mut me.addr_names).visit_function_definition(&f.node, &f.span);
+                    defined.push(f);
                 }
                 ExternalDeclaration::Declaration(d) => me.file_declaration(&d.node)?,
                 ExternalDeclaration::StaticAssert(_) => {}
             }
+        }
+        let names: HashSet<String> = me.functions.keys().cloned().collect();
+        for f in defined {
+            AddrNames(&mut me.addr_names, &names).visit_function_definition(&f.node, &f.span);
         }
         Ok(me)
     }
