@@ -43,12 +43,14 @@
 //! | `__const__` (as a qualifier) | `const` and spaces | same |
 //! | `__attribute__((…))` standing alone before `;` (statement attributes such as `fallthrough`, label attributes, the trailing attribute of `struct __attribute__((a)) S {…} __attribute__((b));`) and right after `enum` | blanked | same |
 //! | `__label__ a, b;` (local label declarations) | blanked | same |
+//! | `__CPROVER_thread_local` (CBMC) | `_Thread_local` | -9, in the edit map |
+//! | `__auto_type x = e` (what GCC's `<stdatomic.h>` macros expand to) | `__typeof__(e) x = e`, the initializer's tokens copied on one line | longer, in the edit map |
 //!
 //! Blanking keeps newlines, so the line structure is untouched.
 //!
 //! Not supported (reported as syntax errors, with a note naming the extension):
-//! the conditional with an omitted operand `a ?: b`, `__int128`, `__auto_type`,
-//! label addresses `&&label`, and builtins with type arguments
+//! the conditional with an omitted operand `a ?: b`, `__int128`, `__auto_type`
+//! in another shape than `__auto_type x = e`, label addresses `&&label`, and builtins with type arguments
 //! (`__builtin_types_compatible_p`, `__builtin_choose_expr`). Text nesting brackets
 //! and prefix operators more than 1024 deep is refused
 //! ([`FrontendError::Unsupported`]) to keep the parser's recursion bounded.

@@ -63,6 +63,11 @@ pub enum RewriteKind {
     DroppedAttribute,
     /// A `__label__` declaration was blanked out.
     DroppedLocalLabels,
+    /// `__auto_type x = e` became `__typeof__(e) x = e` (what GCC's
+    /// `<stdatomic.h>` macros expand to).
+    AutoType,
+    /// `__CPROVER_thread_local` became `_Thread_local`.
+    CproverThreadLocal,
 }
 
 impl fmt::Display for RewriteKind {
@@ -72,6 +77,8 @@ impl fmt::Display for RewriteKind {
             RewriteKind::ConstKeyword => "`__const__` read as `const`",
             RewriteKind::DroppedAttribute => "attribute ignored",
             RewriteKind::DroppedLocalLabels => "local label declaration ignored",
+            RewriteKind::AutoType => "`__auto_type` read as `__typeof__` of the initializer",
+            RewriteKind::CproverThreadLocal => "`__CPROVER_thread_local` read as `_Thread_local`",
         })
     }
 }
@@ -305,6 +312,22 @@ pub(crate) fn rewrite(pre: &str) -> Result<Rewritten, Refusal> {
                         "const    ".into(),
                         Some(RewriteKind::ConstKeyword),
                     )),
+                    "__CPROVER_thread_local" => edits.push((
+                        t.start,
+                        t.end,
+                        "_Thread_local".into(),
+                        Some(RewriteKind::CproverThreadLocal),
+                    )),
+                    "__auto_type" => {
+                        if let Some(init) = auto_type_initializer(pre, &toks, i) {
+                            edits.push((
+                                t.start,
+                                t.end,
+                                format!("__typeof__({init})"),
+                                Some(RewriteKind::AutoType),
+                            ));
+                        }
+                    }
                     _ => {}
                 }
             }
@@ -345,6 +368,31 @@ pub(crate) fn rewrite(pre: &str) -> Result<Rewritten, Refusal> {
         renames,
         rewrites,
     })
+}
+
+/// The initializer of `__auto_type x = e;` (the `__auto_type` token at
+/// `at`), as its tokens joined by spaces (no line breaks, so no line marker
+/// is copied), or `None` when the declaration has another shape.
+fn auto_type_initializer(src: &str, toks: &[Tok], at: usize) -> Option<String> {
+    let text = |i: usize| toks.get(i).map(|t: &Tok| t.text(src));
+    if toks.get(at + 1)?.kind != Kind::Ident || text(at + 2)? != "=" {
+        return None;
+    }
+    let mut depth = 0usize;
+    let mut parts = Vec::new();
+    for i in at + 3..toks.len() {
+        let s = text(i)?;
+        match s {
+            "(" | "[" | "{" => depth += 1,
+            ")" | "]" | "}" => depth = depth.checked_sub(1)?,
+            ";" | "," if depth == 0 => {
+                return (!parts.is_empty()).then(|| parts.join(" "));
+            }
+            _ => {}
+        }
+        parts.push(s);
+    }
+    None
 }
 
 /// `s` with every character but newlines replaced by spaces, byte for byte.
@@ -424,6 +472,29 @@ mod tests {
         assert!(r.text.contains("((__thread))"));
         assert_eq!(r.edits.len(), 1);
         assert_eq!(r.rewrites[0].kind, RewriteKind::ThreadKeyword);
+    }
+
+    #[test]
+    fn auto_type_becomes_typeof_of_its_initializer() {
+        let src = "void f(void) { __auto_type p = (\n &c[f(1, 2)]\n ); __auto_type q; }";
+        let r = rewrite(src).unwrap();
+        assert!(
+            r.text
+                .contains("__typeof__(( & c [ f ( 1 , 2 ) ] )) p = (\n &c[f(1, 2)]\n );"),
+            "{}",
+            r.text
+        );
+        // Without an initializer it stays (and lang-c reports it).
+        assert!(r.text.contains("__auto_type q;"));
+        assert_eq!(r.rewrites.len(), 1);
+        assert_eq!(r.rewrites[0].kind, RewriteKind::AutoType);
+    }
+
+    #[test]
+    fn cprover_thread_local_is_thread_local() {
+        let r = rewrite("__CPROVER_thread_local int x = 3;").unwrap();
+        assert_eq!(r.text, "_Thread_local int x = 3;");
+        assert_eq!(r.rewrites[0].kind, RewriteKind::CproverThreadLocal);
     }
 
     #[test]

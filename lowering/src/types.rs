@@ -2,11 +2,12 @@
 //! arrays, structs, and the opaque pthread objects), and their layout in
 //! cells: every object is flattened into scalar cells, one IR variable each.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use frontend::lang_c::ast::{
     ArraySize, DeclarationSpecifier, Declarator, DeclaratorKind, DerivedDeclarator,
-    SpecifierQualifier, StructDeclaration, StructKind, StructType, TypeName, TypeSpecifier,
+    SpecifierQualifier, StructDeclaration, StructKind, StructType, TypeName, TypeQualifier,
+    TypeSpecifier,
 };
 use frontend::lang_c::span::{Node, Span};
 use frontend::DataModel;
@@ -130,6 +131,8 @@ pub struct StructDef {
     pub cells: u64,
     /// Whether the definition was seen.
     pub complete: bool,
+    /// Whether a member is `_Atomic` (not modelled).
+    pub atomic_members: bool,
 }
 
 /// The type environment: typedefs, struct tags, enum constants.
@@ -142,6 +145,8 @@ pub struct Types {
     pub typedefs: HashMap<String, CType>,
     /// Enum constants and their values.
     pub enum_consts: HashMap<String, i128>,
+    /// Typedef names of `_Atomic` types (`atomic_int`).
+    pub atomic_typedefs: HashSet<String>,
     /// The data model.
     pub model: DataModel,
 }
@@ -157,6 +162,7 @@ impl Types {
             struct_tags: HashMap::new(),
             typedefs: HashMap::new(),
             enum_consts: HashMap::new(),
+            atomic_typedefs: HashSet::new(),
             model,
         }
     }
@@ -180,6 +186,19 @@ impl Types {
             CType::Array(e, n) => self.cells(e).saturating_mul(*n),
             CType::Struct(s) => self.structs[*s].cells,
             _ => 1,
+        }
+    }
+
+    /// Whether a type has `_Atomic` struct members (in a struct, an array
+    /// element or a nested struct).
+    pub fn atomic_members(&self, ty: &CType) -> bool {
+        match ty {
+            CType::Array(e, _) => self.atomic_members(e),
+            CType::Struct(s) => {
+                let d = &self.structs[*s];
+                d.atomic_members || d.fields.iter().any(|(_, f, _)| self.atomic_members(f))
+            }
+            _ => false,
         }
     }
 
@@ -240,10 +259,13 @@ impl Types {
                 TypeSpecifier::TypedefName(id) => {
                     other = Some(self.typedef(&id.node.name, id.span)?);
                 }
-                TypeSpecifier::Atomic(_) | TypeSpecifier::TypeOf(_) => {
+                // `_Atomic(T)`: values of `T`; which objects are atomic is
+                // recorded by the lowering (`lower::atomics`).
+                TypeSpecifier::Atomic(t) => other = Some(self.type_name(t)?),
+                TypeSpecifier::TypeOf(_) => {
                     return Err(LowerError::unsupported(
                         span,
-                        "`_Atomic`/`typeof` types are not supported",
+                        "`typeof` is only supported in declarations inside functions",
                     ));
                 }
             }
@@ -289,6 +311,10 @@ impl Types {
             "pthread_attr_t" => Some(CType::Opaque("pthread_attr_t")),
             "pthread_mutexattr_t" => Some(CType::Opaque("pthread_mutexattr_t")),
             "pthread_condattr_t" => Some(CType::Opaque("pthread_condattr_t")),
+            // The state of these is one integer cell (`lower::sync`).
+            "pthread_rwlock_t" | "pthread_barrier_t" | "sem_t" => Some(CType::Int(IntTy::INT)),
+            "pthread_rwlockattr_t" => Some(CType::Opaque("pthread_rwlockattr_t")),
+            "pthread_barrierattr_t" => Some(CType::Opaque("pthread_barrierattr_t")),
             _ => None,
         };
         if let Some(t) = known {
@@ -330,6 +356,7 @@ impl Types {
         }
         let mut fields = Vec::new();
         let mut offset = 0u64;
+        let mut has_atomic = false;
         for d in decls {
             let StructDeclaration::Field(f) = &d.node else {
                 continue;
@@ -343,6 +370,19 @@ impl Types {
                     _ => None,
                 })
                 .collect();
+            let atomic = f.node.specifiers.iter().any(|s| match &s.node {
+                SpecifierQualifier::TypeQualifier(q) => q.node == TypeQualifier::Atomic,
+                SpecifierQualifier::TypeSpecifier(t) => match &t.node {
+                    TypeSpecifier::Atomic(_) => true,
+                    TypeSpecifier::TypedefName(n) => self.atomic_typedefs.contains(&n.node.name),
+                    _ => false,
+                },
+                _ => false,
+            });
+            // Refused when an object of the struct is created
+            // (`Types::atomic_members`): an error here would be lost for a
+            // definition without declarators.
+            has_atomic |= atomic;
             let base = self.base_type(specs.iter(), f.span)?;
             for sd in &f.node.declarators {
                 if sd.node.bit_width.is_some() {
@@ -368,6 +408,7 @@ impl Types {
         def.fields = fields;
         def.cells = offset.max(1);
         def.complete = true;
+        def.atomic_members = has_atomic;
         Ok(CType::Struct(idx))
     }
 

@@ -22,7 +22,10 @@ enum MutexOp {
 
 /// Functions with a meaning of their own (not inlined).
 pub(crate) fn is_builtin(name: &str) -> bool {
-    name.starts_with("__VERIFIER_nondet")
+    super::atomics::is_atomic_builtin(name)
+        || super::sync::is_sync_builtin(name)
+        || super::harness::is_harness_builtin(name)
+        || name.starts_with("__VERIFIER_nondet")
         || name.starts_with("pthread_")
         || matches!(
             name,
@@ -75,12 +78,12 @@ impl Lowerer<'_> {
         self.functions.contains_key(name)
     }
 
-    fn me(&self) -> i64 {
+    pub(super) fn me(&self) -> i64 {
         self.t.index as i64 + 1
     }
 
     /// A jump to a fixed location of this thread; no current location after.
-    fn jump_to(&mut self, to: crate::cfg::Loc, span: Span) {
+    pub(super) fn jump_to(&mut self, to: crate::cfg::Loc, span: Span) {
         if let Some(cur) = self.t.cur.take() {
             self.plain_edge(cur, to, Cond::True, vec![], Some(span));
         }
@@ -106,6 +109,11 @@ impl Lowerer<'_> {
             ));
         }
         let args = &c.node.arguments;
+        for hook in [Self::harness_call, Self::sync_call, Self::atomic_call] {
+            if let Some(v) = hook(self, &name, args, span)? {
+                return Ok(v);
+            }
+        }
         let arg = |i: usize| -> Result<&Node<Expression>> {
             args.get(i)
                 .ok_or_else(|| LowerError::invalid(span, format!("`{name}` needs more arguments")))
@@ -193,33 +201,41 @@ impl Lowerer<'_> {
                 return self.binary(frontend::lang_c::ast::BinaryOperator::Equals, a, b, span);
             }
             "pthread_self" => return Ok(Val::term(Term::Const(self.me()), CType::ThreadHandle)),
-            "pthread_exit" => {
-                self.jump_to(END, span);
-                return Ok(void);
-            }
+            "pthread_exit" => return self.thread_exit(args, span),
             "pthread_mutex_init" => {
                 let p = self.pointee(arg(0)?, span)?;
+                self.mutex_init_kind(&p, args.get(1), span)?;
                 self.store(p, Val::int(0), span)?;
                 return Ok(Val::int(0));
             }
             "pthread_mutex_lock" => {
                 let p = self.pointee(arg(0)?, span)?;
+                if let Some(v) = self.typed_mutex(super::sync::MutexUse::Lock, &p, span)? {
+                    return Ok(v);
+                }
                 self.lock(p, span);
                 return Ok(Val::int(0));
             }
             "pthread_mutex_unlock" => {
                 let p = self.pointee(arg(0)?, span)?;
+                if let Some(v) = self.typed_mutex(super::sync::MutexUse::Unlock, &p, span)? {
+                    return Ok(v);
+                }
                 self.unlock(p, span);
                 return Ok(Val::int(0));
             }
             "pthread_mutex_trylock" => {
                 let p = self.pointee(arg(0)?, span)?;
+                if let Some(v) = self.typed_mutex(super::sync::MutexUse::TryLock, &p, span)? {
+                    return Ok(v);
+                }
                 return self.trylock(p, span);
             }
             "pthread_cond_wait" => {
                 // A wait releases the mutex and re-acquires it later; POSIX
                 // allows spurious wake-ups, so no signal is needed.
                 let m = self.pointee(arg(1)?, span)?;
+                self.typed_mutex(super::sync::MutexUse::Wait, &m, span)?;
                 self.unlock(m.clone(), span);
                 self.lock(m, span);
                 return Ok(Val::int(0));
@@ -229,7 +245,13 @@ impl Lowerer<'_> {
             _ => {}
         }
         if let Some(suffix) = name.strip_prefix("__VERIFIER_nondet_") {
-            let ty = nondet_type(suffix, self.types.long(true)).ok_or_else(|| {
+            let known = nondet_type(suffix, self.types.long(true));
+            if known.is_none() && self.declared_function(&name) {
+                // `__VERIFIER_nondet_pointer`, `__VERIFIER_nondet_loff_t`, …:
+                // any value of the declared return type.
+                return self.nondet_call(&name, span);
+            }
+            let ty = known.ok_or_else(|| {
                 LowerError::unsupported(
                     span,
                     format!("`{name}` (nondeterministic values of this type are not modelled)"),
@@ -266,7 +288,7 @@ impl Lowerer<'_> {
 
     /// Continues where `ok` holds; jumps elsewhere per case; gives up on
     /// undefined behaviour. `blocking`: nothing happens where none holds.
-    fn guarded_continue(
+    pub(super) fn guarded_continue(
         &mut self,
         ok: Cond,
         others: Vec<(Cond, crate::cfg::Loc)>,
@@ -293,7 +315,7 @@ impl Lowerer<'_> {
         self.t.cur = Some(next);
     }
 
-    fn atomic_edge(&mut self, kind: EdgeKind, span: Span) {
+    pub(super) fn atomic_edge(&mut self, kind: EdgeKind, span: Span) {
         let Some(cur) = self.t.cur else { return };
         let next = self.new_loc(None);
         self.edge_kind(cur, next, Cond::True, vec![], Some(span), kind);
@@ -302,7 +324,11 @@ impl Lowerer<'_> {
     }
 
     /// The place a pointer argument points to.
-    fn pointee(&mut self, e: &Node<Expression>, span: Span) -> Result<super::expr::Place> {
+    pub(super) fn pointee(
+        &mut self,
+        e: &Node<Expression>,
+        span: Span,
+    ) -> Result<super::expr::Place> {
         let v = self.eval(e)?;
         let ty = match &v.ty {
             CType::Ptr(t) => (**t).clone(),
@@ -368,7 +394,7 @@ impl Lowerer<'_> {
         self.t.cur = Some(next);
     }
 
-    fn lock(&mut self, p: super::expr::Place, span: Span) {
+    pub(super) fn lock(&mut self, p: super::expr::Place, span: Span) {
         let me = self.me();
         self.mutex_step(&p, span, MutexOp::Lock, |m| {
             vec![
@@ -388,7 +414,7 @@ impl Lowerer<'_> {
         });
     }
 
-    fn unlock(&mut self, p: super::expr::Place, span: Span) {
+    pub(super) fn unlock(&mut self, p: super::expr::Place, span: Span) {
         let me = self.me();
         self.mutex_step(&p, span, MutexOp::Unlock, |m| {
             let mine = cmp(CmpOp::Eq, Term::Var(m), Term::Const(me));
@@ -403,7 +429,7 @@ impl Lowerer<'_> {
         });
     }
 
-    fn trylock(&mut self, p: super::expr::Place, span: Span) -> Result<Val> {
+    pub(super) fn trylock(&mut self, p: super::expr::Place, span: Span) -> Result<Val> {
         let tmp = self.temp(&CType::Int(IntTy::INT), span)?;
         let me = self.me();
         self.mutex_step(&p, span, MutexOp::TryLock, |m| {
@@ -422,7 +448,7 @@ impl Lowerer<'_> {
     }
 
     /// The function an expression names (`f`, `&f`, `(void *(*)(void *)) f`).
-    fn function_name(&self, e: &Node<Expression>) -> Option<String> {
+    pub(super) fn function_name(&self, e: &Node<Expression>) -> Option<String> {
         match &e.node {
             Expression::Identifier(id) if self.function_exists(&id.node.name) => {
                 Some(id.node.name.clone())
@@ -505,13 +531,17 @@ impl Lowerer<'_> {
             ));
         }
         let res = self.eval(&args[1])?;
-        if res.constant() != Some(0) {
-            return Err(LowerError::unsupported(
-                args[1].span,
-                "`pthread_join` with a result pointer is not supported",
-            ));
-        }
+        let res = match res.constant() {
+            Some(0) => None,
+            _ => Some(self.result_place(&args[1], res, span)?),
+        };
         let t = self.eval(&args[0])?;
+        // The result is stored in a later step: the handle must not change.
+        let t = if res.is_some() {
+            self.materialize(t, span)?
+        } else {
+            t
+        };
         let Some(cur) = self.t.cur else {
             return Ok(Val::int(0));
         };
@@ -555,6 +585,9 @@ impl Lowerer<'_> {
         self.t.cfg.locs[cur].blocking = true;
         self.flush();
         self.t.cur = Some(next);
+        if let Some(res) = res {
+            self.join_result(&t, res, span)?;
+        }
         Ok(Val::int(0))
     }
 
@@ -591,6 +624,34 @@ impl Lowerer<'_> {
             } else {
                 v
             });
+        }
+        self.inline_values(name, def, vals, span)
+    }
+
+    /// Inlines a call of `name` with evaluated arguments.
+    pub(super) fn inline_values(
+        &mut self,
+        name: &str,
+        def: &Node<frontend::lang_c::ast::FunctionDefinition>,
+        vals: Vec<Val>,
+        span: Span,
+    ) -> Result<Val> {
+        if self.t.frames.iter().any(|f| f.func == name) {
+            return Err(LowerError::unsupported(
+                span,
+                format!("recursive call to `{name}`"),
+            ));
+        }
+        let params = self.params(def)?;
+        if params.len() != vals.len() {
+            return Err(LowerError::unsupported(
+                span,
+                format!(
+                    "`{name}` called with {} arguments, declared with {}",
+                    vals.len(),
+                    params.len()
+                ),
+            ));
         }
         let n = self.t.inline_counts.entry(name.to_string()).or_insert(0);
         *n += 1;

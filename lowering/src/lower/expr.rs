@@ -1070,6 +1070,9 @@ impl Lowerer<'_> {
         want: bool,
     ) -> Result<Option<Val>> {
         let p = self.place(operand)?;
+        if self.atomic_place(&p, span)? {
+            return self.atomic_inc_dec(op, p, span);
+        }
         let old = self.read(p.clone(), span)?;
         let old = if want {
             self.materialize(old, span)?
@@ -1114,6 +1117,9 @@ impl Lowerer<'_> {
                     return Ok(want.then(|| Val::int(0)));
                 }
                 self.eval(rhs)?
+            }
+            _ if self.atomic_place(&p, span)? => {
+                return self.atomic_compound(op, p, rhs, span);
             }
             _ => {
                 let old = self.read(p.clone(), span)?;
@@ -1416,8 +1422,15 @@ impl Lowerer<'_> {
     }
 
     /// The type of an expression without evaluating it (for `sizeof`).
-    fn static_type(&mut self, e: &Node<Expression>) -> Result<CType> {
+    pub(crate) fn static_type(&mut self, e: &Node<Expression>) -> Result<CType> {
         match &e.node {
+            Expression::Comma(es) => match es.last() {
+                Some(x) => self.static_type(x),
+                None => Ok(CType::Void),
+            },
+            Expression::UnaryOperator(u) if u.node.operator.node == U::Address => {
+                Ok(CType::Ptr(Box::new(self.static_type(&u.node.operand)?)))
+            }
             Expression::Identifier(id) => match self.lookup(&id.node.name)? {
                 Some(Binding::Obj(o)) => Ok(self.objects[o].ty.clone()),
                 _ => Ok(CType::Int(IntTy::INT)),

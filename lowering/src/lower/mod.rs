@@ -8,9 +8,12 @@
 //! the objects whose address is taken, plus a give-up case when the pointer
 //! matches none of them.
 
+mod atomics;
 mod call;
 mod expr;
+mod harness;
 mod stmt;
+mod sync;
 
 use std::collections::{HashMap, HashSet, VecDeque};
 
@@ -124,6 +127,9 @@ struct ThreadState {
     give_ups: HashMap<String, Loc>,
     inline_counts: HashMap<String, usize>,
     names: HashSet<String>,
+    /// Where the thread finishes (`pthread_exit`, the start routine's
+    /// return): thread-specific data destructors run there.
+    finish: Option<Loc>,
 }
 
 /// Lowers one translation unit.
@@ -148,6 +154,13 @@ pub struct Lowerer<'a> {
     statics: HashMap<String, ObjId>,
     /// Whether emission runs the reduction ([`crate::Options::reduce`]).
     pub(crate) reduce: bool,
+    /// Functions declared without a body: their specifiers and declarator
+    /// (the return types of `nondet_*` functions).
+    fn_decls: HashMap<String, GlobalDecl<'a>>,
+    /// Objects declared `_Atomic` (their `++` and `op=` are single steps).
+    atomic_objects: HashSet<ObjId>,
+    /// Synchronisation objects beyond mutexes (see [`sync`]).
+    sync: sync::SyncState,
 }
 
 #[derive(Clone, Debug)]
@@ -161,9 +174,34 @@ struct GlobalDecl<'a> {
 /// stay below every object).
 const FIRST_ADDRESS: i64 = 1000;
 
-struct AddrNames<'n>(&'n mut HashSet<String>);
+/// Collects the names whose address is taken; the second field holds the
+/// functions the program defines (their `&x` arguments always count).
+struct AddrNames<'n>(&'n mut HashSet<String>, &'n HashSet<String>);
 
 impl<'ast> Visit<'ast> for AddrNames<'_> {
+    fn visit_call_expression(
+        &mut self,
+        c: &'ast frontend::lang_c::ast::CallExpression,
+        span: &'ast Span,
+    ) {
+        // `&x` as an argument of an atomic or synchronisation builtin names
+        // `x` itself (`Lowerer::arg_place`); its address does not escape.
+        let builtin = matches!(&c.callee.node, Expression::Identifier(id)
+            if (atomics::is_atomic_builtin(&id.node.name) || sync::is_sync_builtin(&id.node.name))
+                && !self.1.contains(&id.node.name));
+        if !builtin {
+            return visit::visit_call_expression(self, c, span);
+        }
+        for a in &c.arguments {
+            let direct = matches!(&a.node, Expression::UnaryOperator(u)
+                if u.node.operator.node == UnaryOperator::Address
+                    && matches!(u.node.operand.node, Expression::Identifier(_)));
+            if !direct {
+                self.visit_expression(&a.node, &a.span);
+            }
+        }
+    }
+
     fn visit_unary_operator_expression(
         &mut self,
         e: &'ast frontend::lang_c::ast::UnaryOperatorExpression,
@@ -207,18 +245,26 @@ impl<'a> Lowerer<'a> {
             thread_counts: HashMap::new(),
             statics: HashMap::new(),
             reduce: true,
+            fn_decls: HashMap::new(),
+            atomic_objects: HashSet::new(),
+            sync: sync::SyncState::default(),
         };
+        let mut defined = Vec::new();
         for ext in &unit.unit.0 {
             match &ext.node {
                 ExternalDeclaration::FunctionDefinition(f) => {
                     if let Some(name) = declarator_name(&f.node.declarator.node) {
                         me.functions.insert(name, f);
                     }
-                    AddrNames(&mut me.addr_names).visit_function_definition(&f.node, &f.span);
+                    defined.push(f);
                 }
                 ExternalDeclaration::Declaration(d) => me.file_declaration(&d.node)?,
                 ExternalDeclaration::StaticAssert(_) => {}
             }
+        }
+        let names: HashSet<String> = me.functions.keys().cloned().collect();
+        for f in defined {
+            AddrNames(&mut me.addr_names, &names).visit_function_definition(&f.node, &f.span);
         }
         Ok(me)
     }
@@ -240,6 +286,15 @@ impl<'a> Lowerer<'a> {
                 if let Ok((Some(name), ty)) =
                     self.declarator_type(base.clone(), &id.node.declarator.node)
                 {
+                    if atomics::declares_atomic(
+                        &self.types,
+                        &d.specifiers,
+                        &id.node.declarator.node,
+                    )
+                    .unwrap_or(false)
+                    {
+                        self.types.atomic_typedefs.insert(name.clone());
+                    }
                     self.types.typedefs.insert(name, ty);
                 }
             }
@@ -268,6 +323,14 @@ impl<'a> Lowerer<'a> {
                 )
             });
             if is_function {
+                self.fn_decls.insert(
+                    name,
+                    GlobalDecl {
+                        specs: &d.specifiers,
+                        decl: id,
+                        thread_local: false,
+                    },
+                );
                 continue;
             }
             let keep = match self.global_decls.get(&name) {
@@ -294,6 +357,9 @@ impl<'a> Lowerer<'a> {
         specs: &[frontend::lang_c::ast::TypeSpecifier],
         span: Span,
     ) -> Result<CType> {
+        if let Some(t) = self.typeof_specifier(specs, span)? {
+            return Ok(t);
+        }
         self.types.base_type(specs.iter(), span)
     }
 
@@ -338,6 +404,12 @@ impl<'a> Lowerer<'a> {
         init: Option<i64>,
         span: Span,
     ) -> Result<ObjId> {
+        if self.types.atomic_members(&ty) {
+            return Err(LowerError::unsupported(
+                span,
+                "`_Atomic` struct members are not supported",
+            ));
+        }
         let mut scalars = Vec::new();
         self.types.flatten(&ty, &mut scalars);
         let mut cells = Vec::new();
@@ -479,6 +551,9 @@ impl<'a> Lowerer<'a> {
         let o = self.object(&vname, ty.clone(), Some(0), g.decl.span)?;
         let c_name = self.unit.display_name(name).to_string();
         self.name_object(o, &c_name, None, None);
+        if atomics::declares_atomic(&self.types, g.specs, &g.decl.node.declarator.node)? {
+            self.atomic_objects.insert(o);
+        }
         if !g.thread_local {
             self.objects[o].owner = None;
         }
@@ -743,13 +818,12 @@ impl<'a> Lowerer<'a> {
             None => self.plain_edge(ENTRY, body, Cond::True, vec![], None),
         }
         self.t.cur = Some(body);
-        let ret_ty = self.return_type(def)?;
-        let ret = match ret_ty {
-            CType::Void => None,
-            t => Some(self.object(&format!("{}.ret", inst.name), t, Some(0), def.span)?),
-        };
-        // `main` returning stops the program; a thread returning ends it.
-        let exit_to = if k == 0 { EXIT } else { END };
+        let ret = self.thread_result(k, def.span)?;
+        // `main` returning stops the program; a thread returning ends it
+        // (after the destructors of its thread-specific data).
+        let finish = self.new_loc(None);
+        self.t.finish = Some(finish);
+        let exit_to = if k == 0 { EXIT } else { finish };
         let mut scope = HashMap::new();
         if let (Some(p), Some((Some(pname), _))) = (inst.param, self.params(def)?.first().cloned())
         {
@@ -779,6 +853,8 @@ impl<'a> Lowerer<'a> {
         if let Some(cur) = self.t.cur {
             self.plain_edge(cur, exit_to, Cond::True, vec![], None);
         }
+        self.t.cur = Some(finish);
+        self.thread_finish(def.span)?;
         self.t.frames.pop();
         let state = std::mem::take(&mut self.t);
         self.threads[k].cfg = state.cfg;

@@ -280,6 +280,12 @@ impl Lowerer<'_> {
                 self.t.cur = None;
             }
             Statement::Labeled(l) => {
+                if let Label::Identifier(id) = &l.node.label.node {
+                    if id.node.name.starts_with(super::harness::ASYNC_PREFIX) {
+                        self.ensure_cur(span);
+                        return self.async_spawn(&l.node.statement, span);
+                    }
+                }
                 match &l.node.label.node {
                     Label::Identifier(id) => {
                         let target = self.label(&id.node.name);
@@ -521,6 +527,13 @@ impl Lowerer<'_> {
                 if let (Some(name), ty) =
                     self.declarator_type(base.clone(), &id.node.declarator.node)?
                 {
+                    if super::atomics::declares_atomic(
+                        &self.types,
+                        &d.node.specifiers,
+                        &id.node.declarator.node,
+                    )? {
+                        self.types.atomic_typedefs.insert(name.clone());
+                    }
                     self.types.typedefs.insert(name, ty);
                 }
             }
@@ -561,6 +574,13 @@ impl Lowerer<'_> {
             let func = self.t.frames.last().map(|f| f.func.clone());
             self.name_object(o, &c_name, Some(self.t.index), func);
             self.note_address_taken(o, &name);
+            if super::atomics::declares_atomic(
+                &self.types,
+                &d.node.specifiers,
+                &id.node.declarator.node,
+            )? {
+                self.atomic_objects.insert(o);
+            }
             self.bind(name.clone(), Binding::Obj(o));
             let cur = self.ensure_cur(id.span);
             match &id.node.initializer {
@@ -628,6 +648,13 @@ impl Lowerer<'_> {
                     let c_name = self.unit.display_name(&name).to_string();
                     self.name_object(o, &c_name, None, Some(func.clone()));
                     self.note_address_taken(o, &name);
+                    if super::atomics::declares_atomic(
+                        &self.types,
+                        &d.node.specifiers,
+                        &id.node.declarator.node,
+                    )? {
+                        self.atomic_objects.insert(o);
+                    }
                     if let Some(init) = &id.node.initializer {
                         let mut values = Vec::new();
                         self.const_initializer(&ty, init, &mut values)?;
@@ -859,6 +886,13 @@ fn creates_threads(s: &Node<Statement>) -> bool {
                 self.0 = true;
             }
             frontend::lang_c::visit::visit_call_expression(self, c, span);
+        }
+        fn visit_label(&mut self, l: &'ast Label, span: &'ast Span) {
+            if matches!(l, Label::Identifier(id) if id.node.name.starts_with(super::harness::ASYNC_PREFIX))
+            {
+                self.0 = true;
+            }
+            frontend::lang_c::visit::visit_label(self, l, span);
         }
     }
     let mut v = V(false);

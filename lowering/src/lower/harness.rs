@@ -1,0 +1,215 @@
+//! Other verifiers' harness conventions: CBMC's `__CPROVER_assert`,
+//! `__CPROVER_assume`, `__CPROVER_atomic_begin/end` and
+//! `__CPROVER_ASYNC_n: f(a);` thread spawns, ESBMC's `__ESBMC_assume`,
+//! `__ESBMC_assert` and `__ESBMC_atomic_begin/end`, `assert(c)` called
+//! without `<assert.h>`, and `nondet_*()` functions without a body (any
+//! value of their declared return type; `int` when undeclared).
+
+use engine::ir::{CmpOp, Term};
+use frontend::lang_c::ast::{DerivedDeclarator, Expression, Statement};
+use frontend::lang_c::span::{Node, Span};
+
+use super::expr::{Res, Val};
+use super::{Lowerer, ERROR};
+use crate::cfg::EdgeKind;
+use crate::error::{LowerError, Result};
+use crate::term::{and, cmp, not, within};
+use crate::types::{CType, IntTy, Types};
+
+/// The label prefix of CBMC's thread spawns.
+pub(crate) const ASYNC_PREFIX: &str = "__CPROVER_ASYNC_";
+
+/// Functions this module lowers (when the program does not define them).
+pub(crate) fn is_harness_builtin(name: &str) -> bool {
+    name.starts_with("nondet_")
+        || matches!(
+            name,
+            "__CPROVER_assert"
+                | "__CPROVER_assume"
+                | "__CPROVER_atomic_begin"
+                | "__CPROVER_atomic_end"
+                | "__ESBMC_assert"
+                | "__ESBMC_assume"
+                | "__ESBMC_atomic_begin"
+                | "__ESBMC_atomic_end"
+                | "assert"
+        )
+}
+
+impl Lowerer<'_> {
+    /// Lowers a call of a harness convention; `None` when `name` is not one
+    /// (or the program defines it).
+    pub(crate) fn harness_call(
+        &mut self,
+        name: &str,
+        args: &[Node<Expression>],
+        span: Span,
+    ) -> Result<Option<Val>> {
+        if !is_harness_builtin(name) || self.function_exists(name) {
+            return Ok(None);
+        }
+        let void = Val::term(Term::Const(0), CType::Void);
+        let arg0 = || {
+            args.first()
+                .ok_or_else(|| LowerError::invalid(span, format!("`{name}` needs an argument")))
+        };
+        Ok(Some(match name {
+            "__CPROVER_assert" | "__ESBMC_assert" | "assert" => {
+                // The message (a string) is not evaluated.
+                let v = self.eval(arg0()?)?;
+                let (t, f, ub) = self.truth(&v);
+                self.guarded_continue(t, vec![(f, ERROR)], ub, span, false);
+                void
+            }
+            "__CPROVER_assume" | "__ESBMC_assume" => {
+                let v = self.eval(arg0()?)?;
+                let (t, _, ub) = self.truth(&v);
+                self.guarded_continue(t, vec![], ub, span, true);
+                void
+            }
+            "__CPROVER_atomic_begin" | "__ESBMC_atomic_begin" => {
+                self.atomic_edge(EdgeKind::AtomicBegin, span);
+                void
+            }
+            "__CPROVER_atomic_end" | "__ESBMC_atomic_end" => {
+                self.atomic_edge(EdgeKind::AtomicEnd, span);
+                void
+            }
+            _ => self.nondet_call(name, span)?,
+        }))
+    }
+
+    /// The declared return type of a function without a body (`int` when
+    /// it is not declared: C89's implicit declaration).
+    fn declared_return_type(&mut self, name: &str, span: Span) -> Result<CType> {
+        let Some(g) = self.fn_decls.get(name).cloned() else {
+            return Ok(CType::Int(IntTy::INT));
+        };
+        let specs = Types::specifiers(g.specs);
+        let base = self.base_type(&specs, span)?;
+        let mut d = g.decl.node.declarator.node.clone();
+        if let Some(pos) = d.derived.iter().position(|dd| {
+            matches!(
+                dd.node,
+                DerivedDeclarator::Function(_) | DerivedDeclarator::KRFunction(_)
+            )
+        }) {
+            d.derived.remove(pos);
+        }
+        Ok(self.declarator_type(base, &d)?.1)
+    }
+
+    /// Whether a function is declared (with or without a body).
+    pub(super) fn declared_function(&self, name: &str) -> bool {
+        self.fn_decls.contains_key(name) || self.function_exists(name)
+    }
+
+    /// `nondet_T()` without a body: any value of its return type.
+    pub(super) fn nondet_call(&mut self, name: &str, span: Span) -> Result<Val> {
+        let ty = self.declared_return_type(name, span)?;
+        let (lo, hi) = match &ty {
+            CType::Int(i) => (i.min(), i.max()),
+            CType::Ptr(_) => (0, u32::MAX.into()),
+            CType::Void => return Ok(Val::term(Term::Const(0), CType::Void)),
+            _ => {
+                return Err(LowerError::unsupported(
+                    span,
+                    format!(
+                        "`{name}` returns a type whose nondeterministic values are not modelled"
+                    ),
+                ))
+            }
+        };
+        let tmp = self.temp(&ty, span)?;
+        self.vars[tmp.index()].meta.origin = crate::VarOrigin::Nondet {
+            function: name.to_string(),
+            call: span,
+        };
+        self.t.pending_havoc.push(tmp);
+        self.t.pending_guard.push(within(&Term::Var(tmp), lo, hi));
+        Ok(Val::term(Term::Var(tmp), ty))
+    }
+
+    /// `__CPROVER_ASYNC_n: f(a);`: starts a thread running `f(a)` (one
+    /// thread instance per site, like `pthread_create`).
+    pub(crate) fn async_spawn(&mut self, s: &Node<Statement>, span: Span) -> Result<()> {
+        let not_call = || {
+            LowerError::unsupported(
+                span,
+                "`__CPROVER_ASYNC_` label on a statement that is not a call",
+            )
+        };
+        let Statement::Expression(Some(e)) = &s.node else {
+            return Err(not_call());
+        };
+        let Expression::Call(call) = &e.node else {
+            return Err(not_call());
+        };
+        let func = self.function_name(&call.node.callee).ok_or_else(|| {
+            LowerError::unsupported(
+                span,
+                "`__CPROVER_ASYNC_` call of a function that is not known",
+            )
+        })?;
+        if call.node.arguments.len() > 1 {
+            return Err(LowerError::unsupported(
+                span,
+                "`__CPROVER_ASYNC_` call with more than one argument",
+            ));
+        }
+        let argv = match call.node.arguments.first() {
+            Some(a) => Some(self.eval(a)?),
+            None => None,
+        };
+        let k = self.new_thread(&func, span)?;
+        let run = self.threads[k]
+            .run
+            .expect("created threads have a run flag");
+        let param = self.threads[k].param;
+        let argv = match (param, argv) {
+            (Some(o), Some(a)) => {
+                let ty = self.objects[o].ty.clone();
+                self.convert(a, &ty, span)?
+            }
+            (Some(_), None) => {
+                return Err(LowerError::unsupported(
+                    span,
+                    format!("`{func}` called without its argument"),
+                ))
+            }
+            (None, _) => Val::int(0),
+        };
+        let Some(cur) = self.t.cur else {
+            return Ok(());
+        };
+        let next = self.new_loc(None);
+        let not_yet = cmp(CmpOp::Eq, Term::Var(run), Term::Const(0));
+        for (c, r) in &argv.cases {
+            match r {
+                Res::Ub(u) => self.give_up_edge(cur, c.clone(), u, span),
+                Res::Val(a) => {
+                    let mut assigns = vec![(run, Term::Const(1))];
+                    if let Some(o) = param {
+                        assigns.push((self.objects[o].cells[0], a.clone()));
+                    }
+                    self.plain_edge(
+                        cur,
+                        next,
+                        and(c.clone(), not_yet.clone()),
+                        assigns,
+                        Some(span),
+                    );
+                }
+            }
+        }
+        self.give_up_edge(
+            cur,
+            not(not_yet),
+            "a thread spawn ran more than once (unbounded thread creation is not modelled)",
+            span,
+        );
+        self.flush();
+        self.t.cur = Some(next);
+        Ok(())
+    }
+}
