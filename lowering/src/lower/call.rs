@@ -24,7 +24,7 @@ enum MutexOp {
 pub(crate) fn is_builtin(name: &str) -> bool {
     super::atomics::is_atomic_builtin(name)
         || super::sync::is_sync_builtin(name)
-        || super::harness::is_harness_builtin(name)
+        || super::conventions::is_harness_builtin(name)
         || name.starts_with("__VERIFIER_nondet")
         || name.starts_with("pthread_")
         || matches!(

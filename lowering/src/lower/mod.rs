@@ -11,7 +11,7 @@
 mod atomics;
 mod call;
 mod expr;
-mod harness;
+mod conventions;
 mod stmt;
 mod sync;
 

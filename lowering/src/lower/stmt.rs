@@ -281,7 +281,7 @@ impl Lowerer<'_> {
             }
             Statement::Labeled(l) => {
                 if let Label::Identifier(id) = &l.node.label.node {
-                    if id.node.name.starts_with(super::harness::ASYNC_PREFIX) {
+                    if id.node.name.starts_with(super::conventions::ASYNC_PREFIX) {
                         self.ensure_cur(span);
                         return self.async_spawn(&l.node.statement, span);
                     }
@@ -888,7 +888,7 @@ fn creates_threads(s: &Node<Statement>) -> bool {
             frontend::lang_c::visit::visit_call_expression(self, c, span);
         }
         fn visit_label(&mut self, l: &'ast Label, span: &'ast Span) {
-            if matches!(l, Label::Identifier(id) if id.node.name.starts_with(super::harness::ASYNC_PREFIX))
+            if matches!(l, Label::Identifier(id) if id.node.name.starts_with(super::conventions::ASYNC_PREFIX))
             {
                 self.0 = true;
             }
