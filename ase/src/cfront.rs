@@ -99,6 +99,7 @@ pub fn load(path: &Path, cpp: &CppArgs) -> Result<(ParsedUnit, Lowered), Failure
     })?;
     let options = lowering::Options {
         reduce: !cpp.no_reduce,
+        ..lowering::Options::default()
     };
     let lowered = lowering::lower_with(&unit, &options).map_err(|e| {
         let at = unit.locate(&e.span());

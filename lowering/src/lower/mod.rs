@@ -122,6 +122,9 @@ struct ThreadState {
     /// memory more than once).
     split: bool,
     give_ups: HashMap<String, Loc>,
+    /// How many loops (not unrolled) enclose the statement being lowered:
+    /// a `pthread_create` inside one may run any number of times.
+    pub(crate) loops: usize,
     inline_counts: HashMap<String, usize>,
     names: HashSet<String>,
 }
@@ -148,6 +151,11 @@ pub struct Lowerer<'a> {
     statics: HashMap<String, ObjId>,
     /// Whether emission runs the reduction ([`crate::Options::reduce`]).
     pub(crate) reduce: bool,
+    /// Thread instances per `pthread_create` site inside a loop
+    /// ([`crate::Options::instances`]).
+    pub(crate) instances: usize,
+    /// `pthread_create` sites inside loops with more than one instance.
+    pub(crate) loop_sites: Vec<crate::LoopSite>,
 }
 
 #[derive(Clone, Debug)]
@@ -207,6 +215,8 @@ impl<'a> Lowerer<'a> {
             thread_counts: HashMap::new(),
             statics: HashMap::new(),
             reduce: true,
+            instances: crate::Options::default().instances,
+            loop_sites: Vec::new(),
         };
         for ext in &unit.unit.0 {
             match &ext.node {
