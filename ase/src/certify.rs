@@ -60,6 +60,28 @@ pub fn after_check(
     Ok(Some(c))
 }
 
+/// The program a certificate of a C program is about: the lowered program,
+/// or, for a program that creates threads in loops, the counter system (or
+/// its coarse version) whose fingerprint the certificate names
+/// (`crate::counting`).
+fn counter_program(lowered: lowering::Lowered, text: &str) -> Program {
+    if lowered.loop_sites.is_empty() {
+        return lowered.program;
+    }
+    let Ok(system) = lowering::counter::counter_system(&lowered) else {
+        return lowered.program;
+    };
+    let names = |p: &Program| {
+        certify::text::parse(p, text)
+            .is_ok_and(|c| c.program.fingerprint == certify::fingerprint(p))
+    };
+    match system.coarse {
+        Some(c) if names(&c) => c,
+        _ if names(&system.program) => system.program,
+        _ => lowered.program,
+    }
+}
+
 /// The `certified:` line of the text output.
 pub fn text_line(c: &Certification) -> String {
     match c.reason() {
@@ -95,9 +117,11 @@ pub fn run(
     if !(timeout.is_finite() && timeout > 0.0) {
         anyhow::bail!("--timeout must be a positive number of seconds");
     }
+    let text = std::fs::read_to_string(cert_path)
+        .with_context(|| format!("cannot read `{}`", cert_path.display()))?;
     let program = if cfront::is_c(program_path) {
         match cfront::load(program_path, cpp) {
-            Ok((_, lowered)) => lowered.program,
+            Ok((_, lowered)) => counter_program(lowered, &text),
             Err(cfront::Failure::Invalid(msg) | cfront::Failure::Unsupported(msg)) => {
                 eprint!("{msg}");
                 return Ok(EXIT_INVALID);
@@ -112,8 +136,6 @@ pub fn run(
             }
         }
     };
-    let text = std::fs::read_to_string(cert_path)
-        .with_context(|| format!("cannot read `{}`", cert_path.display()))?;
     let cert = match certify::text::parse(&program, &text) {
         Ok(c) => c,
         Err(errors) => {

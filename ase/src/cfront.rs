@@ -142,6 +142,7 @@ pub fn load(path: &Path, cpp: &CppArgs) -> Result<(ParsedUnit, Lowered), Failure
     let unit = parse(path, cpp)?;
     let options = lowering::Options {
         reduce: !cpp.no_reduce,
+        ..lowering::Options::default()
     };
     let lowered = lowering::lower_with(&unit, &options).map_err(|e| lower_failure(&unit, &e))?;
     Ok((unit, lowered))
@@ -209,6 +210,7 @@ pub fn hook_plan(path: &Path, cpp: &CppArgs) -> HookPlan {
     }
     let options = lowering::Options {
         reduce: !cpp.no_reduce,
+        ..lowering::Options::default()
     };
     match lowering::lower_with(&unit, &options) {
         Ok(lowered) if lowered.threads.len() <= 1 => {

@@ -277,6 +277,8 @@ fn run_c(job: &Job, args: &CheckArgs<'_>, config: &engine::ase::Config) -> anyho
             _ => (args.engine.check(program, config, &bugs), None, None),
         };
     let (mut outcome, proof, reachable) = search(&lowered.program, config, want_proof);
+    let mut counted: Option<Option<engine::certify::Certification>> = None;
+    let mut counting_reason: Option<String> = None;
     if let Verdict::Unsafe(trace) = &outcome.verdict {
         let last = trace.steps.last().map_or(&trace.initial, |s| &s.state);
         if let lowering::TraceEnd::GiveUp(reason) = lowered.trace_end(last) {
@@ -284,45 +286,94 @@ fn run_c(job: &Job, args: &CheckArgs<'_>, config: &engine::ase::Config) -> anyho
             // A real error may still be reachable past the give-up states:
             // search again with only `reach_error()` as the target, in the
             // time left (SOUNDNESS.md, "Give-up states").
-            let left = config.timeout.map(|t| t.saturating_sub(outcome.stats.time));
-            let again = left.is_none_or(|t| !t.is_zero()).then(|| {
+            let mut left = config.timeout.map(|t| t.saturating_sub(outcome.stats.time));
+            // Threads created in loops: the counter abstraction first, with
+            // half of the time left (SOUNDNESS.md, "Threads created in loops").
+            if !lowered.loop_sites.is_empty() && left.is_none_or(|t| !t.is_zero()) {
+                let (o, c) = crate::counting::prove(
+                    &lowered,
+                    config,
+                    left.map(|t| t / 2),
+                    args.certify,
+                    &job.program,
+                    &why,
+                );
+                outcome.stats.time += o.stats.time;
+                left = left.map(|t| t.saturating_sub(o.stats.time));
+                if matches!(o.verdict, Verdict::Safe(_)) {
+                    let time = outcome.stats.time;
+                    outcome = o;
+                    outcome.stats.time = time;
+                    counted = Some(c.flatten());
+                } else if let Verdict::Unknown(r) = o.verdict {
+                    counting_reason = Some(r);
+                }
+            }
+            let again = (counted.is_none() && left.is_none_or(|t| !t.is_zero())).then(|| {
                 let config = engine::ase::Config {
                     timeout: left,
                     ..*config
                 };
                 search(&lowered.errors_only(), &config, false).0
             });
-            outcome.verdict = match again {
-                Some(o) if matches!(o.verdict, Verdict::Unsafe(_)) => {
-                    let time = outcome.stats.time + o.stats.time;
-                    outcome.stats = o.stats;
-                    outcome.stats.time = time;
-                    o.verdict
-                }
-                _ => Verdict::Unknown(why),
-            };
+            if counted.is_none() {
+                outcome.verdict = match again {
+                    Some(o) if matches!(o.verdict, Verdict::Unsafe(_)) => {
+                        let time = outcome.stats.time + o.stats.time;
+                        outcome.stats = o.stats;
+                        outcome.stats.time = time;
+                        o.verdict
+                    }
+                    _ => Verdict::Unknown(counting_reason.clone().unwrap_or(why)),
+                };
+            }
         }
     }
+    // An `unknown` for another reason (a budget): the counter abstraction
+    // may still prove the program.
+    if let (Verdict::Unknown(why), None, None) = (&outcome.verdict, &counted, &counting_reason) {
+        let left = config.timeout.map(|t| t.saturating_sub(outcome.stats.time));
+        if !lowered.loop_sites.is_empty() && left.is_none_or(|t| !t.is_zero()) {
+            let (o, c) =
+                crate::counting::prove(&lowered, config, left, args.certify, &job.program, why);
+            let time = outcome.stats.time + o.stats.time;
+            outcome = o;
+            outcome.stats.time = time;
+            counted = c;
+        }
+    }
+    let (proof, reachable) = if counted.is_some() {
+        (None, None)
+    } else {
+        (proof, reachable)
+    };
     let cert_evidence = match (&proof, &reachable) {
         (Some(p), _) => engine::certify::Evidence::Abstract(p),
         (None, Some(r)) => engine::certify::Evidence::Explicit(r),
         (None, None) => engine::certify::Evidence::None,
     };
-    let cert = crate::certify::after_check(
-        args.certify,
-        &lowered.program,
-        &job.program.display().to_string(),
-        &mut outcome,
-        cert_evidence,
-        config.timeout,
-    )?;
+    let by_counting = counted.is_some();
+    let cert = match counted {
+        Some(c) => c,
+        None => crate::certify::after_check(
+            args.certify,
+            &lowered.program,
+            &job.program.display().to_string(),
+            &mut outcome,
+            cert_evidence,
+            config.timeout,
+        )?,
+    };
+    // A certificate of the counter system holds no invariants of the C
+    // program's variables and locations: witnesses do not use it.
+    let witness_cert = if by_counting { None } else { cert.as_ref() };
     let evidence = crate::evidence::CEvidence::new(
         &job.program,
         &unit,
         &lowered,
         &outcome,
         proof.as_ref(),
-        cert.as_ref(),
+        witness_cert,
         args.evidence,
     );
     if let Some(note) = evidence.write_witness(&outcome)? {

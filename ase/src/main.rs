@@ -5,6 +5,7 @@ mod bench;
 mod certify;
 mod cfront;
 mod check;
+mod counting;
 mod ctrace;
 mod diagnostics;
 mod evidence;

@@ -258,6 +258,8 @@ pub(crate) fn emit(mut l: Lowerer<'_>) -> Result<Lowered> {
         data_model: l.unit.data_model,
         vars,
         loc_spans,
+        loop_sites: l.loop_sites.clone(),
+        ranges: l.vars.iter().map(|v| (v.range.lo, v.range.hi)).collect(),
     })
 }
 

@@ -11,7 +11,8 @@
 //! The semantics modelled, and what makes the lowering refuse a program, are
 //! listed in SOUNDNESS.md; the design is in ARCHITECTURE.md ("Lowering").
 //! In short: one IR thread per thread instance (`main`, then one per
-//! `pthread_create` call site, per iteration of a constant-trip-count loop),
+//! `pthread_create` call site, per iteration of a constant-trip-count loop,
+//! `K` per site inside another loop),
 //! calls inlined, integers exact with C's wrap-around, pointers as integer
 //! addresses resolved by case splits, every shared access its own step, and
 //! local steps merged into large blocks.
@@ -19,6 +20,7 @@
 #![warn(missing_docs)]
 
 mod cfg;
+pub mod counter;
 mod emit;
 mod error;
 pub mod harness;
@@ -45,6 +47,17 @@ pub struct ThreadInfo {
     /// The variable set to 1 when the thread is created (`None` for `main`):
     /// a transition assigning it creates the thread.
     pub run: Option<engine::ir::VarId>,
+}
+
+/// A `pthread_create` call site inside a loop, modelled by several
+/// instances of its thread (SOUNDNESS.md, "Threads created in loops").
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LoopSite {
+    /// The IR threads of its instances, in the order the site starts them.
+    pub instances: Vec<ThreadId>,
+    /// The site's counter (how many instances it has started), written
+    /// only by the creating thread.
+    pub spawned: engine::ir::VarId,
 }
 
 /// Where an IR variable comes from (for source-level traces and witnesses).
@@ -121,6 +134,11 @@ pub struct Lowered {
     /// Per IR thread, per IR location: the C source the location belongs to
     /// (its first statement), when known.
     pub loc_spans: Vec<Vec<Option<Span>>>,
+    /// The `pthread_create` sites inside loops that have several instances.
+    pub loop_sites: Vec<LoopSite>,
+    /// Per IR variable: the least and greatest value it can hold (its C
+    /// type's range), when bounded.
+    pub ranges: Vec<(Option<i128>, Option<i128>)>,
 }
 
 /// What the last state of an error trace means.
@@ -181,11 +199,22 @@ pub struct Options {
     /// SOUNDNESS.md). Off: only thread-local steps are merged (`ase lower
     /// --no-reduce`).
     pub reduce: bool,
+    /// Thread instances modelled per `pthread_create` call site inside a
+    /// loop (SOUNDNESS.md, "Threads created in loops"): the site starts the
+    /// lowest instance not started yet, and running it once more goes to a
+    /// give-up location. At least 1.
+    pub instances: usize,
 }
+
+/// The default of [`Options::instances`].
+pub const DEFAULT_INSTANCES: usize = 3;
 
 impl Default for Options {
     fn default() -> Self {
-        Options { reduce: true }
+        Options {
+            reduce: true,
+            instances: DEFAULT_INSTANCES,
+        }
     }
 }
 
@@ -198,5 +227,6 @@ pub fn lower(unit: &ParsedUnit) -> Result<Lowered, LowerError> {
 pub fn lower_with(unit: &ParsedUnit, options: &Options) -> Result<Lowered, LowerError> {
     let mut l = lower::Lowerer::new(unit)?;
     l.reduce = options.reduce;
+    l.instances = options.instances.max(1);
     l.run()
 }

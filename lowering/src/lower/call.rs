@@ -73,6 +73,10 @@ fn nondet_type(suffix: &str, long: IntTy) -> Option<IntTy> {
     }
 }
 
+/// At most this many thread instances (with `main`) are created for
+/// `pthread_create` sites inside loops.
+const MAX_THREADS: usize = 24;
+
 impl Lowerer<'_> {
     pub(crate) fn function_exists(&self, name: &str) -> bool {
         self.functions.contains_key(name)
@@ -473,11 +477,19 @@ impl Lowerer<'_> {
         })?;
         let tid = self.pointee(&args[0], span)?;
         let argv = self.eval(&args[3])?;
-        let k = self.new_thread(&func, span)?;
-        let run = self.threads[k]
-            .run
-            .expect("created threads have a run flag");
-        let param = self.threads[k].param;
+        // A site inside a loop may run any number of times: it gets several
+        // instances (started lowest first), within a cap on all threads.
+        let count = if self.t.loops > 0 {
+            self.instances
+                .min(MAX_THREADS.saturating_sub(self.threads.len()))
+                .max(1)
+        } else {
+            1
+        };
+        let ks = (0..count)
+            .map(|_| self.new_thread(&func, span))
+            .collect::<Result<Vec<usize>>>()?;
+        let param = self.threads[ks[0]].param;
         let argv = match param {
             Some(o) => {
                 let ty = self.objects[o].ty.clone();
@@ -489,10 +501,37 @@ impl Lowerer<'_> {
             return Ok(Val::int(0));
         };
         let next = self.new_loc(None);
-        let not_yet = cmp(CmpOp::Eq, Term::Var(run), Term::Const(0));
-        let again = self.give_up(
-            "a pthread_create call ran more than once (unbounded thread creation is not modelled)",
-        );
+        // Instance `i` is started when the site has run `i` times: by the
+        // run flag with one instance, by a counter of the site with more.
+        let counter = (count > 1).then(|| {
+            let name = format!("{}.spawned", self.threads[ks[0]].name);
+            self.var(name, Some(0), crate::term::Range::new(0, count as i128))
+        });
+        if let Some(n) = counter {
+            self.loop_sites.push(crate::LoopSite {
+                instances: ks.iter().map(|&k| engine::ir::ThreadId::new(k)).collect(),
+                spawned: n,
+            });
+        }
+        let run = |l: &Self, i: usize| {
+            l.threads[ks[i]]
+                .run
+                .expect("created threads have a run flag")
+        };
+        let started = |l: &Self, i: usize| match counter {
+            Some(n) => cmp(CmpOp::Eq, Term::Var(n), Term::Const(i as i64)),
+            None => cmp(CmpOp::Eq, Term::Var(run(l, i)), Term::Const(0)),
+        };
+        let again = if count > 1 {
+            self.give_up(&format!(
+                "a pthread_create call in a loop ran more than {count} times (only {count} \
+                 instances per call site are modelled; no proof covers more)"
+            ))
+        } else {
+            self.give_up(
+                "a pthread_create call ran more than once (unbounded thread creation is not modelled)",
+            )
+        };
         for (tc, cell) in self.cells_of(&tid) {
             for (ac, r) in &argv.cases {
                 let c = and(tc.clone(), ac.clone());
@@ -501,23 +540,29 @@ impl Lowerer<'_> {
                         self.give_up_edge(cur, c, u, span);
                     }
                     (Ok(t), Res::Val(a)) => {
-                        let mut assigns =
-                            vec![(run, Term::Const(1)), (*t, Term::Const(k as i64 + 1))];
-                        if let Some(o) = param {
-                            assigns.push((self.objects[o].cells[0], a.clone()));
+                        for (i, &k) in ks.iter().enumerate() {
+                            let mut assigns = vec![
+                                (run(self, i), Term::Const(1)),
+                                (*t, Term::Const(k as i64 + 1)),
+                            ];
+                            if let Some(n) = counter {
+                                assigns.push((n, Term::Const(i as i64 + 1)));
+                            }
+                            if let Some(o) = self.threads[k].param {
+                                assigns.push((self.objects[o].cells[0], a.clone()));
+                            }
+                            let g = and(c.clone(), started(self, i));
+                            self.plain_edge(cur, next, g, assigns, Some(span));
                         }
-                        self.plain_edge(
-                            cur,
-                            next,
-                            and(c.clone(), not_yet.clone()),
-                            assigns,
-                            Some(span),
-                        );
                     }
                 }
             }
         }
-        self.plain_edge(cur, again, crate::term::not(not_yet), vec![], Some(span));
+        let full = match counter {
+            Some(n) => cmp(CmpOp::Eq, Term::Var(n), Term::Const(count as i64)),
+            None => crate::term::not(started(self, 0)),
+        };
+        self.plain_edge(cur, again, full, vec![], Some(span));
         self.flush();
         self.t.cur = Some(next);
         Ok(Val::int(0))

@@ -125,6 +125,9 @@ struct ThreadState {
     /// memory more than once).
     split: bool,
     give_ups: HashMap<String, Loc>,
+    /// How many loops (not unrolled) enclose the statement being lowered:
+    /// a `pthread_create` inside one may run any number of times.
+    pub(crate) loops: usize,
     inline_counts: HashMap<String, usize>,
     names: HashSet<String>,
     /// Where the thread finishes (`pthread_exit`, the start routine's
@@ -161,6 +164,11 @@ pub struct Lowerer<'a> {
     atomic_objects: HashSet<ObjId>,
     /// Synchronisation objects beyond mutexes (see [`sync`]).
     sync: sync::SyncState,
+    /// Thread instances per `pthread_create` site inside a loop
+    /// ([`crate::Options::instances`]).
+    pub(crate) instances: usize,
+    /// `pthread_create` sites inside loops with more than one instance.
+    pub(crate) loop_sites: Vec<crate::LoopSite>,
 }
 
 #[derive(Clone, Debug)]
@@ -248,6 +256,8 @@ impl<'a> Lowerer<'a> {
             fn_decls: HashMap::new(),
             atomic_objects: HashSet::new(),
             sync: sync::SyncState::default(),
+            instances: crate::Options::default().instances,
+            loop_sites: Vec::new(),
         };
         let mut defined = Vec::new();
         for ext in &unit.unit.0 {

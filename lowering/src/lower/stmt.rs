@@ -171,7 +171,9 @@ impl Lowerer<'_> {
                 self.branch(&w.node.expression, body, exit)?;
                 self.t.jumps.push((exit, Some(head)));
                 self.t.cur = Some(body);
+                self.t.loops += 1;
                 self.stmt(&w.node.statement)?;
+                self.t.loops -= 1;
                 self.goto(head);
                 self.t.jumps.pop();
                 self.t.cur = Some(exit);
@@ -185,7 +187,9 @@ impl Lowerer<'_> {
                 );
                 self.t.jumps.push((exit, Some(test)));
                 self.t.cur = Some(body);
+                self.t.loops += 1;
                 self.stmt(&d.node.statement)?;
+                self.t.loops -= 1;
                 self.goto(test);
                 self.t.jumps.pop();
                 self.t.cur = Some(test);
@@ -224,7 +228,9 @@ impl Lowerer<'_> {
                     }
                     self.t.jumps.push((exit, Some(step)));
                     self.t.cur = Some(body);
+                    self.t.loops += 1;
                     self.stmt(&f.node.statement)?;
+                    self.t.loops -= 1;
                     self.goto(step);
                     self.t.jumps.pop();
                     self.t.cur = Some(step);

@@ -1,6 +1,5 @@
-// expect: unknown
-// true verdict: unsafe
-// pthread_create inside a loop with a nondet trip count: unboundedly many thread instances
+// expect: unsafe
+// pthread_create inside a loop with a nondet trip count: the bug needs three instances of the site
 // interleaving: the loop creates 3 threads, each runs its increment, main reads count == 3
 #include <pthread.h>
 extern void reach_error(void);

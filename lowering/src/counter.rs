@@ -1,0 +1,1015 @@
+//! Counter abstraction of threads created in loops (SOUNDNESS.md, "Threads
+//! created in loops").
+//!
+//! A `pthread_create` site inside a loop is lowered with several instances
+//! of its thread ([`crate::LoopSite`]); they run the same code on their own
+//! copies of the thread's locals. When the local state of the first
+//! instance (its location and the values of its locals) ranges over a
+//! finite set, every instance is in one of those local states, and the
+//! instances can be replaced by one counter per local state: the number of
+//! instances in it. The result is a program without the instances — the
+//! shape of the parameterized models of the ASE paper — whose `safe`
+//! answer holds for any number of threads started at the site:
+//!
+//! - a spawn increments the counter of the initial local state;
+//! - a transition of the template from local state `s` to `s'` becomes
+//!   `n_s >= 1 && guard[s] -> n_s := n_s - 1, n_s' := n_s' + 1` with its
+//!   shared assignments, taken by one thread of counter transitions;
+//! - "the instance is at `L`" becomes "the counters of the local states at
+//!   `L` sum to at least 1".
+//!
+//! Every thread id of an instance is written as the first instance's id.
+//! Locals with more than 64 possible values (a ticket number, distinct
+//! arguments) are *forgotten*: comparisons reading them become true and
+//! values computed from them inputs, an over-approximation. What would
+//! break the simulation is refused with a reason (the caller answers
+//! `unknown`): instances comparing thread ids, threads created by
+//! instances, and a location test of an instance under a negation in a
+//! guard.
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+
+use engine::ir::{
+    Assign, CmpOp, Cond, LocId, Program, Rhs, Term, Thread, ThreadId, TransId, Transition, VarDecl,
+    VarId,
+};
+
+use crate::term::{and, cmp, not, or, subst_cond, subst_term};
+use crate::Lowered;
+
+/// At most this many local states per template.
+const MAX_LOCAL_STATES: usize = 2000;
+/// A local assigned a value read from shared memory or an input is
+/// enumerated when its type has at most this many values.
+const MAX_SPLIT: i128 = 64;
+
+/// The counter system of a lowered program.
+#[derive(Clone, Debug)]
+pub struct CounterSystem {
+    /// The program: the threads not created in loops, one thread of counter
+    /// transitions per loop site, and the counters.
+    pub program: Program,
+    /// Per loop site: the template's name and its number of local states.
+    pub templates: Vec<(String, usize)>,
+    /// What the abstraction forgot, per local (it over-approximates there:
+    /// comparisons with the local are true, values computed from it are
+    /// inputs). A proof still holds; an error trace may be spurious.
+    pub forgotten: Vec<String>,
+    /// A coarser abstraction, when it differs: the variables only one of
+    /// the creating threads uses are forgotten (comparisons with them are
+    /// true, values computed from them are inputs). Easier to prove when
+    /// the creators' loop counters do not matter; a proof of it is a proof
+    /// of [`CounterSystem::program`].
+    pub coarse: Option<Program>,
+}
+
+/// A value of a template local in a local state.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+enum Val {
+    /// A known value.
+    Known(i64),
+    /// Forgotten (uninitialised, or one of too many values): comparisons
+    /// reading it are true, values computed from it are inputs.
+    Any,
+}
+
+/// A local state of a template: its location and its locals' values.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+struct LocalState {
+    loc: LocId,
+    vals: Vec<Val>,
+}
+
+/// A spawn transition: its site and the initial local states it may
+/// start, each with the condition under which it does.
+type Spawn = (TransId, usize, Vec<(Cond, LocalState)>);
+
+/// One loop site being abstracted.
+struct Site {
+    /// Locals whose values the abstraction forgets (described).
+    forgotten: std::collections::BTreeSet<String>,
+    rep: ThreadId,
+    dropped: Vec<ThreadId>,
+    ids: Vec<i64>,
+    spawned: VarId,
+    run: VarId,
+    /// The template's locals, in order.
+    locals: Vec<VarId>,
+    states: Vec<LocalState>,
+    index: HashMap<LocalState, usize>,
+    /// The counter variable of each local state.
+    counters: Vec<VarId>,
+}
+
+/// Builds the counter system, or says why it cannot.
+pub fn counter_system(l: &Lowered) -> Result<CounterSystem, String> {
+    let p = &l.program;
+    if l.loop_sites.is_empty() {
+        return Err("no thread is created in a loop".into());
+    }
+    let runs: HashMap<VarId, ThreadId> = l
+        .threads
+        .iter()
+        .enumerate()
+        .filter_map(|(k, t)| t.run.map(|r| (r, ThreadId::new(k))))
+        .collect();
+    let name = |t: ThreadId| p.thread(t).name.clone();
+    let mut in_site: HashMap<ThreadId, usize> = HashMap::new();
+    for (i, s) in l.loop_sites.iter().enumerate() {
+        if s.instances.len() < 2 {
+            return Err(format!(
+                "thread {} is created in a loop but has one instance",
+                name(s.instances[0])
+            ));
+        }
+        for &t in &s.instances {
+            in_site.insert(t, i);
+        }
+    }
+    // Threads started by instances would be started once per instance.
+    for (&t, _) in in_site.iter() {
+        for &tr in &p.thread(t).transitions {
+            if p.transition(tr)
+                .assigns
+                .iter()
+                .any(|a| runs.contains_key(&a.var))
+            {
+                return Err(format!(
+                    "thread {} is created in a loop and creates threads itself",
+                    name(t)
+                ));
+            }
+        }
+    }
+    let mut sites = Vec::new();
+    for s in &l.loop_sites {
+        let rep = s.instances[0];
+        for &d in &s.instances[1..] {
+            same_shape(p, rep, d)?;
+        }
+        let locals = template_locals(l, rep, &runs);
+        sites.push(Site {
+            forgotten: Default::default(),
+            rep,
+            dropped: s.instances[1..].to_vec(),
+            ids: s.instances.iter().map(|t| t.index() as i64 + 1).collect(),
+            spawned: s.spawned,
+            run: l.threads[rep.index()]
+                .run
+                .expect("instances have a run flag"),
+            locals,
+            states: Vec::new(),
+            index: HashMap::new(),
+            counters: Vec::new(),
+        });
+    }
+    check_ids(l, &sites)?;
+
+    let mut out = Program {
+        vars: p.vars.clone(),
+        init: p.init.clone(),
+        ..Program::default()
+    };
+    let mut names: HashSet<String> = p.vars.iter().map(|v| v.name.clone()).collect();
+    // Initial local states of each site, from its spawn transitions.
+    // (transition, site, initial states with their extra guards)
+    let mut spawns: Vec<Spawn> = Vec::new();
+    for (i, site) in sites.iter_mut().enumerate() {
+        for (k, tr) in p.transitions.iter().enumerate() {
+            if !tr.assigns.iter().any(|a| a.var == site.run) {
+                continue;
+            }
+            let mut vals: Vec<Vec<(Cond, Val)>> = Vec::new();
+            for &v in &site.locals {
+                let init = match p.var(v).init {
+                    Some(c) => Val::Known(c),
+                    None => Val::Any,
+                };
+                let choices = match tr.assigns.iter().find(|a| a.var == v) {
+                    None => vec![(Cond::True, init)],
+                    Some(a) => match &a.rhs {
+                        Rhs::Expr(Term::Const(c)) => vec![(Cond::True, Val::Known(*c))],
+                        Rhs::Expr(t) => split(l, v, t).unwrap_or_else(|| {
+                            site.forgotten.insert(format!(
+                                "the argument `{}` of {} (the instances get distinct \
+                                 arguments: not interchangeable)",
+                                p.named(t),
+                                name(site.rep)
+                            ));
+                            vec![(Cond::True, Val::Any)]
+                        }),
+                        Rhs::Nondet => vec![(Cond::True, Val::Any)],
+                    },
+                };
+                vals.push(choices);
+            }
+            let start = p.thread(site.rep).initial;
+            let mut inits = Vec::new();
+            for (g, vs) in product(&vals) {
+                let st = LocalState {
+                    loc: start,
+                    vals: vs,
+                };
+                intern(site, st.clone());
+                inits.push((g, st));
+            }
+            spawns.push((TransId::new(k), i, inits));
+        }
+    }
+    // Explore the local states of each template.
+    let mut counter_moves: Vec<Vec<Transition>> = Vec::new();
+    for site in sites.iter_mut() {
+        counter_moves.push(explore(l, site)?);
+    }
+    // Counters.
+    for site in sites.iter_mut() {
+        let tname = sanitize(&p.thread(site.rep).name);
+        for (j, st) in site.states.iter().enumerate() {
+            let base = format!(
+                "n_{}_{}_{}",
+                tname,
+                sanitize(p.loc_name(site.rep, st.loc)),
+                j
+            );
+            let mut n = base.clone();
+            let mut c = 1;
+            while !names.insert(n.clone()) {
+                c += 1;
+                n = format!("{base}_{c}");
+            }
+            out.vars.push(VarDecl {
+                name: n,
+                init: Some(0),
+            });
+            site.counters.push(VarId::new(out.vars.len() - 1));
+        }
+    }
+    // Threads: every thread not created in a loop, then one counter thread
+    // per site (in place of its first instance).
+    let mut map: HashMap<ThreadId, ThreadId> = HashMap::new();
+    for (k, t) in p.threads.iter().enumerate() {
+        let tid = ThreadId::new(k);
+        if in_site.contains_key(&tid) {
+            continue;
+        }
+        map.insert(tid, ThreadId::new(out.threads.len()));
+        out.threads.push(Thread {
+            name: t.name.clone(),
+            locs: t.locs.clone(),
+            initial: t.initial,
+            transitions: Vec::new(),
+        });
+    }
+    let mut counter_thread = Vec::new();
+    for site in &sites {
+        counter_thread.push(ThreadId::new(out.threads.len()));
+        out.threads.push(Thread {
+            name: format!("{}_counters", sanitize(&p.thread(site.rep).name)),
+            locs: vec!["run".into()],
+            initial: LocId::new(0),
+            transitions: Vec::new(),
+        });
+    }
+    let ctx = Ctx {
+        sites: &sites,
+        map: &map,
+    };
+    // Transitions of the other threads.
+    for (k, tr) in p.transitions.iter().enumerate() {
+        let Some(&nt) = map.get(&tr.thread) else {
+            continue;
+        };
+        if sites
+            .iter()
+            .any(|s| tr.assigns.iter().any(|a| s.dropped_run(l, a.var)))
+        {
+            continue; // starts a dropped instance: the first one stands for it
+        }
+        let spawn = spawns.iter().find(|(t, _, _)| t.index() == k);
+        let reads_spawned = sites.iter().any(|s| reads(tr, s.spawned));
+        if reads_spawned && spawn.is_none() {
+            if !l
+                .give_ups
+                .iter()
+                .any(|(t, g, _)| *t == tr.thread && *g == tr.to)
+            {
+                return Err(format!(
+                    "thread {} reads the counter of a thread-creation site",
+                    p.thread(tr.thread).name
+                ));
+            }
+            continue; // the site started all its instances: no longer a limit
+        }
+        let guard = ctx.guard(&tr.guard, true)?;
+        let guard = subst_cond(&guard, &|v| {
+            sites
+                .iter()
+                .any(|s| s.spawned == v)
+                .then_some(Term::Const(0))
+        });
+        let assigns: Vec<Assign> = tr
+            .assigns
+            .iter()
+            .filter(|a| {
+                !sites
+                    .iter()
+                    .any(|s| a.var == s.spawned || a.var == s.run || s.locals.contains(&a.var))
+            })
+            .cloned()
+            .collect();
+        let label = tr.label.clone();
+        match spawn {
+            None => {
+                if guard == Cond::False {
+                    continue;
+                }
+                push(&mut out, nt, tr.from, tr.to, guard, assigns, label);
+            }
+            Some((_, i, inits)) => {
+                let site = &sites[*i];
+                for (j, (g, st)) in inits.iter().enumerate() {
+                    let c = site.counters[site.index[st]];
+                    let mut a = assigns.clone();
+                    a.push(Assign {
+                        var: c,
+                        rhs: Rhs::Expr(crate::term::add(Term::Var(c), Term::Const(1))),
+                    });
+                    let g = and(guard.clone(), g.clone());
+                    if g != Cond::False {
+                        push(
+                            &mut out,
+                            nt,
+                            tr.from,
+                            tr.to,
+                            g,
+                            a,
+                            format!("{label}.{}", j + 1),
+                        );
+                    }
+                }
+            }
+        }
+    }
+    // The counter transitions.
+    for (i, moves) in counter_moves.into_iter().enumerate() {
+        let site = &sites[i];
+        for m in moves {
+            let (a, b) = (site.counters[m.from.index()], site.counters[m.to.index()]);
+            let guard = and(
+                cmp(CmpOp::Ge, Term::Var(a), Term::Const(1)),
+                ctx.guard(&m.guard, true)?,
+            );
+            let mut assigns = m.assigns;
+            if a != b {
+                assigns.push(Assign {
+                    var: a,
+                    rhs: Rhs::Expr(crate::term::sub(Term::Var(a), Term::Const(1))),
+                });
+                assigns.push(Assign {
+                    var: b,
+                    rhs: Rhs::Expr(crate::term::add(Term::Var(b), Term::Const(1))),
+                });
+            }
+            let th = counter_thread[i];
+            push(
+                &mut out,
+                th,
+                LocId::new(0),
+                LocId::new(0),
+                guard,
+                assigns,
+                m.label,
+            );
+        }
+    }
+    for e in &p.error {
+        out.error.push(ctx.error(e)?);
+    }
+    let creators: HashSet<ThreadId> = spawns
+        .iter()
+        .map(|(t, _, _)| map[&p.transition(*t).thread])
+        .collect();
+    let coarse = forget_creator_locals(&out, &creators);
+    Ok(CounterSystem {
+        coarse,
+        forgotten: sites
+            .iter()
+            .flat_map(|s| s.forgotten.iter().cloned())
+            .collect(),
+        templates: sites
+            .iter()
+            .map(|s| (p.thread(s.rep).name.clone(), s.states.len()))
+            .collect(),
+        program: out,
+    })
+}
+
+impl Site {
+    fn dropped_run(&self, l: &Lowered, v: VarId) -> bool {
+        self.dropped
+            .iter()
+            .any(|d| l.threads[d.index()].run == Some(v))
+    }
+}
+
+struct Ctx<'a> {
+    sites: &'a [Site],
+    map: &'a HashMap<ThreadId, ThreadId>,
+}
+
+impl Ctx<'_> {
+    /// A condition of the counter system: location tests of instances
+    /// become counter sums (the first instance stands for all; tests of the
+    /// other instances are false), other threads are renumbered. A test of
+    /// an instance under a negation is refused in guards (`positive` tracks
+    /// the polarity), except in the error condition where "no instance is
+    /// at `L`" is exactly "the counters at `L` sum to 0".
+    fn guard(&self, c: &Cond, positive: bool) -> Result<Cond, String> {
+        self.cond(c, positive, false)
+    }
+
+    /// [`Ctx::guard`] for the error condition.
+    fn error(&self, c: &Cond) -> Result<Cond, String> {
+        self.cond(c, true, true)
+    }
+
+    fn cond(&self, c: &Cond, positive: bool, error: bool) -> Result<Cond, String> {
+        if let Cond::At(t, _) = c {
+            let instance = self
+                .sites
+                .iter()
+                .any(|s| s.rep == *t || s.dropped.contains(t));
+            if instance && !positive && !error {
+                return Err(
+                    "a guard tests that an instance of a thread created in a loop is not at a \
+                     location"
+                        .into(),
+                );
+            }
+        }
+        Ok(match c {
+            Cond::True | Cond::False | Cond::Cmp(..) => c.clone(),
+            Cond::At(t, l) => {
+                if let Some(s) = self.sites.iter().find(|s| s.rep == *t) {
+                    let sum = s
+                        .states
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, st)| st.loc == *l)
+                        .map(|(j, _)| Term::Var(s.counters[j]))
+                        .reduce(crate::term::add);
+                    match sum {
+                        Some(sum) => cmp(CmpOp::Ge, sum, Term::Const(1)),
+                        None => Cond::False,
+                    }
+                } else if self.sites.iter().any(|s| s.dropped.contains(t)) {
+                    // The first instance's counters stand for this one.
+                    if positive {
+                        Cond::False
+                    } else {
+                        Cond::True
+                    }
+                } else {
+                    Cond::At(self.map[t], *l)
+                }
+            }
+            Cond::Not(a) => not(self.cond(a, !positive, error)?),
+            Cond::And(a, b) => and(
+                self.cond(a, positive, error)?,
+                self.cond(b, positive, error)?,
+            ),
+            Cond::Or(a, b) => or(
+                self.cond(a, positive, error)?,
+                self.cond(b, positive, error)?,
+            ),
+        })
+    }
+}
+
+fn push(
+    out: &mut Program,
+    t: ThreadId,
+    from: LocId,
+    to: LocId,
+    guard: Cond,
+    assigns: Vec<Assign>,
+    label: String,
+) {
+    let id = TransId::new(out.transitions.len());
+    out.threads[t.index()].transitions.push(id);
+    out.transitions.push(Transition {
+        thread: t,
+        label,
+        explicit_label: false,
+        from,
+        to,
+        guard,
+        assigns,
+    });
+}
+
+fn reads(tr: &Transition, v: VarId) -> bool {
+    let mut found = false;
+    tr.guard.for_each_var(&mut |w| found |= w == v);
+    for a in &tr.assigns {
+        if let Rhs::Expr(t) = &a.rhs {
+            t.for_each_var(&mut |w| found |= w == v);
+        }
+    }
+    found
+}
+
+fn touches(tr: &Transition, v: VarId) -> bool {
+    reads(tr, v) || tr.assigns.iter().any(|a| a.var == v)
+}
+
+/// The variables only the template touches (its locals, its parameter
+/// written by the spawns), not its run flag, not in the error or initial
+/// condition.
+fn template_locals(l: &Lowered, rep: ThreadId, runs: &HashMap<VarId, ThreadId>) -> Vec<VarId> {
+    let p = &l.program;
+    let run = l.threads[rep.index()].run;
+    let mut in_conds = HashSet::new();
+    for c in p.error.iter().chain(&p.init) {
+        c.for_each_var(&mut |v| {
+            in_conds.insert(v);
+        });
+    }
+    let mut candidates: BTreeMap<VarId, bool> = BTreeMap::new();
+    for &t in &p.thread(rep).transitions {
+        let tr = p.transition(t);
+        tr.guard.for_each_var(&mut |v| {
+            candidates.insert(v, true);
+        });
+        for a in &tr.assigns {
+            candidates.insert(a.var, true);
+            if let Rhs::Expr(t) = &a.rhs {
+                t.for_each_var(&mut |v| {
+                    candidates.insert(v, true);
+                });
+            }
+        }
+    }
+    candidates
+        .into_keys()
+        .filter(|&v| Some(v) != run && !in_conds.contains(&v) && !runs.contains_key(&v))
+        .filter(|&v| {
+            p.transitions.iter().all(|tr| {
+                tr.thread == rep
+                    || !touches(tr, v)
+                    || (tr.assigns.iter().any(|a| Some(a.var) == run)
+                        && !reads(tr, v)
+                        && tr.assigns.iter().any(|a| a.var == v))
+            })
+        })
+        .collect()
+}
+
+/// Instances must be lowered alike: the same locations and transitions
+/// (a cheap check that no analysis treated one instance differently).
+fn same_shape(p: &Program, a: ThreadId, b: ThreadId) -> Result<(), String> {
+    let (ta, tb) = (p.thread(a), p.thread(b));
+    let shape = |t: &Thread| {
+        t.transitions
+            .iter()
+            .map(|&i| {
+                let tr = p.transition(i);
+                (tr.from, tr.to, tr.assigns.len())
+            })
+            .collect::<Vec<_>>()
+    };
+    if ta.locs != tb.locs || shape(ta) != shape(tb) {
+        return Err(format!(
+            "the instances {} and {} were lowered differently",
+            ta.name, tb.name
+        ));
+    }
+    Ok(())
+}
+
+/// Thread ids of instances are all written as the first instance's id.
+/// That is exact for the comparisons the lowering makes of ids held in
+/// variables with the ids of other threads (joins, mutex owners), but not
+/// for an instance comparing ids (its own, as a mutex owner, or two held in
+/// variables): refused.
+fn check_ids(l: &Lowered, sites: &[Site]) -> Result<(), String> {
+    let p = &l.program;
+    let ids: HashSet<i64> = sites.iter().flat_map(|s| s.ids.iter().copied()).collect();
+    // Variables that may hold an instance's id (not the sites' own
+    // counters and run flags, whose small values are no ids).
+    let machinery: HashSet<VarId> = sites
+        .iter()
+        .map(|s| s.spawned)
+        .chain(l.threads.iter().filter_map(|t| t.run))
+        .collect();
+    let mut idvars: HashSet<VarId> = HashSet::new();
+    loop {
+        let before = idvars.len();
+        for tr in &p.transitions {
+            for a in &tr.assigns {
+                if let Rhs::Expr(t) = &a.rhs {
+                    let mut hit = matches!(t, Term::Const(c) if ids.contains(c));
+                    t.for_each_var(&mut |v| hit |= idvars.contains(&v));
+                    if hit && !machinery.contains(&a.var) {
+                        idvars.insert(a.var);
+                    }
+                }
+            }
+        }
+        if idvars.len() == before {
+            break;
+        }
+    }
+    let mentions = |t: &Term| {
+        let mut hit = false;
+        t.for_each_var(&mut |v| hit |= idvars.contains(&v));
+        hit
+    };
+    let has_id = |t: &Term| has_const(t, &ids);
+    fn cmps<'a>(c: &'a Cond, out: &mut Vec<(&'a Term, &'a Term)>) {
+        match c {
+            Cond::Cmp(_, a, b) => out.push((a, b)),
+            Cond::Not(a) => cmps(a, out),
+            Cond::And(a, b) | Cond::Or(a, b) => {
+                cmps(a, out);
+                cmps(b, out);
+            }
+            _ => {}
+        }
+    }
+    let template = |t: ThreadId| sites.iter().any(|s| s.rep == t || s.dropped.contains(&t));
+    for tr in &p.transitions {
+        let mut cs = Vec::new();
+        cmps(&tr.guard, &mut cs);
+        for (a, b) in cs {
+            if mentions(a) && mentions(b) {
+                return Err(format!(
+                    "thread {} compares two thread ids (or mutex owners) while instances of a \
+                     thread created in a loop are counted",
+                    p.thread(tr.thread).name
+                ));
+            }
+            let id_test = (has_id(a) || has_id(b)) && (mentions(a) || mentions(b));
+            // Elsewhere, only joins compare a handle with an instance's id:
+            // positively together with the instance's end, or negated in
+            // the edge to "not created here", over all ids.
+            let join = {
+                let mut at = false;
+                at_threads(&tr.guard, &mut |t| at |= template(t));
+                at || l
+                    .give_ups
+                    .iter()
+                    .any(|(t, g, _)| *t == tr.thread && *g == tr.to)
+            };
+            if id_test && !template(tr.thread) && !join {
+                return Err(format!(
+                    "thread {} compares a thread id with the id of an instance of a thread \
+                     created in a loop outside a join",
+                    p.thread(tr.thread).name
+                ));
+            }
+            if template(tr.thread) && id_test {
+                return Err(format!(
+                    "thread {} is created in a loop and compares its thread id (as a mutex owner \
+                     or pthread_self): its instances are not interchangeable",
+                    p.thread(tr.thread).name
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+fn has_const(t: &Term, ids: &HashSet<i64>) -> bool {
+    match t {
+        Term::Const(c) => ids.contains(c),
+        Term::Var(_) => false,
+        Term::Add(a, b) | Term::Sub(a, b) => has_const(a, ids) || has_const(b, ids),
+        Term::Mul(_, a) | Term::Neg(a) | Term::Div(a, _) | Term::Mod(a, _) => has_const(a, ids),
+    }
+}
+
+fn intern(site: &mut Site, st: LocalState) -> (usize, bool) {
+    if let Some(&i) = site.index.get(&st) {
+        return (i, false);
+    }
+    site.states.push(st.clone());
+    site.index.insert(st, site.states.len() - 1);
+    (site.states.len() - 1, true)
+}
+
+/// The values a local of a small type can take, each with the condition
+/// that `t` has it; `None` when the type has too many values.
+fn split(l: &Lowered, v: VarId, t: &Term) -> Option<Vec<(Cond, Val)>> {
+    let (lo, hi) = l.ranges.get(v.index()).copied()?;
+    let (lo, hi) = (lo?, hi?);
+    if hi - lo + 1 > MAX_SPLIT {
+        return None;
+    }
+    Some(
+        (lo..=hi)
+            .map(|c| {
+                let c = c as i64;
+                (cmp(CmpOp::Eq, t.clone(), Term::Const(c)), Val::Known(c))
+            })
+            .collect(),
+    )
+}
+
+/// Every combination of choices, with the conjunction of their conditions.
+fn product(choices: &[Vec<(Cond, Val)>]) -> Vec<(Cond, Vec<Val>)> {
+    let mut out = vec![(Cond::True, Vec::new())];
+    for cs in choices {
+        let mut next = Vec::new();
+        for (g, vs) in &out {
+            for (c, v) in cs {
+                let g = and(g.clone(), c.clone());
+                if g == Cond::False {
+                    continue;
+                }
+                let mut vs = vs.clone();
+                vs.push(*v);
+                next.push((g, vs));
+            }
+        }
+        out = next;
+    }
+    out
+}
+
+/// Evaluates a variable-free term.
+fn eval(t: &Term) -> Option<i64> {
+    Some(match t {
+        Term::Const(c) => *c,
+        Term::Var(_) => return None,
+        Term::Add(a, b) => eval(a)?.checked_add(eval(b)?)?,
+        Term::Sub(a, b) => eval(a)?.checked_sub(eval(b)?)?,
+        Term::Mul(k, a) => eval(a)?.checked_mul(*k)?,
+        Term::Neg(a) => eval(a)?.checked_neg()?,
+        Term::Div(a, k) => eval(a)?.div_euclid(*k),
+        Term::Mod(a, k) => eval(a)?.rem_euclid(*k),
+    })
+}
+
+/// Folds variable-free comparisons (after substitution).
+fn fold(c: &Cond) -> Cond {
+    match c {
+        Cond::Cmp(op, a, b) => match (eval(a), eval(b)) {
+            (Some(x), Some(y)) => cmp(*op, Term::Const(x), Term::Const(y)),
+            _ => c.clone(),
+        },
+        Cond::Not(a) => not(fold(a)),
+        Cond::And(a, b) => and(fold(a), fold(b)),
+        Cond::Or(a, b) => or(fold(a), fold(b)),
+        _ => c.clone(),
+    }
+}
+
+/// The local states of a template reachable from its initial ones, and
+/// one move per (local state, template transition, choice of the values
+/// of locals it assigns), with the local states' indices as its `from` and
+/// `to` (the caller numbers the counters in the order of `site.states`).
+fn explore(l: &Lowered, site: &mut Site) -> Result<Vec<Transition>, String> {
+    let p = &l.program;
+    let tname = p.thread(site.rep).name.clone();
+    let pos: HashMap<VarId, usize> = site
+        .locals
+        .iter()
+        .enumerate()
+        .map(|(i, &v)| (v, i))
+        .collect();
+    // (from state, to state, guard, shared assigns, label)
+    let mut moves: Vec<(usize, usize, Cond, Vec<Assign>, String)> = Vec::new();
+    let mut next = 0;
+    while next < site.states.len() {
+        if site.states.len() > MAX_LOCAL_STATES {
+            return Err(format!(
+                "thread {tname} is created in a loop and has more than {MAX_LOCAL_STATES} local \
+                 states"
+            ));
+        }
+        let s = site.states[next].clone();
+        let si = next;
+        next += 1;
+        for &t in &p.thread(site.rep).transitions {
+            let tr = p.transition(t);
+            if tr.from != s.loc {
+                continue;
+            }
+            let f = |v: VarId| -> Option<Term> {
+                if v == site.run {
+                    return Some(Term::Const(1));
+                }
+                match pos.get(&v).map(|&i| s.vals[i]) {
+                    Some(Val::Known(c)) => Some(Term::Const(c)),
+                    // A forgotten value: the local stays, and is dropped below.
+                    Some(Val::Any) | None => None,
+                }
+            };
+            let is_local = |t: &Term| {
+                let mut hit = false;
+                t.for_each_var(&mut |v| hit |= pos.contains_key(&v));
+                hit
+            };
+            let local_name = |v: VarId| {
+                l.vars[v.index()]
+                    .c_name
+                    .clone()
+                    .unwrap_or_else(|| p.var(v).name.clone())
+            };
+            let guard = fold(&subst_cond(&tr.guard, &f));
+            // Comparisons with forgotten locals are true (an
+            // over-approximation).
+            let guard = fold(&drop_atoms(&guard, true, &is_local));
+            if guard == Cond::False {
+                continue;
+            }
+            if guard.mentions_locations() {
+                let mut own = false;
+                at_threads(&guard, &mut |th| {
+                    own |= th == site.rep || site.dropped.contains(&th)
+                });
+                if own {
+                    return Err(format!(
+                        "thread {tname} is created in a loop and tests the location of an \
+                         instance"
+                    ));
+                }
+            }
+            let mut shared = Vec::new();
+            let mut choices: Vec<Vec<(Cond, Val)>> = Vec::new();
+            let mut assigned: Vec<usize> = Vec::new();
+            for a in &tr.assigns {
+                match (pos.get(&a.var), &a.rhs) {
+                    (None, Rhs::Expr(e)) => {
+                        let e = subst_term(e, &f);
+                        shared.push(Assign {
+                            var: a.var,
+                            rhs: if is_local(&e) {
+                                Rhs::Nondet
+                            } else {
+                                Rhs::Expr(e)
+                            },
+                        })
+                    }
+                    (None, Rhs::Nondet) => shared.push(a.clone()),
+                    (Some(&i), Rhs::Nondet) => {
+                        assigned.push(i);
+                        choices.push(match split(l, a.var, &Term::Const(0)) {
+                            Some(cs) => cs.into_iter().map(|(_, v)| (Cond::True, v)).collect(),
+                            None => {
+                                site.forgotten.insert(format!(
+                                    "`{}` of {tname} (an input of a large type)",
+                                    local_name(a.var)
+                                ));
+                                vec![(Cond::True, Val::Any)]
+                            }
+                        });
+                    }
+                    (Some(&i), Rhs::Expr(e)) => {
+                        assigned.push(i);
+                        let e = subst_term(e, &f);
+                        let split = (!is_local(&e)).then(|| split(l, a.var, &e)).flatten();
+                        choices.push(match (eval(&e), split) {
+                            (Some(c), _) => vec![(Cond::True, Val::Known(c))],
+                            (None, Some(cs)) => cs,
+                            (None, None) => {
+                                if !is_local(&e) {
+                                    site.forgotten.insert(format!(
+                                        "`{}` of {tname} (unboundedly many values: `{}`)",
+                                        local_name(a.var),
+                                        p.named(&e)
+                                    ));
+                                }
+                                vec![(Cond::True, Val::Any)]
+                            }
+                        });
+                    }
+                }
+            }
+            for (g, vs) in product(&choices) {
+                let g = fold(&and(guard.clone(), g));
+                if g == Cond::False {
+                    continue;
+                }
+                let mut vals = s.vals.clone();
+                for (&i, v) in assigned.iter().zip(vs) {
+                    vals[i] = v;
+                }
+                let (ti, _) = intern(site, LocalState { loc: tr.to, vals });
+                moves.push((si, ti, g, shared.clone(), tr.label.clone()));
+            }
+        }
+    }
+    // Counter variables are numbered by the caller in state order; refer to
+    // them through the state index here and fix up after numbering.
+    Ok(moves
+        .into_iter()
+        .map(|(from, to, guard, assigns, label)| Transition {
+            thread: site.rep,
+            label: format!("{label}@{from}"),
+            explicit_label: false,
+            from: LocId::new(from),
+            to: LocId::new(to),
+            guard,
+            assigns,
+        })
+        .collect())
+}
+
+fn at_threads(c: &Cond, f: &mut impl FnMut(ThreadId)) {
+    match c {
+        Cond::At(t, _) => f(*t),
+        Cond::Not(a) => at_threads(a, f),
+        Cond::And(a, b) | Cond::Or(a, b) => {
+            at_threads(a, f);
+            at_threads(b, f);
+        }
+        _ => {}
+    }
+}
+
+fn sanitize(s: &str) -> String {
+    s.chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+        .collect()
+}
+
+/// The program with the variables that only one creating thread uses (and
+/// the error and initial conditions do not mention) forgotten: atoms over
+/// them become true in the negation normal form of every guard, their
+/// assignments are dropped, and assignments reading them become inputs.
+/// Every execution of `p` is one of the result (with the forgotten
+/// variables' values ignored), so a proof of the result is one of `p`.
+fn forget_creator_locals(p: &Program, creators: &HashSet<ThreadId>) -> Option<Program> {
+    let owners = engine::liveness::owners(p);
+    let mut in_conds = HashSet::new();
+    for c in p.error.iter().chain(&p.init) {
+        c.for_each_var(&mut |v| {
+            in_conds.insert(v);
+        });
+    }
+    let forget: HashSet<VarId> = owners
+        .iter()
+        .enumerate()
+        .filter(|(i, o)| {
+            o.is_some_and(|t| creators.contains(&t)) && !in_conds.contains(&VarId::new(*i))
+        })
+        .map(|(i, _)| VarId::new(i))
+        .collect();
+    if forget.is_empty() {
+        return None;
+    }
+    let mentions = |t: &Term| {
+        let mut hit = false;
+        t.for_each_var(&mut |v| hit |= forget.contains(&v));
+        hit
+    };
+    let mut q = p.clone();
+    for tr in &mut q.transitions {
+        tr.guard = drop_atoms(&tr.guard, true, &mentions);
+        tr.assigns.retain(|a| !forget.contains(&a.var));
+        for a in &mut tr.assigns {
+            if matches!(&a.rhs, Rhs::Expr(t) if mentions(t)) {
+                a.rhs = Rhs::Nondet;
+            }
+        }
+    }
+    Some(q)
+}
+
+/// The negation normal form of `c` (under `positive`) with every
+/// comparison whose side `drop` selects replaced by true: implied by `c`.
+fn drop_atoms(c: &Cond, positive: bool, drop: &impl Fn(&Term) -> bool) -> Cond {
+    match c {
+        Cond::True | Cond::False => {
+            if (*c == Cond::True) == positive {
+                Cond::True
+            } else {
+                Cond::False
+            }
+        }
+        Cond::Cmp(op, a, b) => {
+            if drop(a) || drop(b) {
+                Cond::True
+            } else if positive {
+                c.clone()
+            } else {
+                Cond::Cmp(op.negated(), a.clone(), b.clone())
+            }
+        }
+        Cond::At(..) => {
+            if positive {
+                c.clone()
+            } else {
+                Cond::Not(Box::new(c.clone()))
+            }
+        }
+        Cond::Not(a) => drop_atoms(a, !positive, drop),
+        Cond::And(a, b) if positive => and(drop_atoms(a, true, drop), drop_atoms(b, true, drop)),
+        Cond::Or(a, b) if !positive => and(drop_atoms(a, false, drop), drop_atoms(b, false, drop)),
+        Cond::And(a, b) | Cond::Or(a, b) => {
+            or(drop_atoms(a, positive, drop), drop_atoms(b, positive, drop))
+        }
+    }
+}

@@ -1,0 +1,151 @@
+//! The counter abstraction of threads created in loops
+//! (`lowering::counter`): what it builds, what the engines make of it, and
+//! what it forgets or refuses.
+
+use engine::verdict::Verdict;
+use lowering::counter::counter_system;
+use lowering::{Lowered, Options};
+use std::path::Path;
+
+fn lower(name: &str, text: &str, instances: usize) -> Lowered {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("counter");
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join(format!("{name}.c"));
+    std::fs::write(&path, text).expect("write program");
+    let unit = frontend::parse_file(&path, &frontend::Options::default()).expect("parses");
+    lowering::lower_with(
+        &unit,
+        &Options {
+            instances,
+            ..Options::default()
+        },
+    )
+    .expect("lowers")
+}
+
+const WORKERS: &str = r#"
+#include <pthread.h>
+extern void reach_error(void);
+pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+int inside = 0;
+void *worker(void *arg) {
+  ACQUIRE
+  inside = inside + 1;
+  if (inside != 1) reach_error();
+  inside = inside - 1;
+  RELEASE
+  return 0;
+}
+int main(void) {
+  pthread_t t;
+  for (int i = 0; i < 10000; i++) pthread_create(&t, 0, worker, 0);
+  return 0;
+}
+"#;
+
+fn workers(locked: bool) -> String {
+    let (l, u) = if locked {
+        ("pthread_mutex_lock(&m);", "pthread_mutex_unlock(&m);")
+    } else {
+        ("", "")
+    };
+    WORKERS.replace("ACQUIRE", l).replace("RELEASE", u)
+}
+
+fn ase(p: &engine::ir::Program, secs: u64) -> Verdict {
+    let config = engine::ase::Config {
+        timeout: Some(std::time::Duration::from_secs(secs)),
+        ..Default::default()
+    };
+    engine::ase::check(p, &config).verdict
+}
+
+#[test]
+fn workers_under_a_mutex_are_counted_and_proved() {
+    let l = lower("locked", &workers(true), 3);
+    assert_eq!(l.loop_sites.len(), 1);
+    assert_eq!(l.loop_sites[0].instances.len(), 3);
+    let c = counter_system(&l).expect("a counter system");
+    assert_eq!(c.templates, vec![("worker.1".to_string(), 4)]);
+    // The instances are gone; one thread of counter transitions instead.
+    let names: Vec<&str> = c.program.threads.iter().map(|t| t.name.as_str()).collect();
+    assert_eq!(names, ["main", "worker_1_counters"]);
+    let coarse = c.coarse.as_ref().expect("main's loop counter is forgotten");
+    assert!(matches!(ase(coarse, 20), Verdict::Safe(_)));
+}
+
+#[test]
+fn the_counter_system_keeps_the_race_of_two_workers() {
+    let l = lower("racy", &workers(false), 2);
+    let c = counter_system(&l).expect("a counter system");
+    let coarse = c.coarse.expect("coarse");
+    // An error trace of the abstraction exists (two workers in the
+    // critical section): the abstraction does not lose the bug.
+    let bounds = engine::explicit::Bounds {
+        bound: 8,
+        max_states: 200_000,
+    };
+    let o = engine::explicit::check(&coarse, &bounds, None);
+    assert!(matches!(o.verdict, Verdict::Unsafe(_)), "{:?}", o.verdict);
+    assert!(!matches!(ase(&c.program, 20), Verdict::Safe(_)));
+}
+
+#[test]
+fn one_instance_per_site_is_not_counted() {
+    let l = lower("one", &workers(true), 1);
+    assert!(l.loop_sites.is_empty());
+    assert!(counter_system(&l).is_err());
+}
+
+#[test]
+fn unbounded_locals_and_distinct_arguments_are_forgotten() {
+    let ticket = r#"
+#include <pthread.h>
+extern void reach_error(void);
+extern int __VERIFIER_nondet_int(void);
+int next = 0, serving = 0;
+void *worker(void *arg) {
+  int my = next;
+  next = next + 1;
+  while (serving != my) {}
+  serving = serving + 1;
+  return 0;
+}
+int main(void) {
+  pthread_t t;
+  while (__VERIFIER_nondet_int()) pthread_create(&t, 0, worker, 0);
+  return 0;
+}
+"#;
+    let c = counter_system(&lower("ticket", ticket, 3)).expect("a counter system");
+    assert!(
+        c.forgotten
+            .iter()
+            .any(|f| f.contains("`my`") && f.contains("unboundedly many")),
+        "{:?}",
+        c.forgotten
+    );
+    let args = r#"
+#include <pthread.h>
+extern void reach_error(void);
+void *worker(void *arg) {
+  if ((int)arg == 7) reach_error();
+  return 0;
+}
+int main(void) {
+  pthread_t t;
+  for (int i = 0; i < 10000; i++) pthread_create(&t, 0, worker, (void *)i);
+  return 0;
+}
+"#;
+    let c = counter_system(&lower("args", args, 3)).expect("a counter system");
+    assert!(
+        c.forgotten
+            .iter()
+            .any(|f| f.contains("not interchangeable")),
+        "{:?}",
+        c.forgotten
+    );
+    // Forgetting over-approximates: the worker given 7 may fail.
+    assert!(!matches!(ase(&c.program, 10), Verdict::Safe(_)));
+}
