@@ -10,7 +10,7 @@ use frontend::{FrontendError, Location, ParsedUnit};
 use lowering::{LowerError, Lowered};
 
 /// Preprocessor options of C input.
-#[derive(clap::Args, Clone, Debug, Default)]
+#[derive(clap::Args, Clone, Debug)]
 pub struct CppArgs {
     /// The C preprocessor command (default `cc`), run as `CPP [-m32] -E`.
     #[arg(long, value_name = "COMMAND")]
@@ -30,6 +30,14 @@ pub struct CppArgs {
     /// (the fine-grained model, for comparison).
     #[arg(long)]
     pub no_reduce: bool,
+    /// Heap objects per allocation site (`malloc`, `calloc`, `alloca`):
+    /// a site that runs more often gives up.
+    #[arg(long, value_name = "N", default_value_t = lowering::DEFAULT_HEAP_BUDGET)]
+    pub heap_budget: usize,
+    /// `malloc` and `calloc` may return NULL (by default they succeed, as
+    /// SV-COMP assumes).
+    #[arg(long)]
+    pub malloc_may_fail: bool,
 }
 
 /// `--data-model`.
@@ -41,6 +49,20 @@ pub enum DataModelArg {
     /// 32-bit `int`, 64-bit `long` and pointers.
     #[value(name = "LP64")]
     Lp64,
+}
+
+impl Default for CppArgs {
+    fn default() -> Self {
+        CppArgs {
+            cpp: None,
+            include: Vec::new(),
+            define: Vec::new(),
+            data_model: None,
+            no_reduce: false,
+            heap_budget: lowering::DEFAULT_HEAP_BUDGET,
+            malloc_may_fail: false,
+        }
+    }
 }
 
 impl CppArgs {
@@ -99,6 +121,8 @@ pub fn load(path: &Path, cpp: &CppArgs) -> Result<(ParsedUnit, Lowered), Failure
     })?;
     let options = lowering::Options {
         reduce: !cpp.no_reduce,
+        heap_budget: cpp.heap_budget,
+        malloc_may_fail: cpp.malloc_may_fail,
     };
     let lowered = lowering::lower_with(&unit, &options).map_err(|e| {
         let at = unit.locate(&e.span());

@@ -10,6 +10,8 @@
 
 mod call;
 mod expr;
+mod fnptr;
+mod heap;
 mod stmt;
 
 use std::collections::{HashMap, HashSet, VecDeque};
@@ -148,6 +150,20 @@ pub struct Lowerer<'a> {
     statics: HashMap<String, ObjId>,
     /// Whether emission runs the reduction ([`crate::Options::reduce`]).
     pub(crate) reduce: bool,
+    /// Objects per allocation site ([`crate::Options::heap_budget`]).
+    pub(crate) heap_budget: usize,
+    /// Whether `malloc` and `calloc` may return NULL.
+    pub(crate) malloc_may_fail: bool,
+    /// The heap objects and their liveness flags.
+    pub(crate) heap: std::collections::BTreeMap<ObjId, VarId>,
+    /// The allocation sites met so far, in order: name, type, objects
+    /// (made up front when a first lowering found them, see
+    /// [`crate::lower_with`]).
+    pub(crate) heap_sites: Vec<(String, CType, Vec<ObjId>)>,
+    /// How many allocation sites this lowering has met.
+    pub(crate) sites_met: usize,
+    /// The addresses of the functions used as values.
+    pub(crate) fn_addrs: std::collections::BTreeMap<String, i64>,
 }
 
 #[derive(Clone, Debug)]
@@ -207,6 +223,12 @@ impl<'a> Lowerer<'a> {
             thread_counts: HashMap::new(),
             statics: HashMap::new(),
             reduce: true,
+            heap_budget: crate::Options::default().heap_budget,
+            malloc_may_fail: false,
+            heap: Default::default(),
+            heap_sites: Vec::new(),
+            sites_met: 0,
+            fn_addrs: Default::default(),
         };
         for ext in &unit.unit.0 {
             match &ext.node {
@@ -220,6 +242,9 @@ impl<'a> Lowerer<'a> {
                 ExternalDeclaration::StaticAssert(_) => {}
             }
         }
+        let mut used = HashSet::new();
+        fnptr::ValueNames(&mut used).visit_translation_unit(&unit.unit);
+        me.function_addresses(&used);
         Ok(me)
     }
 
@@ -578,8 +603,8 @@ impl<'a> Lowerer<'a> {
         const_expr(&mut self.types, e)
     }
 
-    /// Lowers the program: `main` and every thread instance it creates.
-    pub fn run(mut self) -> Result<crate::Lowered> {
+    /// Lowers every thread instance (without emitting the program).
+    pub(crate) fn lower_all(&mut self) -> Result<()> {
         if !self.functions.contains_key("main") {
             return Err(LowerError::invalid(
                 Span::none(),
@@ -598,7 +623,7 @@ impl<'a> Lowerer<'a> {
         while let Some(k) = self.queue.pop_front() {
             self.lower_thread(k)?;
         }
-        crate::emit::emit(self)
+        Ok(())
     }
 
     /// Registers a new thread instance of `func`, to be lowered later.
@@ -905,7 +930,7 @@ impl<'a> Lowerer<'a> {
         f.scopes.iter().rev().find_map(|s| s.get(name).cloned())
     }
 
-    fn lookup(&mut self, name: &str) -> Result<Option<Binding>> {
+    pub(crate) fn lookup(&mut self, name: &str) -> Result<Option<Binding>> {
         if let Some(b) = self.lookup_local(name) {
             return Ok(Some(b));
         }
