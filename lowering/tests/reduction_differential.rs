@@ -156,7 +156,15 @@ fn check_one(seed: u64, text: &str, run: &mut Run, show: bool) {
     if std::env::var_os("ASE_REDUCE_DIFF_KEEP").is_none() {
         let _ = std::fs::remove_file(&path);
     }
-    let lower = |reduce: bool| lowering::lower_with(&unit, &Options { reduce });
+    let lower = |reduce: bool| {
+        lowering::lower_with(
+            &unit,
+            &Options {
+                reduce,
+                ..Options::default()
+            },
+        )
+    };
     let reduced = lower(true);
     let unreduced = lower(false);
     let t = Instant::now();
