@@ -10,7 +10,7 @@ use frontend::{FrontendError, Location, ParsedUnit};
 use lowering::{LowerError, Lowered};
 
 /// Preprocessor options of C input.
-#[derive(clap::Args, Clone, Debug, Default)]
+#[derive(clap::Args, Clone, Debug)]
 pub struct CppArgs {
     /// The C preprocessor command (default `cc`), run as `CPP [-m32] -E`.
     #[arg(long, value_name = "COMMAND")]
@@ -40,6 +40,14 @@ pub struct CppArgs {
     /// arguments) before the threads start.
     #[arg(long, value_name = "FUNCTION", requires = "concurrent")]
     pub init: Option<String>,
+    /// Heap objects per allocation site (`malloc`, `calloc`, `alloca`):
+    /// a site that runs more often gives up.
+    #[arg(long, value_name = "N", default_value_t = lowering::DEFAULT_HEAP_BUDGET)]
+    pub heap_budget: usize,
+    /// `malloc` and `calloc` may return NULL (by default they succeed, as
+    /// SV-COMP assumes).
+    #[arg(long)]
+    pub malloc_may_fail: bool,
 }
 
 fn concurrent_list(s: &str) -> Result<Vec<lowering::harness::Concurrent>, String> {
@@ -55,6 +63,22 @@ pub enum DataModelArg {
     /// 32-bit `int`, 64-bit `long` and pointers.
     #[value(name = "LP64")]
     Lp64,
+}
+
+impl Default for CppArgs {
+    fn default() -> Self {
+        CppArgs {
+            cpp: None,
+            include: Vec::new(),
+            define: Vec::new(),
+            data_model: None,
+            no_reduce: false,
+            concurrent: Vec::new(),
+            init: None,
+            heap_budget: lowering::DEFAULT_HEAP_BUDGET,
+            malloc_may_fail: false,
+        }
+    }
 }
 
 impl CppArgs {
@@ -81,6 +105,12 @@ impl CppArgs {
         if self.no_reduce {
             out.push("--no-reduce".into());
         }
+        if self.heap_budget != lowering::DEFAULT_HEAP_BUDGET {
+            out.extend(["--heap-budget".to_string(), self.heap_budget.to_string()]);
+        }
+        if self.malloc_may_fail {
+            out.push("--malloc-may-fail".into());
+        }
         if harness {
             for c in self.concurrent() {
                 out.extend([
@@ -93,6 +123,16 @@ impl CppArgs {
             }
         }
         out
+    }
+
+    /// The options of the lowering.
+    pub fn lowering_options(&self) -> lowering::Options {
+        lowering::Options {
+            reduce: !self.no_reduce,
+            heap_budget: self.heap_budget,
+            malloc_may_fail: self.malloc_may_fail,
+            ..lowering::Options::default()
+        }
     }
 
     /// The functions of `--concurrent`, in order.
@@ -140,10 +180,7 @@ pub enum Failure {
 /// Parses and lowers a C file.
 pub fn load(path: &Path, cpp: &CppArgs) -> Result<(ParsedUnit, Lowered), Failure> {
     let unit = parse(path, cpp)?;
-    let options = lowering::Options {
-        reduce: !cpp.no_reduce,
-        ..lowering::Options::default()
-    };
+    let options = cpp.lowering_options();
     let lowered = lowering::lower_with(&unit, &options).map_err(|e| lower_failure(&unit, &e))?;
     Ok((unit, lowered))
 }
@@ -208,10 +245,7 @@ pub fn hook_plan(path: &Path, cpp: &CppArgs) -> HookPlan {
         }
         return HookPlan::CheckHarness;
     }
-    let options = lowering::Options {
-        reduce: !cpp.no_reduce,
-        ..lowering::Options::default()
-    };
+    let options = cpp.lowering_options();
     match lowering::lower_with(&unit, &options) {
         Ok(lowered) if lowered.threads.len() <= 1 => {
             HookPlan::Skip("no threads are created: skipped".into())

@@ -54,12 +54,12 @@
 //! passes "some thread called `reach_error()`" so that a give-up state is
 //! never the goal.
 
-use crate::ir::{CmpOp, Cond, LocId, Program, Rhs, Term, ThreadId, TransId};
+use crate::ir::{CmpOp, Cond, LocId, NlOp, Program, Rhs, Term, ThreadId, TransId};
 use crate::smt::{Smt, SmtError, Space};
 use crate::verdict::{Outcome, Stats, Trace, Verdict};
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
-use z3::ast::{Bool, Int};
+use z3::ast::{Bool, Int, BV};
 
 /// The depth limit of one search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -495,6 +495,35 @@ fn term(t: &Term, f: &Frame) -> Int {
         // (the divisor is positive).
         Term::Div(a, k) => term(a, f).div(Int::from_i64(*k)),
         Term::Mod(a, k) => term(a, f).modulo(Int::from_i64(*k)),
+        Term::Nl(op, a, b) => nonlinear(*op, term(a, f), term(b, f)),
+    }
+}
+
+/// A non-linear operation, with the IR's total semantics (`NlOp::apply`):
+/// C's truncating division and remainder from Z3's Euclidean ones on
+/// absolute values, zero divisors as the IR defines them, and bitwise
+/// operations on 64-bit two's complement (`int2bv` reduces modulo 2^64, as
+/// `NlOp::apply` does).
+fn nonlinear(op: NlOp, a: Int, b: Int) -> Int {
+    let zero = Int::from_i64(0);
+    let abs = |x: &Int| x.ge(&zero).ite(x, &x.unary_minus());
+    let bits = |x: &Int| BV::from_int(x, 64);
+    match op {
+        NlOp::Mul => Int::mul(&[a, b]),
+        NlOp::Div => {
+            let q = abs(&a).div(abs(&b));
+            let same_sign = a.ge(&zero).eq(b.ge(&zero));
+            let q = same_sign.ite(&q, &q.unary_minus());
+            b.eq(&zero).ite(&zero, &q)
+        }
+        NlOp::Rem => {
+            let r = abs(&a).modulo(abs(&b));
+            let r = a.ge(&zero).ite(&r, &r.unary_minus());
+            b.eq(&zero).ite(&a, &r)
+        }
+        NlOp::And => Int::from_bv(&bits(&a).bvand(bits(&b)), true),
+        NlOp::Or => Int::from_bv(&bits(&a).bvor(bits(&b)), true),
+        NlOp::Xor => Int::from_bv(&bits(&a).bvxor(bits(&b)), true),
     }
 }
 

@@ -53,6 +53,7 @@ pub fn eval_term(t: &Term, vals: &[i128]) -> Result<i128, RunError> {
         Term::Neg(a) => eval_term(a, vals)?.checked_neg(),
         Term::Div(a, k) => Some(eval_term(a, vals)?.div_euclid(*k as i128)),
         Term::Mod(a, k) => Some(eval_term(a, vals)?.rem_euclid(*k as i128)),
+        Term::Nl(op, a, b) => op.apply(eval_term(a, vals)?, eval_term(b, vals)?),
     };
     r.ok_or(RunError::Overflow)
 }

@@ -143,6 +143,78 @@ pub enum Term {
     /// `a % k`: the remainder of [`Term::Div`], in `0..k` (`k` a positive
     /// literal): Euclidean division, not C's (which rounds toward zero).
     Mod(Box<Term>, i64),
+    /// A non-linear operation on two terms (written `mul(a, b)` etc.):
+    /// computed concretely by the interpreter and the explicit search,
+    /// encoded by BMC and the certificate checker, refused by the
+    /// abstraction engines.
+    Nl(NlOp, Box<Term>, Box<Term>),
+}
+
+/// The non-linear operations of [`Term::Nl`]. They are total on the
+/// unbounded integers: a division by zero yields 0 and a remainder by zero
+/// the dividend (the C front end never evaluates them at zero: it gives up
+/// first).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum NlOp {
+    /// `mul(a, b)`: the product.
+    Mul,
+    /// `cdiv(a, b)`: the quotient rounded toward zero (C's `/`).
+    Div,
+    /// `crem(a, b)`: `a - b * cdiv(a, b)` (C's `%`: the sign of `a`).
+    Rem,
+    /// `band(a, b)`: bitwise and of the 64-bit two's-complement
+    /// representations (each operand reduced modulo 2^64), read back as a
+    /// signed 64-bit value. On operands of C's integer types (at most 64
+    /// bits) this is the operation on the unbounded integers.
+    And,
+    /// `bor(a, b)`: bitwise or (as [`NlOp::And`]).
+    Or,
+    /// `bxor(a, b)`: bitwise exclusive or (as [`NlOp::And`]).
+    Xor,
+}
+
+impl NlOp {
+    /// Every operation.
+    pub const ALL: [NlOp; 6] = [
+        NlOp::Mul,
+        NlOp::Div,
+        NlOp::Rem,
+        NlOp::And,
+        NlOp::Or,
+        NlOp::Xor,
+    ];
+
+    /// The function name in `.gc`.
+    pub fn name(self) -> &'static str {
+        match self {
+            NlOp::Mul => "mul",
+            NlOp::Div => "cdiv",
+            NlOp::Rem => "crem",
+            NlOp::And => "band",
+            NlOp::Or => "bor",
+            NlOp::Xor => "bxor",
+        }
+    }
+
+    /// The operation named `name` in `.gc`.
+    pub fn from_name(name: &str) -> Option<NlOp> {
+        NlOp::ALL.into_iter().find(|o| o.name() == name)
+    }
+
+    /// The operation on concrete values; `None` on overflow of `i128`.
+    pub fn apply(self, a: i128, b: i128) -> Option<i128> {
+        match self {
+            NlOp::Mul => a.checked_mul(b),
+            NlOp::Div if b == 0 => Some(0),
+            NlOp::Div => a.checked_div(b),
+            NlOp::Rem if b == 0 => Some(a),
+            NlOp::Rem => a.checked_rem(b),
+            // `as i64` keeps the low 64 bits (two's complement).
+            NlOp::And => Some(i128::from(a as i64 & b as i64)),
+            NlOp::Or => Some(i128::from(a as i64 | b as i64)),
+            NlOp::Xor => Some(i128::from(a as i64 ^ b as i64)),
+        }
+    }
 }
 
 /// A Boolean condition over variables and thread locations.
@@ -302,8 +374,9 @@ impl Program {
             .reduce(|a, b| Cond::And(Box::new(a), Box::new(b)))
             .unwrap_or(Cond::True)
     }
-    /// Whether the program divides (`/`, `%`) anywhere: engines that need
-    /// linear arithmetic do not take such programs.
+    /// Whether the program divides (`/`, `%`) or uses a non-linear
+    /// operation ([`Term::Nl`]) anywhere: engines that need linear
+    /// arithmetic do not take such programs.
     pub fn divides(&self) -> bool {
         let rhs = |r: &Rhs| matches!(r, Rhs::Expr(t) if t.divides());
         self.init.iter().chain(&self.error).any(Cond::divides)
@@ -311,6 +384,16 @@ impl Program {
                 .transitions
                 .iter()
                 .any(|t| t.guard.divides() || t.assigns.iter().any(|a| rhs(&a.rhs)))
+    }
+
+    /// Whether the program uses a non-linear operation ([`Term::Nl`]).
+    pub fn nonlinear(&self) -> bool {
+        let rhs = |r: &Rhs| matches!(r, Rhs::Expr(t) if t.nonlinear());
+        self.init.iter().chain(&self.error).any(Cond::nonlinear)
+            || self
+                .transitions
+                .iter()
+                .any(|t| t.guard.nonlinear() || t.assigns.iter().any(|a| rhs(&a.rhs)))
     }
     /// Whether some transition reads a nondeterministic input.
     pub fn has_inputs(&self) -> bool {
@@ -329,13 +412,23 @@ pub fn disjunction(conds: impl IntoIterator<Item = Cond>) -> Cond {
 }
 
 impl Term {
-    /// Whether the term divides (`/`, `%`).
+    /// Whether the term divides (`/`, `%`) or is non-linear.
     pub fn divides(&self) -> bool {
         match self {
             Term::Const(_) | Term::Var(_) => false,
-            Term::Div(..) | Term::Mod(..) => true,
+            Term::Div(..) | Term::Mod(..) | Term::Nl(..) => true,
             Term::Add(a, b) | Term::Sub(a, b) => a.divides() || b.divides(),
             Term::Mul(_, a) | Term::Neg(a) => a.divides(),
+        }
+    }
+
+    /// Whether the term uses a non-linear operation ([`Term::Nl`]).
+    pub fn nonlinear(&self) -> bool {
+        match self {
+            Term::Const(_) | Term::Var(_) => false,
+            Term::Nl(..) => true,
+            Term::Add(a, b) | Term::Sub(a, b) => a.nonlinear() || b.nonlinear(),
+            Term::Mul(_, a) | Term::Neg(a) | Term::Div(a, _) | Term::Mod(a, _) => a.nonlinear(),
         }
     }
 
@@ -344,7 +437,7 @@ impl Term {
         match self {
             Term::Const(_) => {}
             Term::Var(v) => f(*v),
-            Term::Add(a, b) | Term::Sub(a, b) => {
+            Term::Add(a, b) | Term::Sub(a, b) | Term::Nl(_, a, b) => {
                 a.for_each_var(f);
                 b.for_each_var(f);
             }
@@ -370,13 +463,23 @@ impl Cond {
         }
     }
 
-    /// Whether the condition divides (`/`, `%`).
+    /// Whether the condition divides (`/`, `%`) or is non-linear.
     pub fn divides(&self) -> bool {
         match self {
             Cond::True | Cond::False | Cond::At(..) => false,
             Cond::Cmp(_, a, b) => a.divides() || b.divides(),
             Cond::Not(c) => c.divides(),
             Cond::And(a, b) | Cond::Or(a, b) => a.divides() || b.divides(),
+        }
+    }
+
+    /// Whether the condition uses a non-linear operation ([`Term::Nl`]).
+    pub fn nonlinear(&self) -> bool {
+        match self {
+            Cond::True | Cond::False | Cond::At(..) => false,
+            Cond::Cmp(_, a, b) => a.nonlinear() || b.nonlinear(),
+            Cond::Not(c) => c.nonlinear(),
+            Cond::And(a, b) | Cond::Or(a, b) => a.nonlinear() || b.nonlinear(),
         }
     }
 
@@ -416,7 +519,7 @@ fn term_prec(t: &Term) -> u8 {
         Term::Mul(..) | Term::Div(..) | Term::Mod(..) => 2,
         Term::Neg(..) => 3,
         Term::Const(k) if *k < 0 => 3,
-        Term::Const(_) | Term::Var(_) => 4,
+        Term::Const(_) | Term::Var(_) | Term::Nl(..) => 4,
     }
 }
 
@@ -450,6 +553,13 @@ fn fmt_term(p: &Program, t: &Term, min_prec: u8, f: &mut fmt::Formatter<'_>) -> 
         Term::Mod(a, k) => {
             fmt_term(p, a, 2, f)?;
             write!(f, " % {k}")?;
+        }
+        Term::Nl(op, a, b) => {
+            write!(f, "{}(", op.name())?;
+            fmt_term(p, a, 0, f)?;
+            f.write_str(", ")?;
+            fmt_term(p, b, 0, f)?;
+            f.write_str(")")?;
         }
         // `-3` reads back as the literal `Const(-3)`, so the negation of a
         // non-negative literal needs parentheses: `-(3)`.

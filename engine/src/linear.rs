@@ -456,7 +456,7 @@ pub fn norm_to_formula(n: Norm, pos: bool) -> Formula<Atom> {
 ///
 /// # Panics
 ///
-/// On `/` and `%`, which have no linear form: callers check
+/// On `/`, `%` and [`Term::Nl`], which have no linear form: callers check
 /// [`crate::ir::Program::divides`] first.
 pub fn term_to_lin(t: &Term) -> Lin {
     match t {
@@ -466,7 +466,9 @@ pub fn term_to_lin(t: &Term) -> Lin {
         Term::Sub(a, b) => term_to_lin(a).add_scaled(-1, &term_to_lin(b)),
         Term::Mul(k, a) => term_to_lin(a).scale(*k as i128),
         Term::Neg(a) => term_to_lin(a).scale(-1),
-        Term::Div(..) | Term::Mod(..) => panic!("`/` or `%` reached the linear encoding"),
+        Term::Div(..) | Term::Mod(..) | Term::Nl(..) => {
+            panic!("`/`, `%` or a non-linear operation reached the linear encoding")
+        }
     }
 }
 

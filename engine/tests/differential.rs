@@ -426,6 +426,7 @@ fn map_term(t: &Term, f: &impl Fn(VarId) -> VarId) -> Term {
         Term::Neg(a) => Term::Neg(Box::new(map_term(a, f))),
         Term::Div(a, k) => Term::Div(Box::new(map_term(a, f)), *k),
         Term::Mod(a, k) => Term::Mod(Box::new(map_term(a, f)), *k),
+        Term::Nl(op, a, b) => Term::Nl(*op, Box::new(map_term(a, f)), Box::new(map_term(b, f))),
     }
 }
 

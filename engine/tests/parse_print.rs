@@ -570,6 +570,11 @@ fn arb_term() -> impl Strategy<Value = Term> {
                 .prop_map(|(k, a)| Term::Mul(k, Box::new(a))),
             (inner.clone(), 1i64..10).prop_map(|(a, k)| Term::Div(Box::new(a), k)),
             (inner.clone(), 1i64..10).prop_map(|(a, k)| Term::Mod(Box::new(a), k)),
+            (0..NlOp::ALL.len(), inner.clone(), inner.clone()).prop_map(|(o, a, b)| Term::Nl(
+                NlOp::ALL[o],
+                Box::new(a),
+                Box::new(b)
+            )),
             inner.prop_map(|a| Term::Neg(Box::new(a))),
         ]
     })
@@ -653,7 +658,7 @@ fn fix_term(t: &mut Term, nvars: u32) {
     match t {
         Term::Const(_) => {}
         Term::Var(v) => v.0 %= nvars,
-        Term::Add(a, b) | Term::Sub(a, b) => {
+        Term::Add(a, b) | Term::Sub(a, b) | Term::Nl(_, a, b) => {
             fix_term(a, nvars);
             fix_term(b, nvars);
         }

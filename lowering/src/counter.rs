@@ -686,6 +686,7 @@ fn has_const(t: &Term, ids: &HashSet<i64>) -> bool {
         Term::Var(_) => false,
         Term::Add(a, b) | Term::Sub(a, b) => has_const(a, ids) || has_const(b, ids),
         Term::Mul(_, a) | Term::Neg(a) | Term::Div(a, _) | Term::Mod(a, _) => has_const(a, ids),
+        Term::Nl(_, a, b) => has_const(a, ids) || has_const(b, ids),
     }
 }
 
@@ -748,6 +749,9 @@ fn eval(t: &Term) -> Option<i64> {
         Term::Neg(a) => eval(a)?.checked_neg()?,
         Term::Div(a, k) => eval(a)?.div_euclid(*k),
         Term::Mod(a, k) => eval(a)?.rem_euclid(*k),
+        Term::Nl(op, a, b) => {
+            i64::try_from(op.apply(i128::from(eval(a)?), i128::from(eval(b)?))?).ok()?
+        }
     })
 }
 

@@ -204,16 +204,27 @@ pub struct Options {
     /// lowest instance not started yet, and running it once more goes to a
     /// give-up location. At least 1.
     pub instances: usize,
+    /// Heap objects per allocation site: the site's executions past this
+    /// many give up (`--heap-budget`).
+    pub heap_budget: usize,
+    /// `malloc` and `calloc` may return NULL (`--malloc-may-fail`); by
+    /// default they succeed, SV-COMP's convention.
+    pub malloc_may_fail: bool,
 }
 
 /// The default of [`Options::instances`].
 pub const DEFAULT_INSTANCES: usize = 3;
+
+/// The default of [`Options::heap_budget`].
+pub const DEFAULT_HEAP_BUDGET: usize = 4;
 
 impl Default for Options {
     fn default() -> Self {
         Options {
             reduce: true,
             instances: DEFAULT_INSTANCES,
+            heap_budget: DEFAULT_HEAP_BUDGET,
+            malloc_may_fail: false,
         }
     }
 }
@@ -225,8 +236,26 @@ pub fn lower(unit: &ParsedUnit) -> Result<Lowered, LowerError> {
 
 /// Lowers a parsed C program.
 pub fn lower_with(unit: &ParsedUnit, options: &Options) -> Result<Lowered, LowerError> {
-    let mut l = lower::Lowerer::new(unit)?;
-    l.reduce = options.reduce;
-    l.instances = options.instances.max(1);
-    l.run()
+    let make = || -> Result<lower::Lowerer<'_>, LowerError> {
+        let mut l = lower::Lowerer::new(unit)?;
+        l.reduce = options.reduce;
+        l.heap_budget = options.heap_budget;
+        l.malloc_may_fail = options.malloc_may_fail;
+        l.instances = options.instances.max(1);
+        Ok(l)
+    };
+    // Threads are lowered one after the other, so a dereference may be
+    // lowered before the allocation site of an object it can reach. When
+    // the program allocates, a first lowering finds the allocation sites
+    // (the lowering is deterministic: the same sites in the same order),
+    // and the second makes their objects up front.
+    let mut probe = make()?;
+    probe.lower_all()?;
+    if probe.heap_sites.is_empty() {
+        return emit::emit(probe);
+    }
+    let mut l = make()?;
+    l.preallocate(&probe.heap_sites)?;
+    l.lower_all()?;
+    emit::emit(l)
 }

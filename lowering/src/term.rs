@@ -1,7 +1,7 @@
 //! Smart constructors over the IR's terms and conditions (constant folding,
 //! trivial simplification), substitution, and value ranges.
 
-use engine::ir::{CmpOp, Cond, Term, VarId};
+use engine::ir::{CmpOp, Cond, NlOp, Term, VarId};
 
 /// `a + b`, folded.
 pub fn add(a: Term, b: Term) -> Term {
@@ -43,6 +43,19 @@ pub fn mul(k: i64, a: Term) -> Term {
         },
         a => Term::Mul(k, Box::new(a)),
     }
+}
+
+/// A non-linear operation, folded when both sides are literals.
+pub fn nl(op: NlOp, a: Term, b: Term) -> Term {
+    if let (Term::Const(x), Term::Const(y)) = (&a, &b) {
+        if let Some(v) = op
+            .apply((*x).into(), (*y).into())
+            .and_then(|v| i64::try_from(v).ok())
+        {
+            return Term::Const(v);
+        }
+    }
+    Term::Nl(op, Box::new(a), Box::new(b))
 }
 
 /// `-a`, folded.
@@ -134,6 +147,7 @@ pub fn subst_term(t: &Term, f: &impl Fn(VarId) -> Option<Term>) -> Term {
         Term::Neg(a) => neg(subst_term(a, f)),
         Term::Div(a, k) => Term::Div(Box::new(subst_term(a, f)), *k),
         Term::Mod(a, k) => Term::Mod(Box::new(subst_term(a, f)), *k),
+        Term::Nl(op, a, b) => nl(*op, subst_term(a, f), subst_term(b, f)),
     }
 }
 
@@ -154,7 +168,7 @@ pub fn subst_cond(c: &Cond, f: &impl Fn(VarId) -> Option<Term>) -> Cond {
 pub fn term_size(t: &Term) -> usize {
     match t {
         Term::Const(_) | Term::Var(_) => 1,
-        Term::Add(a, b) | Term::Sub(a, b) => 1 + term_size(a) + term_size(b),
+        Term::Add(a, b) | Term::Sub(a, b) | Term::Nl(_, a, b) => 1 + term_size(a) + term_size(b),
         Term::Mul(_, a) | Term::Neg(a) | Term::Div(a, _) | Term::Mod(a, _) => 1 + term_size(a),
     }
 }
@@ -240,6 +254,85 @@ pub fn range_of(t: &Term, var: &impl Fn(VarId) -> Range) -> Range {
                 Range { lo: x, hi: y }
             } else {
                 Range { lo: y, hi: x }
+            }
+        }
+        Term::Nl(op, a, b) => nl_range(*op, range_of(a, var), range_of(b, var)),
+    }
+}
+
+/// An interval containing every value of `op(a, b)` for `a`, `b` in the
+/// intervals (the IR's semantics, [`NlOp::apply`]).
+fn nl_range(op: NlOp, a: Range, b: Range) -> Range {
+    let bounded = |r: Range| Some((r.lo?, r.hi?));
+    // The largest magnitude of a bounded interval.
+    let mag = |r: Range| bounded(r).map(|(l, h)| l.unsigned_abs().max(h.unsigned_abs()));
+    let nonneg = |r: Range| r.lo.is_some_and(|l| l >= 0);
+    match op {
+        NlOp::Mul => {
+            let (Some((al, ah)), Some((bl, bh))) = (bounded(a), bounded(b)) else {
+                return Range::ALL;
+            };
+            let ps = [
+                al.checked_mul(bl),
+                al.checked_mul(bh),
+                ah.checked_mul(bl),
+                ah.checked_mul(bh),
+            ];
+            let Some(ps) = ps.into_iter().collect::<Option<Vec<i128>>>() else {
+                return Range::ALL;
+            };
+            Range::new(*ps.iter().min().unwrap(), *ps.iter().max().unwrap())
+        }
+        // |a / b| <= |a|; `a / 0` is 0.
+        NlOp::Div => match mag(a).and_then(|m| i128::try_from(m).ok()) {
+            Some(m) if nonneg(a) && nonneg(b) => Range::new(0, m),
+            Some(m) => Range::new(-m, m),
+            None => Range::ALL,
+        },
+        // |a % b| <= |a|, with the sign of `a`; `a % 0` is `a`.
+        NlOp::Rem => match mag(a).and_then(|m| i128::try_from(m).ok()) {
+            Some(m) if nonneg(a) => Range::new(0, m),
+            Some(m) => Range::new(-m, m),
+            None => Range::ALL,
+        },
+        NlOp::And | NlOp::Or | NlOp::Xor => {
+            // Both operands are n-bit two's-complement values, and so is
+            // the result; `&` with a non-negative operand is in `[0, it]`.
+            if op == NlOp::And {
+                match (nonneg(a), nonneg(b)) {
+                    (true, true) => {
+                        let hi = match (a.hi, b.hi) {
+                            (Some(x), Some(y)) => Some(x.min(y)),
+                            (x, y) => x.or(y),
+                        };
+                        return Range { lo: Some(0), hi };
+                    }
+                    (true, false) => {
+                        return Range {
+                            lo: Some(0),
+                            hi: a.hi,
+                        }
+                    }
+                    (false, true) => {
+                        return Range {
+                            lo: Some(0),
+                            hi: b.hi,
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            let (Some(ma), Some(mb)) = (mag(a), mag(b)) else {
+                return Range::ALL;
+            };
+            let bits = 128 - ma.max(mb).leading_zeros();
+            if bits >= 126 {
+                return Range::ALL;
+            }
+            if nonneg(a) && nonneg(b) {
+                Range::new(0, (1i128 << bits) - 1)
+            } else {
+                Range::new(-(1i128 << bits), (1i128 << bits) - 1)
             }
         }
     }

@@ -414,11 +414,18 @@ impl Types {
 
     /// Applies a declarator to a base type: the declared name and its type.
     pub fn declarator(&mut self, base: CType, d: &Declarator) -> Result<(Option<String>, CType)> {
-        // Derived declarators apply from the identifier outwards: `int *a[3]`
-        // has derived [Pointer, Array] and is an array of pointers, so the
-        // type is built from the last one (closest to the base) inwards.
+        // In one declarator the pointers are written before the identifier
+        // and the arrays (functions) after it, and the suffixes bind
+        // tighter: `int *a[2][3]` has derived [Pointer, Array 2, Array 3]
+        // and is an array of 2 arrays of 3 pointers. So the type is built
+        // from the base outwards: the pointers first, then the suffixes
+        // from the last to the first. (Parenthesised declarators nest.)
         let mut ty = base;
-        for dd in d.derived.iter().rev() {
+        let (ptrs, suffixes): (Vec<_>, Vec<_>) = d
+            .derived
+            .iter()
+            .partition(|dd| matches!(dd.node, DerivedDeclarator::Pointer(_)));
+        for dd in ptrs.into_iter().chain(suffixes.into_iter().rev()) {
             ty = match &dd.node {
                 DerivedDeclarator::Pointer(_) => CType::Ptr(Box::new(ty)),
                 DerivedDeclarator::Array(a) => {

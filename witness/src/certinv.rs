@@ -62,7 +62,7 @@ enum Form {
 }
 
 /// A linear term: coefficients per variable and a constant; `None` when it
-/// uses `/` or `%` or overflows.
+/// uses `/`, `%` or a non-linear operation, or overflows.
 fn linear(t: &Term) -> Option<(BTreeMap<usize, i64>, i64)> {
     fn go(t: &Term, k: i64, m: &mut BTreeMap<usize, i64>, c: &mut i64) -> Option<()> {
         match t {
@@ -81,7 +81,7 @@ fn linear(t: &Term) -> Option<(BTreeMap<usize, i64>, i64)> {
             }
             Term::Mul(f, a) => go(a, k.checked_mul(*f)?, m, c)?,
             Term::Neg(a) => go(a, k.checked_neg()?, m, c)?,
-            Term::Div(..) | Term::Mod(..) => return None,
+            Term::Div(..) | Term::Mod(..) | Term::Nl(..) => return None,
         }
         Some(())
     }

@@ -110,7 +110,9 @@ pub(crate) fn drive(
     if program.divides() {
         return Outcome {
             verdict: Verdict::Unknown(
-                "the program divides (`/`, `%`), which the abstraction engines do not model".into(),
+                "the program divides (`/`, `%`) or uses non-linear arithmetic, which the \
+                 abstraction engines do not model"
+                    .into(),
             ),
             stats: Stats::default(),
         };

@@ -21,11 +21,11 @@
 
 use super::text::tuple;
 use super::{Certificate, Dnf};
-use crate::ir::{CmpOp, Cond, LocId, Program, Rhs, Term, ThreadId, TransId};
+use crate::ir::{CmpOp, Cond, LocId, NlOp, Program, Rhs, Term, ThreadId, TransId};
 use std::collections::HashMap;
 use std::fmt::Write;
 use std::time::{Duration, Instant};
-use z3::ast::{Bool, Int};
+use z3::ast::{Bool, Int, BV};
 use z3::{Params, SatResult, Solver};
 
 /// One proof obligation.
@@ -228,6 +228,35 @@ fn term(t: &Term, env: &[Int]) -> Int {
         // (the divisor is positive).
         Term::Div(a, k) => term(a, env).div(Int::from_i64(*k)),
         Term::Mod(a, k) => term(a, env).modulo(Int::from_i64(*k)),
+        Term::Nl(op, a, b) => nonlinear(*op, term(a, env), term(b, env)),
+    }
+}
+
+/// A non-linear operation with the IR's total semantics, encoded here on
+/// its own (not shared with BMC): C's quotient as Z3's quotient of the
+/// non-negative dividend (which rounds toward zero there), the remainder
+/// from the quotient, bitwise operations on 64-bit two's complement.
+fn nonlinear(op: NlOp, a: Int, b: Int) -> Int {
+    let zero = Int::from_i64(0);
+    let quotient = || {
+        let q = a
+            .ge(&zero)
+            .ite(&a.div(&b), &a.unary_minus().div(&b).unary_minus());
+        b.eq(&zero).ite(&zero, &q)
+    };
+    match op {
+        NlOp::Mul => Int::mul(&[a.clone(), b.clone()]),
+        NlOp::Div => quotient(),
+        NlOp::Rem => Int::sub(&[a.clone(), Int::mul(&[b.clone(), quotient()])]),
+        NlOp::And | NlOp::Or | NlOp::Xor => {
+            let (x, y) = (BV::from_int(&a, 64), BV::from_int(&b, 64));
+            let r = match op {
+                NlOp::And => x.bvand(&y),
+                NlOp::Or => x.bvor(&y),
+                _ => x.bvxor(&y),
+            };
+            Int::from_bv(&r, true)
+        }
     }
 }
 

@@ -82,6 +82,8 @@ pub(super) enum ExprKind<'a> {
     },
     Neg(Box<Expr<'a>>),
     Arith(ArithOp, Box<Expr<'a>>, Box<Expr<'a>>),
+    /// `name(a, b)`: a non-linear operation (`mul`, `cdiv`, ...).
+    Call(Name<'a>, Box<Expr<'a>>, Box<Expr<'a>>),
     Cmp(CmpOp, Box<Expr<'a>>, Box<Expr<'a>>),
     Not(Box<Expr<'a>>),
     And(Box<Expr<'a>>, Box<Expr<'a>>),

@@ -602,6 +602,25 @@ impl<'a> Parser<'a> {
                 let span = self.span_from(t.span.start);
                 Ok(Self::leaf(ExprKind::At { thread, loc }, span))
             }
+            TokenKind::Ident if self.nth(1).kind == TokenKind::LParen => {
+                self.bump();
+                let name = self.name(t);
+                self.bump();
+                let a = self.nested(Self::add)?;
+                self.expect(TokenKind::Comma, "`,`")?;
+                let b = self.nested(Self::add)?;
+                self.expect(TokenKind::RParen, "`)`")?;
+                let span = self.span_from(t.span.start);
+                let height = 1 + a.height.max(b.height);
+                if height > MAX_HEIGHT {
+                    return self.too_deep(span);
+                }
+                Ok(Expr {
+                    kind: ExprKind::Call(name, Box::new(a), Box::new(b)),
+                    span,
+                    height,
+                })
+            }
             TokenKind::Ident => {
                 self.bump();
                 Ok(Self::leaf(ExprKind::Var(self.text(t)), t.span))

@@ -324,6 +324,18 @@ impl<'a> Resolver<'a> {
                 }
             }
             ExprKind::Paren(a) => self.term(a),
+            ExprKind::Call(name, a, b) => {
+                let (a, b) = (self.term(a), self.term(b));
+                let Some(op) = NlOp::from_name(name.text) else {
+                    let names: Vec<&str> = NlOp::ALL.iter().map(|o| o.name()).collect();
+                    self.errors.push(
+                        ParseError::new(name.span, format!("unknown operation `{}`", name.text))
+                            .with_note(format!("the operations are {}", names.join(", "))),
+                    );
+                    return None;
+                };
+                Some(Term::Nl(op, Box::new(a?), Box::new(b?)))
+            }
             ExprKind::Bool(_)
             | ExprKind::At { .. }
             | ExprKind::Cmp(..)
@@ -423,7 +435,8 @@ impl<'a> Resolver<'a> {
             | ExprKind::NegInt(_)
             | ExprKind::Var(_)
             | ExprKind::Neg(_)
-            | ExprKind::Arith(..) => {
+            | ExprKind::Arith(..)
+            | ExprKind::Call(..) => {
                 let mut err = ParseError::new(
                     e.span,
                     "expected a condition, found an integer expression".to_string(),
@@ -506,5 +519,9 @@ fn eval_constant(t: &Term) -> Option<i64> {
         Term::Neg(a) => eval_constant(a)?.checked_neg(),
         Term::Div(a, k) => Some(eval_constant(a)?.div_euclid(*k)),
         Term::Mod(a, k) => Some(eval_constant(a)?.rem_euclid(*k)),
+        Term::Nl(op, a, b) => {
+            let v = op.apply(eval_constant(a)?.into(), eval_constant(b)?.into())?;
+            i64::try_from(v).ok()
+        }
     }
 }

@@ -99,18 +99,20 @@ impl Lowerer<'_> {
         let void = Val::term(Term::Const(0), CType::Void);
         let name = match &c.node.callee.node {
             Expression::Identifier(id) => id.node.name.clone(),
-            _ => {
-                return Err(LowerError::unsupported(
-                    c.node.callee.span,
-                    "calls through function pointers are not supported",
-                ))
-            }
+            _ => return self.indirect_call(&c.node.callee, &c.node.arguments, span),
         };
         if let Some(Binding::Obj(_)) = self.lookup_local(&name) {
-            return Err(LowerError::unsupported(
-                c.node.callee.span,
-                "calls through function pointers are not supported",
-            ));
+            return self.indirect_call(&c.node.callee, &c.node.arguments, span);
+        }
+        if !self.function_exists(&name) && !is_builtin(&name) {
+            // A global function pointer (not a function declared in a header).
+            if let Ok(Some(Binding::Obj(o))) = self.lookup(&name) {
+                if let CType::Ptr(t) = &self.objects[o].ty {
+                    if **t == CType::Func {
+                        return self.indirect_call(&c.node.callee, &c.node.arguments, span);
+                    }
+                }
+            }
         }
         let args = &c.node.arguments;
         for hook in [Self::harness_call, Self::sync_call, Self::atomic_call] {
@@ -122,6 +124,11 @@ impl Lowerer<'_> {
             args.get(i)
                 .ok_or_else(|| LowerError::invalid(span, format!("`{name}` needs more arguments")))
         };
+        if !self.function_exists(&name) {
+            if let Some(v) = self.heap_call(&name, args, span)? {
+                return Ok(v);
+            }
+        }
         match name.as_str() {
             "reach_error"
             | "__VERIFIER_error"
@@ -636,7 +643,7 @@ impl Lowerer<'_> {
         Ok(Val::int(0))
     }
 
-    fn inline(
+    pub(crate) fn inline(
         &mut self,
         name: &str,
         def: &Node<frontend::lang_c::ast::FunctionDefinition>,

@@ -1,7 +1,7 @@
 //! Expressions: values as case lists, places (lvalues), conversions with
 //! exact wrap-around, and the loads that keep shared accesses apart.
 
-use engine::ir::{CmpOp, Cond, Term, VarId};
+use engine::ir::{CmpOp, Cond, NlOp, Term, VarId};
 use frontend::lang_c::ast::{
     BinaryOperator as B, Constant, Expression, Integer, IntegerBase, IntegerSize, MemberOperator,
     UnaryOperator as U,
@@ -10,7 +10,7 @@ use frontend::lang_c::span::{Node, Span};
 
 use super::{Binding, Lowerer, ObjId};
 use crate::error::{LowerError, Result};
-use crate::term::{add, and, any, cmp, mul, neg, not, range_of, sub, within, Range};
+use crate::term::{add, and, any, cmp, mul, neg, nl, not, range_of, sub, within, Range};
 use crate::types::{common_type, promote, CType, IntTy, Types};
 
 /// Most cases one expression may split into.
@@ -280,6 +280,18 @@ impl Lowerer<'_> {
                 return Ok(out);
             }
         }
+        // A non-linear value: its residue, computed exactly by the engines
+        // that take non-linear terms (the others refuse the program anyway).
+        if t.nonlinear() {
+            let shifted = sub(t, Term::Const(min as i64));
+            return Ok(vec![(
+                Cond::True,
+                Res::Val(add(
+                    Term::Mod(Box::new(shifted), m64),
+                    Term::Const(min as i64),
+                )),
+            )]);
+        }
         // Many wraps: a quotient chosen by a local havoc, fixed by a guard.
         let q = self.temp(
             &CType::Int(IntTy {
@@ -373,7 +385,7 @@ impl Lowerer<'_> {
                     self.read(p, span)
                 }
                 None if self.function_exists(&id.node.name) => {
-                    Ok(Val::term(Term::Const(0), CType::Func))
+                    Ok(self.function_value(&id.node.name))
                 }
                 None => Err(LowerError::invalid(
                     span,
@@ -973,7 +985,7 @@ impl Lowerer<'_> {
             match r {
                 Res::Ub(u) => out.push((c, Target::Ub(u))),
                 Res::Val(Term::Const(a)) => match candidates.iter().find(|x| x.2 == a) {
-                    Some(&(o, off, _)) => out.push((c, Target::Cell(o, off))),
+                    Some(&(o, off, _)) => self.heap_target(&mut out, c, o, off),
                     None => out.push((c, Target::Ub("invalid pointer dereference".into()))),
                 },
                 Res::Val(t) => {
@@ -981,7 +993,7 @@ impl Lowerer<'_> {
                     for &(o, off, a) in &candidates {
                         let at = cmp(CmpOp::Eq, t.clone(), Term::Const(a));
                         hit.push(at.clone());
-                        out.push((and(c.clone(), at), Target::Cell(o, off)));
+                        self.heap_target(&mut out, and(c.clone(), at), o, off);
                     }
                     out.push((
                         and(c, not(any(hit))),
@@ -1002,13 +1014,28 @@ impl Lowerer<'_> {
         })
     }
 
+    /// The target `(o, off)` under `c`; a heap object only while it is
+    /// allocated and not freed (else the access gives up).
+    fn heap_target(&self, out: &mut Vec<(Cond, Target)>, c: Cond, o: ObjId, off: u64) {
+        match self.alive(o) {
+            None => out.push((c, Target::Cell(o, off))),
+            Some(live) => {
+                out.push((and(c.clone(), live.clone()), Target::Cell(o, off)));
+                out.push((
+                    and(c, not(live)),
+                    Target::Ub("access to heap memory that is freed or not allocated".into()),
+                ));
+            }
+        }
+    }
+
     fn unary(&mut self, op: U, operand: &Node<Expression>, span: Span) -> Result<Val> {
         match op {
             U::Address => {
                 if let Expression::Identifier(id) = &operand.node {
                     if self.lookup(&id.node.name)?.is_none() && self.function_exists(&id.node.name)
                     {
-                        return Ok(Val::term(Term::Const(0), CType::Func));
+                        return Ok(self.function_value(&id.node.name));
                     }
                 }
                 let p = self.place(operand)?;
@@ -1283,47 +1310,43 @@ impl Lowerer<'_> {
             }),
             B::Multiply => self.combine(&a, &b, ty, span, |me, x, y| match (x, y) {
                 (Term::Const(k), t) | (t, Term::Const(k)) => finish(me, mul(*k, t.clone())),
-                _ => Err(LowerError::unsupported(
-                    span,
-                    "non-linear multiplication (both operands vary)",
-                )),
+                _ => finish(me, nl(NlOp::Mul, x.clone(), y.clone())),
             }),
-            B::Divide | B::Modulo | B::ShiftRight => {
-                let rem = op == B::Modulo;
-                let floor = op == B::ShiftRight;
-                self.combine(&a, &b, ty, span, |me, x, y| {
-                    let Term::Const(k) = y else {
-                        return Err(LowerError::unsupported(
-                            span,
-                            "division by a value that varies is not modelled",
-                        ));
-                    };
-                    let k = if floor {
-                        if !(0..62).contains(k) {
-                            return Err(LowerError::unsupported(span, "shift amount out of range"));
-                        }
-                        1i64 << k
-                    } else {
-                        *k
-                    };
-                    if k == 0 {
-                        return Ok(vec![(Cond::True, Res::Ub("division by zero".into()))]);
-                    }
-                    me.divide(x.clone(), k, rem, floor, span)
+            B::ShiftRight | B::ShiftLeft => {
+                // A constant amount, or a case per amount a varying one takes.
+                let width = i64::from(ct.bits);
+                let left = op == B::ShiftLeft;
+                self.combine(&a, &b, ty, span, |me, x, y| match y {
+                    Term::Const(k) => me.constant_shift(x, *k, left, ct, span),
+                    _ => me.varying_shift(x, y, width, left, ct, span),
                 })
             }
-            B::ShiftLeft => self.combine(&a, &b, ty, span, |me, x, y| {
-                let Term::Const(k) = y else {
-                    return Err(LowerError::unsupported(
-                        span,
-                        "shift by a value that varies is not modelled",
-                    ));
-                };
-                if !(0..62).contains(k) {
-                    return Err(LowerError::unsupported(span, "shift amount out of range"));
-                }
-                finish(me, mul(1i64 << k, x.clone()))
-            }),
+            B::Divide | B::Modulo => {
+                let rem = op == B::Modulo;
+                self.combine(&a, &b, ty, span, |me, x, y| {
+                    let Term::Const(k) = y else {
+                        // Two varying values: the IR's C division, after
+                        // the give-up case of a zero divisor.
+                        let nop = if rem { NlOp::Rem } else { NlOp::Div };
+                        let zero = cmp(CmpOp::Eq, y.clone(), Term::Const(0));
+                        let q = nl(nop, x.clone(), y.clone());
+                        let q = if ct.signed {
+                            vec![(Cond::True, Res::Val(q))]
+                        } else {
+                            me.wrap(q, ct, span)?
+                        };
+                        let mut out = vec![(zero.clone(), Res::Ub("division by zero".into()))];
+                        for (c, r) in q {
+                            out.push((and(not(zero.clone()), c), r));
+                        }
+                        return Ok(out);
+                    };
+                    if *k == 0 {
+                        return Ok(vec![(Cond::True, Res::Ub("division by zero".into()))]);
+                    }
+                    me.divide(x.clone(), *k, rem, false, span)
+                })
+            }
             B::BitwiseAnd | B::BitwiseOr | B::BitwiseXor => {
                 self.combine(&a, &b, ty, span, |me, x, y| {
                     me.bitwise(op.clone(), x, y, span)
@@ -1415,10 +1438,73 @@ impl Lowerer<'_> {
                 }
             }
         }
-        Err(LowerError::unsupported(
-            span,
-            "bitwise operation on values that are not 0/1 is not modelled",
-        ))
+        let nop = match op {
+            B::BitwiseAnd => NlOp::And,
+            B::BitwiseOr => NlOp::Or,
+            _ => NlOp::Xor,
+        };
+        // Both operands are values of the (promoted) type, so the result
+        // of the two's-complement operation is one too.
+        Ok(vec![(Cond::True, Res::Val(nl(nop, x.clone(), y.clone())))])
+    }
+
+    /// `x << k` or `x >> k` for a constant `k` (of the promoted type `ct`).
+    fn constant_shift(
+        &mut self,
+        x: &Term,
+        k: i64,
+        left: bool,
+        ct: IntTy,
+        span: Span,
+    ) -> Result<Vec<(Cond, Res)>> {
+        if !(0..62).contains(&k) || k >= i64::from(ct.bits) {
+            return Ok(vec![(
+                Cond::True,
+                Res::Ub("shift amount out of range".into()),
+            )]);
+        }
+        if left {
+            let t = mul(1i64 << k, x.clone());
+            if ct.signed {
+                Ok(vec![(Cond::True, Res::Val(t))])
+            } else {
+                self.wrap(t, ct, span)
+            }
+        } else {
+            self.divide(x.clone(), 1i64 << k, false, true, span)
+        }
+    }
+
+    /// `x << y` or `x >> y` for a varying `y`: a case per amount `y` can
+    /// take below the width of `x`'s type, and a give-up case for the rest
+    /// (a negative amount or one of at least the width is undefined in C).
+    fn varying_shift(
+        &mut self,
+        x: &Term,
+        y: &Term,
+        width: i64,
+        left: bool,
+        ct: IntTy,
+        span: Span,
+    ) -> Result<Vec<(Cond, Res)>> {
+        let r = self.range(y);
+        let w = i128::from(width);
+        let lo = r.lo.map_or(0, |l| l.clamp(0, w)) as i64;
+        let hi = r.hi.map_or(w - 1, |h| h.clamp(-1, w - 1)) as i64;
+        let mut out = Vec::new();
+        let mut inside = Vec::new();
+        for k in lo..=hi {
+            let at = cmp(CmpOp::Eq, y.clone(), Term::Const(k));
+            inside.push(at.clone());
+            for (c, r) in self.constant_shift(x, k, left, ct, span)? {
+                out.push((and(at.clone(), c), r));
+            }
+        }
+        out.push((
+            not(any(inside)),
+            Res::Ub("shift amount out of range".into()),
+        ));
+        Ok(out)
     }
 
     /// The type of an expression without evaluating it (for `sizeof`).

@@ -10,8 +10,10 @@
 
 mod atomics;
 mod call;
-mod expr;
 mod conventions;
+mod expr;
+mod fnptr;
+mod heap;
 mod stmt;
 mod sync;
 
@@ -169,6 +171,20 @@ pub struct Lowerer<'a> {
     pub(crate) instances: usize,
     /// `pthread_create` sites inside loops with more than one instance.
     pub(crate) loop_sites: Vec<crate::LoopSite>,
+    /// Objects per allocation site ([`crate::Options::heap_budget`]).
+    pub(crate) heap_budget: usize,
+    /// Whether `malloc` and `calloc` may return NULL.
+    pub(crate) malloc_may_fail: bool,
+    /// The heap objects and their liveness flags.
+    pub(crate) heap: std::collections::BTreeMap<ObjId, VarId>,
+    /// The allocation sites met so far, in order: name, type, objects
+    /// (made up front when a first lowering found them, see
+    /// [`crate::lower_with`]).
+    pub(crate) heap_sites: Vec<(String, CType, Vec<ObjId>)>,
+    /// How many allocation sites this lowering has met.
+    pub(crate) sites_met: usize,
+    /// The addresses of the functions used as values.
+    pub(crate) fn_addrs: std::collections::BTreeMap<String, i64>,
 }
 
 #[derive(Clone, Debug)]
@@ -258,6 +274,12 @@ impl<'a> Lowerer<'a> {
             sync: sync::SyncState::default(),
             instances: crate::Options::default().instances,
             loop_sites: Vec::new(),
+            heap_budget: crate::Options::default().heap_budget,
+            malloc_may_fail: false,
+            heap: Default::default(),
+            heap_sites: Vec::new(),
+            sites_met: 0,
+            fn_addrs: Default::default(),
         };
         let mut defined = Vec::new();
         for ext in &unit.unit.0 {
@@ -276,6 +298,9 @@ impl<'a> Lowerer<'a> {
         for f in defined {
             AddrNames(&mut me.addr_names, &names).visit_function_definition(&f.node, &f.span);
         }
+        let mut used = HashSet::new();
+        fnptr::ValueNames(&mut used).visit_translation_unit(&unit.unit);
+        me.function_addresses(&used);
         Ok(me)
     }
 
@@ -663,8 +688,8 @@ impl<'a> Lowerer<'a> {
         const_expr(&mut self.types, e)
     }
 
-    /// Lowers the program: `main` and every thread instance it creates.
-    pub fn run(mut self) -> Result<crate::Lowered> {
+    /// Lowers every thread instance (without emitting the program).
+    pub(crate) fn lower_all(&mut self) -> Result<()> {
         if !self.functions.contains_key("main") {
             return Err(LowerError::invalid(
                 Span::none(),
@@ -683,7 +708,7 @@ impl<'a> Lowerer<'a> {
         while let Some(k) = self.queue.pop_front() {
             self.lower_thread(k)?;
         }
-        crate::emit::emit(self)
+        Ok(())
     }
 
     /// Registers a new thread instance of `func`, to be lowered later.
@@ -991,7 +1016,7 @@ impl<'a> Lowerer<'a> {
         f.scopes.iter().rev().find_map(|s| s.get(name).cloned())
     }
 
-    fn lookup(&mut self, name: &str) -> Result<Option<Binding>> {
+    pub(crate) fn lookup(&mut self, name: &str) -> Result<Option<Binding>> {
         if let Some(b) = self.lookup_local(name) {
             return Ok(Some(b));
         }

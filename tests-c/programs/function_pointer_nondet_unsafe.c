@@ -1,6 +1,5 @@
-// expect: unknown
-// true verdict: unsafe
-// a function pointer chosen at run time from a nondet cannot be resolved statically
+// expect: unsafe
+// a function pointer chosen at run time from a nondet: the call is a case split over the functions used as values, and set_two sets x to 2
 extern void reach_error(void);
 extern int __VERIFIER_nondet_int(void);
 

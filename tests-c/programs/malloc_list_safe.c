@@ -1,5 +1,4 @@
-// expect: unknown
-// true verdict: safe
+// expect: safe
 // heap: a linked list of three malloc'd nodes, traversed to sum its values (1 + 2 + 3)
 #include <stdlib.h>
 extern void reach_error(void);

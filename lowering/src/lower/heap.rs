@@ -1,0 +1,306 @@
+//! The heap: `malloc`, `calloc`, `alloca` and `free`.
+//!
+//! Each allocation site (a call as the lowering meets it: per inlined call
+//! and thread instance) owns a budget of [`crate::Options::heap_budget`]
+//! objects of the allocated type, made in advance with addresses of their
+//! own, and a counter of the objects it has handed out: the `k`-th
+//! execution of the site returns object `k` (a fresh address, never
+//! reused) and the execution past the budget gives up. Every heap object
+//! has a liveness flag: allocation sets it, `free` clears it, and a
+//! dereference of a heap object whose flag is clear (freed, or not yet
+//! allocated) gives up, as do a double free and the free of a pointer that
+//! is not the start of a heap object.
+
+use engine::ir::{CmpOp, Cond, Term, VarId};
+use frontend::lang_c::ast::{BinaryOperator as B, Expression};
+use frontend::lang_c::span::{Node, Span};
+
+use super::expr::{Res, Val};
+use super::{Lowerer, ObjId};
+use crate::error::{LowerError, Result};
+use crate::term::{and, any, cmp, not, within, Range};
+use crate::types::CType;
+
+/// What an allocation function does with the new object's contents.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Contents {
+    /// Any value of their types (`malloc`, `alloca`).
+    Any,
+    /// Zero (`calloc`).
+    Zero,
+}
+
+impl Lowerer<'_> {
+    /// Lowers a call of a heap function; `None` when `name` is not one.
+    pub(crate) fn heap_call(
+        &mut self,
+        name: &str,
+        args: &[Node<Expression>],
+        span: Span,
+    ) -> Result<Option<Val>> {
+        let arg = |i: usize| -> Result<&Node<Expression>> {
+            args.get(i)
+                .ok_or_else(|| LowerError::invalid(span, format!("`{name}` needs more arguments")))
+        };
+        Ok(Some(match name {
+            "malloc" | "alloca" | "__builtin_alloca" => {
+                let ty = self.allocated_type(arg(0)?, None)?;
+                self.allocate(name, ty, Contents::Any, span)?
+            }
+            "calloc" => {
+                let n = self.const_value(arg(0)?).map_err(|_| {
+                    LowerError::unsupported(
+                        span,
+                        "`calloc` with a count that is not a constant is not modelled",
+                    )
+                })?;
+                let ty = self.allocated_type(arg(1)?, Some(n))?;
+                self.allocate(name, ty, Contents::Zero, span)?
+            }
+            "free" => {
+                let v = self.eval(arg(0)?)?;
+                self.free(v, span)?;
+                Val::term(Term::Const(0), CType::Void)
+            }
+            _ => return Ok(None),
+        }))
+    }
+
+    /// The type of the object `sizeof(T)`, `n * sizeof(T)` or
+    /// `sizeof(T) * n` (a constant `n`) allocates, times `count`.
+    fn allocated_type(&mut self, size: &Node<Expression>, count: Option<i128>) -> Result<CType> {
+        let unsupported = || {
+            LowerError::unsupported(
+                size.span,
+                "allocation size is not `sizeof(T)` or `n * sizeof(T)` with a constant `n`",
+            )
+        };
+        let (elem, n) = match &size.node {
+            Expression::SizeOfTy(s) => (self.type_name(&s.node.0)?, 1),
+            Expression::SizeOfVal(_) => (self.sizeof_type(size)?, 1),
+            Expression::BinaryOperator(b) if b.node.operator.node == B::Multiply => {
+                let (t, k) = match (&b.node.lhs.node, &b.node.rhs.node) {
+                    (Expression::SizeOfTy(_) | Expression::SizeOfVal(_), _) => {
+                        (&b.node.lhs, &b.node.rhs)
+                    }
+                    (_, Expression::SizeOfTy(_) | Expression::SizeOfVal(_)) => {
+                        (&b.node.rhs, &b.node.lhs)
+                    }
+                    _ => return Err(unsupported()),
+                };
+                let n = self.const_value(k).map_err(|_| unsupported())?;
+                (self.sizeof_type(t)?, n)
+            }
+            _ => return Err(unsupported()),
+        };
+        let n = n * count.unwrap_or(1);
+        if n <= 0 {
+            return Err(LowerError::unsupported(
+                size.span,
+                "allocation of zero or a negative number of objects",
+            ));
+        }
+        Ok(if n == 1 {
+            elem
+        } else {
+            CType::Array(Box::new(elem), n as u64)
+        })
+    }
+
+    /// The `T` of `sizeof(T)` or `sizeof e`.
+    fn sizeof_type(&mut self, e: &Node<Expression>) -> Result<CType> {
+        match &e.node {
+            Expression::SizeOfTy(s) => self.type_name(&s.node.0),
+            Expression::SizeOfVal(s) => self.static_type(&s.node.0),
+            _ => Err(LowerError::unsupported(e.span, "not a `sizeof`")),
+        }
+    }
+
+    /// One allocation site: its objects, counter and liveness flags, and
+    /// the edges that hand out the next object.
+    fn allocate(&mut self, func: &str, ty: CType, contents: Contents, span: Span) -> Result<Val> {
+        let budget = self.heap_budget;
+        let thread = self.threads[self.t.index].name.clone();
+        let site = self.unique(&format!("{thread}.{func}"));
+        let objs = match self.heap_sites.get(self.sites_met) {
+            Some((name, t, objs)) if *name == site && *t == ty => objs.clone(),
+            Some(_) => {
+                return Err(LowerError::unsupported(
+                    span,
+                    "internal: the allocation sites differ between the two lowerings",
+                ))
+            }
+            None => {
+                let objs = self.site_objects(&site, &ty, span)?;
+                self.heap_sites
+                    .push((site.clone(), ty.clone(), objs.clone()));
+                objs
+            }
+        };
+        self.sites_met += 1;
+        let count = self.var(
+            format!("{site}.count"),
+            Some(0),
+            Range::new(0, budget as i128),
+        );
+        let ptr = CType::Ptr(Box::new(ty.clone()));
+        let result = self.temp(&ptr, span)?;
+        // The contents of `malloc`: one havocked temporary per cell, copied
+        // into the object handed out.
+        let ncells = self.types.cells(&ty) as usize;
+        let mut fill: Vec<Term> = vec![Term::Const(0); ncells];
+        if contents == Contents::Any {
+            let mut scalars = Vec::new();
+            self.types.flatten(&ty, &mut scalars);
+            for (j, s) in scalars.iter().enumerate() {
+                let h = self.temp(s, span)?;
+                let r = self.vars[h.index()].range;
+                self.t.pending_havoc.push(h);
+                self.t.pending_guard.push(within(
+                    &Term::Var(h),
+                    r.lo.unwrap_or(i128::MIN),
+                    r.hi.unwrap_or(i128::MAX),
+                ));
+                fill[j] = Term::Var(h);
+            }
+        }
+        // `--malloc-may-fail`: a havocked bit chooses failure (NULL).
+        let fails = if self.malloc_may_fail && func != "alloca" && func != "__builtin_alloca" {
+            let b = self.temp(&CType::Int(crate::types::IntTy::BOOL), span)?;
+            self.t.pending_havoc.push(b);
+            self.t.pending_guard.push(within(&Term::Var(b), 0, 1));
+            Some(b)
+        } else {
+            None
+        };
+        let Some(cur) = self.t.cur else {
+            self.flush();
+            return Ok(Val::term(Term::Var(result), ptr));
+        };
+        let next = self.new_loc(Some(span));
+        let ok = fails.map_or(Cond::True, |b| cmp(CmpOp::Eq, Term::Var(b), Term::Const(0)));
+        if let Some(b) = fails {
+            let failed = cmp(CmpOp::Eq, Term::Var(b), Term::Const(1));
+            self.plain_edge(
+                cur,
+                next,
+                failed,
+                vec![(result, Term::Const(0))],
+                Some(span),
+            );
+        }
+        for (i, &o) in objs.iter().enumerate() {
+            let mut assigns: Vec<(VarId, Term)> = vec![
+                (count, Term::Const(i as i64 + 1)),
+                (self.heap[&o], Term::Const(1)),
+                (result, Term::Const(self.objects[o].base)),
+            ];
+            for (j, c) in self.objects[o].cells.clone().into_iter().enumerate() {
+                assigns.push((c, fill[j].clone()));
+            }
+            let g = and(
+                ok.clone(),
+                cmp(CmpOp::Eq, Term::Var(count), Term::Const(i as i64)),
+            );
+            self.plain_edge(cur, next, g, assigns, Some(span));
+        }
+        let over = and(
+            ok,
+            cmp(CmpOp::Eq, Term::Var(count), Term::Const(budget as i64)),
+        );
+        let reason = format!(
+            "allocation site `{func}` ran more than {budget} times (the heap budget per site; \
+             raise it with --heap-budget)"
+        );
+        self.give_up_edge(cur, over, &reason, span);
+        self.flush();
+        self.t.cur = Some(next);
+        Ok(Val::term(Term::Var(result), ptr))
+    }
+
+    /// The objects of an allocation site, with their liveness flags.
+    fn site_objects(&mut self, site: &str, ty: &CType, span: Span) -> Result<Vec<ObjId>> {
+        let mut objs = Vec::new();
+        for i in 0..self.heap_budget {
+            let name = format!("{site}.{i}");
+            let o = self.object(&name, ty.clone(), Some(0), span)?;
+            self.objects[o].owner = None;
+            self.objects[o].addr_taken = true;
+            self.name_object(o, &format!("*{name}"), None, None);
+            let alive = self.var(format!("{name}.alive"), Some(0), Range::new(0, 1));
+            self.heap.insert(o, alive);
+            objs.push(o);
+        }
+        Ok(objs)
+    }
+
+    /// Makes the objects of the allocation sites a first lowering found.
+    pub(crate) fn preallocate(&mut self, sites: &[(String, CType, Vec<ObjId>)]) -> Result<()> {
+        for (site, ty, _) in sites {
+            let objs = self.site_objects(site, ty, Span::none())?;
+            self.heap_sites.push((site.clone(), ty.clone(), objs));
+        }
+        Ok(())
+    }
+
+    /// `free(p)`: clears the liveness flag of the heap object `p` points
+    /// to; `free(NULL)` does nothing; anything else gives up.
+    fn free(&mut self, v: Val, span: Span) -> Result<()> {
+        let heap: Vec<(i64, VarId)> = self
+            .heap
+            .iter()
+            .map(|(&o, &f)| (self.objects[o].base, f))
+            .collect();
+        let Some(cur) = self.t.cur else {
+            self.flush();
+            return Ok(());
+        };
+        let next = self.new_loc(Some(span));
+        for (c, r) in v.cases {
+            let t = match r {
+                Res::Ub(u) => {
+                    self.give_up_edge(cur, c, &u, span);
+                    continue;
+                }
+                Res::Val(t) => t,
+            };
+            let null = cmp(CmpOp::Eq, t.clone(), Term::Const(0));
+            self.plain_edge(cur, next, and(c.clone(), null.clone()), vec![], Some(span));
+            let mut hit = vec![null];
+            for &(base, flag) in &heap {
+                let at = cmp(CmpOp::Eq, t.clone(), Term::Const(base));
+                hit.push(at.clone());
+                let live = cmp(CmpOp::Eq, Term::Var(flag), Term::Const(1));
+                self.plain_edge(
+                    cur,
+                    next,
+                    and(c.clone(), and(at.clone(), live.clone())),
+                    vec![(flag, Term::Const(0))],
+                    Some(span),
+                );
+                self.give_up_edge(
+                    cur,
+                    and(c.clone(), and(at, not(live))),
+                    "double free (or free of heap memory not yet allocated)",
+                    span,
+                );
+            }
+            self.give_up_edge(
+                cur,
+                and(c, not(any(hit))),
+                "free of a pointer that is not the start of a heap object",
+                span,
+            );
+        }
+        self.flush();
+        self.t.cur = Some(next);
+        Ok(())
+    }
+
+    /// The liveness condition of a heap object (`None` for other objects).
+    pub(crate) fn alive(&self, o: ObjId) -> Option<Cond> {
+        self.heap
+            .get(&o)
+            .map(|f| cmp(CmpOp::Eq, Term::Var(*f), Term::Const(1)))
+    }
+}

@@ -1,0 +1,47 @@
+// expect: safe
+// a linked FIFO queue of calloc'd nodes: a producer enqueues 1, 2, 3 under a mutex, a consumer dequeues and frees them and sees them in order
+#include <pthread.h>
+#include <stdlib.h>
+extern void reach_error(void);
+struct node { int val; struct node *next; };
+struct node *head, *tail;
+pthread_mutex_t m;
+void *producer(void *arg) {
+  for (int i = 1; i <= 3; i++) {
+    struct node *n = calloc(1, sizeof(struct node));
+    n->val = i;
+    n->next = 0;
+    pthread_mutex_lock(&m);
+    if (tail) tail->next = n; else head = n;
+    tail = n;
+    pthread_mutex_unlock(&m);
+  }
+  return 0;
+}
+void *consumer(void *arg) {
+  int expect = 1;
+  while (expect <= 3) {
+    pthread_mutex_lock(&m);
+    struct node *n = head;
+    if (n) {
+      head = n->next;
+      if (!head) tail = 0;
+    }
+    pthread_mutex_unlock(&m);
+    if (n) {
+      if (n->val != expect) reach_error();
+      expect++;
+      free(n);
+    }
+  }
+  return 0;
+}
+int main(void) {
+  pthread_t p, c;
+  pthread_mutex_init(&m, 0);
+  pthread_create(&p, 0, producer, 0);
+  pthread_create(&c, 0, consumer, 0);
+  pthread_join(p, 0);
+  pthread_join(c, 0);
+  return 0;
+}
