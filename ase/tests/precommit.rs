@@ -75,9 +75,15 @@ fn the_hook_blocks_a_buggy_commit_and_passes_a_correct_one() {
                 .args(["-m", "pre_commit", "try-repo"])
                 .arg(root())
                 .args(["ase", "--verbose"])
-                // The hook's build is cached between runs.
+                // The hook's build is cached between runs, and unoptimised
+                // (the real `cargo install` of the hook, only quicker to
+                // compile: the programs checked are tiny).
                 .env("PRE_COMMIT_HOME", target.join("pre-commit-home"))
-                .env("CARGO_TARGET_DIR", target.join("pre-commit-build")),
+                .env("CARGO_TARGET_DIR", target.join("pre-commit-build"))
+                .env("CARGO_PROFILE_RELEASE_OPT_LEVEL", "0")
+                .env("CARGO_PROFILE_RELEASE_DEBUG", "false")
+                .env("CARGO_PROFILE_RELEASE_CODEGEN_UNITS", "256")
+                .env("CARGO_PROFILE_RELEASE_INCREMENTAL", "true"),
         )
         .expect("run pre-commit");
         (out.status.code(), common::text(&out))
