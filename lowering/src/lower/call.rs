@@ -650,23 +650,8 @@ impl Lowerer<'_> {
         args: &[Node<Expression>],
         span: Span,
     ) -> Result<Val> {
-        if self.t.frames.iter().any(|f| f.func == name) {
-            return Err(LowerError::unsupported(
-                span,
-                format!("recursive call to `{name}`"),
-            ));
-        }
-        let params = self.params(def)?;
-        if params.len() != args.len() {
-            return Err(LowerError::unsupported(
-                span,
-                format!(
-                    "`{name}` called with {} arguments, declared with {}",
-                    args.len(),
-                    params.len()
-                ),
-            ));
-        }
+        // Recursion and the number of arguments are checked by
+        // `inline_values`.
         let mut vals = Vec::new();
         for (i, a) in args.iter().enumerate() {
             let v = self.eval(a)?;
