@@ -328,6 +328,19 @@ pub struct Program {
 }
 
 impl Program {
+    /// Appends a transition, to the program and to its thread's list, and
+    /// its source span when given (a program's transitions have spans
+    /// either all or none).
+    pub fn push_transition(&mut self, tr: Transition, span: Option<Span>) -> TransId {
+        let id = TransId::new(self.transitions.len());
+        self.threads[tr.thread.index()].transitions.push(id);
+        self.transitions.push(tr);
+        if let Some(span) = span {
+            self.source_map.transitions.push(span);
+        }
+        id
+    }
+
     /// The declaration of a variable.
     pub fn var(&self, v: VarId) -> &VarDecl {
         &self.vars[v.index()]

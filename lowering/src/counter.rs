@@ -495,17 +495,18 @@ fn push(
     assigns: Vec<Assign>,
     label: String,
 ) {
-    let id = TransId::new(out.transitions.len());
-    out.threads[t.index()].transitions.push(id);
-    out.transitions.push(Transition {
-        thread: t,
-        label,
-        explicit_label: false,
-        from,
-        to,
-        guard,
-        assigns,
-    });
+    out.push_transition(
+        Transition {
+            thread: t,
+            label,
+            explicit_label: false,
+            from,
+            to,
+            guard,
+            assigns,
+        },
+        None,
+    );
 }
 
 fn reads(tr: &Transition, v: VarId) -> bool {

@@ -4,8 +4,8 @@
 use std::collections::{BTreeMap, HashMap, HashSet};
 
 use engine::ir::{
-    Assign, CmpOp, Cond, LocId, Program, Rhs, SourceMap, Term, Thread, ThreadId, TransId,
-    Transition, VarDecl,
+    Assign, CmpOp, Cond, LocId, Program, Rhs, SourceMap, Term, Thread, ThreadId, Transition,
+    VarDecl,
 };
 
 use crate::cfg::{Edge, LocKind};
@@ -272,20 +272,20 @@ fn push_transition(
     assigns: Vec<Assign>,
     span: engine::ir::Span,
 ) {
-    let th = &mut p.threads[t.index()];
+    let th = &p.threads[t.index()];
     let label = format!("{}.{}", th.name, th.transitions.len() + 1);
-    let id = TransId::new(p.transitions.len());
-    th.transitions.push(id);
-    p.transitions.push(Transition {
-        thread: t,
-        label,
-        explicit_label: false,
-        from,
-        to,
-        guard,
-        assigns,
-    });
-    p.source_map.transitions.push(span);
+    p.push_transition(
+        Transition {
+            thread: t,
+            label,
+            explicit_label: false,
+            from,
+            to,
+            guard,
+            assigns,
+        },
+        Some(span),
+    );
 }
 
 fn remap_at(c: &Cond, maps: &Vec<HashMap<usize, LocId>>) -> Cond {

@@ -69,11 +69,18 @@ impl Concurrent {
 
 /// Whether the unit defines a function of this name.
 pub fn defines(unit: &ParsedUnit, name: &str) -> bool {
-    unit.unit.0.iter().any(|d| match &d.node {
-        ExternalDeclaration::FunctionDefinition(f) => {
-            crate::lower::declarator_name(&f.node.declarator.node).as_deref() == Some(name)
+    definition(unit, name).is_some()
+}
+
+/// The definition of a function of the unit.
+fn definition<'a>(unit: &'a ParsedUnit, name: &str) -> Option<&'a Node<FunctionDefinition>> {
+    unit.unit.0.iter().find_map(|d| match &d.node {
+        ExternalDeclaration::FunctionDefinition(f)
+            if crate::lower::declarator_name(&f.node.declarator.node).as_deref() == Some(name) =>
+        {
+            Some(f)
         }
-        _ => false,
+        _ => None,
     })
 }
 
@@ -95,20 +102,7 @@ pub fn harness(
     funcs: &[Concurrent],
     init: Option<&str>,
 ) -> Result<String, LowerError> {
-    let defs: Vec<&Node<FunctionDefinition>> = unit
-        .unit
-        .0
-        .iter()
-        .filter_map(|d| match &d.node {
-            ExternalDeclaration::FunctionDefinition(f) => Some(f),
-            _ => None,
-        })
-        .collect();
-    let find = |name: &str| {
-        defs.iter().copied().find(|f| {
-            crate::lower::declarator_name(&f.node.declarator.node).as_deref() == Some(name)
-        })
-    };
+    let find = |name: &str| definition(unit, name);
     if let Some(main) = find("main") {
         return Err(LowerError::invalid(
             main.span,

@@ -151,6 +151,12 @@ pub enum TraceEnd {
 }
 
 impl Lowered {
+    /// The C source of IR location `l` of thread `t` (its first statement),
+    /// when known.
+    pub fn loc_span(&self, t: usize, l: usize) -> Option<Span> {
+        self.loc_spans.get(t)?.get(l).copied().flatten()
+    }
+
     /// [`Lowered::program`] with only the real errors (`reach_error()`,
     /// failed assertions) as error states: give-up locations stay dead ends
     /// of their threads, and the other threads go on. Its error traces are

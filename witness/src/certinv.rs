@@ -22,7 +22,7 @@
 //! value any disjunct allows, again a weakening.
 
 use crate::invariant::WitnessInvariants;
-use crate::source::{functions, Locator, SrcLoc};
+use crate::source::{function_at, functions, Locator, SrcLoc};
 use engine::certify::Certificate;
 use engine::ir::{CmpOp, Cond, LocId, Term};
 use frontend::ParsedUnit;
@@ -696,22 +696,11 @@ pub fn from_certificate(
     let mut at: Vec<(SrcLoc, Option<String>, HashSet<Form>)> = Vec::new();
     for t in 0..p.threads.len() {
         for l in 0..p.threads[t].locs.len() {
-            let span = lowered
-                .loc_spans
-                .get(t)
-                .and_then(|v| v.get(l))
-                .copied()
-                .flatten();
+            let span = lowered.loc_span(t, l);
             let Some(pos) = span.and_then(|s| loc.locate(s)) else {
                 continue;
             };
-            let function = span.and_then(|s| {
-                funcs
-                    .iter()
-                    .filter(|(_, f)| f.start <= s.start && s.start < f.end)
-                    .min_by_key(|(_, f)| f.end - f.start)
-                    .map(|(n, _)| n.clone())
-            });
+            let function = span.and_then(|s| function_at(&funcs, s.start).map(str::to_string));
             let here = tuples
                 .iter()
                 .filter(|(locs, _)| locs.get(t) == Some(&LocId::new(l)))

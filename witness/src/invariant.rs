@@ -8,7 +8,7 @@
 //! over variables with no C name (temporaries, thread flags, mutexes) or
 //! over `%` are left out, which only weakens the invariant.
 
-use crate::source::{functions, Locator, SrcLoc};
+use crate::source::{function_at, functions, Locator, SrcLoc};
 use engine::ir::{LocId, ThreadId};
 use engine::linear::{Atom, Rel};
 use engine::verdict::ProofStates;
@@ -167,20 +167,9 @@ pub fn invariants(
             if here.is_empty() {
                 continue;
             }
-            let span = lowered
-                .loc_spans
-                .get(t)
-                .and_then(|v| v.get(l))
-                .copied()
-                .flatten();
+            let span = lowered.loc_span(t, l);
             let at = span.and_then(|s| loc.locate(s));
-            let function = span.and_then(|s| {
-                funcs
-                    .iter()
-                    .filter(|(_, f)| f.start <= s.start && s.start < f.end)
-                    .min_by_key(|(_, f)| f.end - f.start)
-                    .map(|(n, _)| n.clone())
-            });
+            let function = span.and_then(|s| function_at(&funcs, s.start).map(str::to_string));
             let lits = common(proof, &here);
             let mut global_conjuncts = Vec::new();
             let mut local_conjuncts = Vec::new();

@@ -205,7 +205,7 @@ pub fn functions(unit: &ParsedUnit) -> Vec<(String, Span)> {
 }
 
 /// The innermost defined function containing a parsed-text offset.
-fn function_at(funcs: &[(String, Span)], offset: usize) -> Option<&str> {
+pub(crate) fn function_at(funcs: &[(String, Span)], offset: usize) -> Option<&str> {
     funcs
         .iter()
         .filter(|(_, s)| s.start <= offset && offset < s.end)

@@ -251,18 +251,18 @@ impl<'a> Resolver<'a> {
                 // Unreachable: every endpoint was registered as a location.
                 continue;
             };
-            let id = TransId::new(self.program.transitions.len());
-            self.program.transitions.push(Transition {
-                thread,
-                label,
-                explicit_label: tr.label.is_some(),
-                from,
-                to,
-                guard: guard.unwrap_or(Cond::True),
-                assigns,
-            });
-            self.program.source_map.transitions.push(tr.span);
-            self.program.threads[thread.index()].transitions.push(id);
+            self.program.push_transition(
+                Transition {
+                    thread,
+                    label,
+                    explicit_label: tr.label.is_some(),
+                    from,
+                    to,
+                    guard: guard.unwrap_or(Cond::True),
+                    assigns,
+                },
+                Some(tr.span),
+            );
         }
     }
 

@@ -21,7 +21,7 @@ use frontend::lang_c::ast::{
 use frontend::lang_c::span::{Node, Span};
 
 use super::expr::{has_effects, Place, Target, Val};
-use super::Lowerer;
+use super::{Lowerer, ObjId};
 use crate::cfg::EdgeKind;
 use crate::error::{LowerError, Result};
 use crate::term::{and, cmp, or, within};
@@ -137,6 +137,19 @@ impl Lowerer<'_> {
         Ok(None)
     }
 
+    /// Records object `o` as `_Atomic` when its declaration says so.
+    pub(crate) fn mark_atomic(
+        &mut self,
+        o: ObjId,
+        specs: &[Node<DeclarationSpecifier>],
+        d: &Declarator,
+    ) -> Result<()> {
+        if declares_atomic(&self.types, specs, d)? {
+            self.atomic_objects.insert(o);
+        }
+        Ok(())
+    }
+
     /// Whether a place is an `_Atomic` object: every object it may be is
     /// one, or none is (a place that may be either is refused).
     pub(crate) fn atomic_place(&self, p: &Place, span: Span) -> Result<bool> {
@@ -161,17 +174,9 @@ impl Lowerer<'_> {
 
     /// `x++` and friends on an `_Atomic` place: one indivisible step.
     pub(crate) fn atomic_inc_dec(&mut self, op: U, p: Place, span: Span) -> Result<Option<Val>> {
-        let delta = if matches!(op, U::PreIncrement | U::PostIncrement) {
-            1
-        } else {
-            -1
-        };
-        let (old, new) = self.fetch_op(p, Some(B::Plus), Val::int(delta), true, span)?;
-        Ok(Some(if matches!(op, U::PreIncrement | U::PreDecrement) {
-            new
-        } else {
-            old
-        }))
+        let delta = Val::int(super::expr::inc_dec_step(&op));
+        let (old, new) = self.fetch_op(p, Some(B::Plus), delta, true, span)?;
+        Ok(Some(super::expr::inc_dec_value(&op, old, new)))
     }
 
     /// `x op= e` on an `_Atomic` place: `e` is evaluated first, then the
@@ -183,20 +188,8 @@ impl Lowerer<'_> {
         rhs: &Node<Expression>,
         span: Span,
     ) -> Result<Option<Val>> {
-        let bop = match op {
-            B::AssignPlus => B::Plus,
-            B::AssignMinus => B::Minus,
-            B::AssignMultiply => B::Multiply,
-            B::AssignDivide => B::Divide,
-            B::AssignModulo => B::Modulo,
-            B::AssignShiftLeft => B::ShiftLeft,
-            B::AssignShiftRight => B::ShiftRight,
-            B::AssignBitwiseAnd => B::BitwiseAnd,
-            B::AssignBitwiseOr => B::BitwiseOr,
-            _ => B::BitwiseXor,
-        };
         let v = self.eval(rhs)?;
-        let (_, new) = self.fetch_op(p, Some(bop), v, true, span)?;
+        let (_, new) = self.fetch_op(p, Some(super::expr::compound_operator(op)), v, true, span)?;
         Ok(Some(new))
     }
 
@@ -243,21 +236,32 @@ impl Lowerer<'_> {
             }
         }
         let v = self.materialize(v, span)?;
+        self.atomic_step(span, |l| {
+            let old = l.read(p.clone(), span)?;
+            let old = l.materialize(old, span)?;
+            let new = match op {
+                None => v,
+                Some(op) => l.wrapping(op, old.clone(), v, &ty, span)?,
+            };
+            let new = l.convert(new, &ty, span)?;
+            let new = l.materialize(new, span)?;
+            l.store(p, new.clone(), span)?;
+            Ok((old, new))
+        })
+    }
+
+    /// Runs `body` as one indivisible step: inside an atomic section, with
+    /// every shared load a step of its own (`split`) so that the section
+    /// orders them.
+    fn atomic_step<T>(
+        &mut self,
+        span: Span,
+        body: impl FnOnce(&mut Self) -> Result<T>,
+    ) -> Result<T> {
         self.atomic_edge(EdgeKind::AtomicBegin, span);
         let saved = self.t.split;
         self.t.split = true;
-        let result = (|| {
-            let old = self.read(p.clone(), span)?;
-            let old = self.materialize(old, span)?;
-            let new = match op {
-                None => v,
-                Some(op) => self.wrapping(op, old.clone(), v, &ty, span)?,
-            };
-            let new = self.convert(new, &ty, span)?;
-            let new = self.materialize(new, span)?;
-            self.store(p, new.clone(), span)?;
-            Ok((old, new))
-        })();
+        let result = body(self);
         self.t.split = saved;
         self.atomic_edge(EdgeKind::AtomicEnd, span);
         result
@@ -294,47 +298,41 @@ impl Lowerer<'_> {
         let exp_val = self.convert(exp_val, &ty, span)?;
         let exp_val = self.materialize(exp_val, span)?;
         let res = self.temp(&CType::Int(IntTy::BOOL), span)?;
-        self.atomic_edge(EdgeKind::AtomicBegin, span);
-        let saved = self.t.split;
-        self.t.split = true;
-        let result = (|| {
-            let old = self.read(p.clone(), span)?;
-            let old = self.materialize(old, span)?;
-            let eq = self.binary(B::Equals, old.clone(), exp_val, span)?;
-            let (mut ok, mut fail, ub) = self.truth(&eq);
+        let old = self.atomic_step(span, |l| {
+            let old = l.read(p.clone(), span)?;
+            let old = l.materialize(old, span)?;
+            let eq = l.binary(B::Equals, old.clone(), exp_val, span)?;
+            let (mut ok, mut fail, ub) = l.truth(&eq);
             if weak {
-                let s = self.temp(&CType::Int(IntTy::BOOL), span)?;
-                self.t.pending_havoc.push(s);
-                self.t.pending_guard.push(within(&Term::Var(s), 0, 1));
+                let s = l.temp(&CType::Int(IntTy::BOOL), span)?;
+                l.t.pending_havoc.push(s);
+                l.t.pending_guard.push(within(&Term::Var(s), 0, 1));
                 let spurious = cmp(CmpOp::Eq, Term::Var(s), Term::Const(1));
                 fail = or(fail, and(ok.clone(), spurious.clone()));
                 ok = and(ok, crate::term::not(spurious));
             }
-            let (lt, lf, join) = (self.new_loc(None), self.new_loc(None), self.new_loc(None));
-            if let Some(cur) = self.t.cur.take() {
-                self.plain_edge(cur, lt, ok, vec![], Some(span));
-                self.plain_edge(cur, lf, fail, vec![], Some(span));
+            let (lt, lf, join) = (l.new_loc(None), l.new_loc(None), l.new_loc(None));
+            if let Some(cur) = l.t.cur.take() {
+                l.plain_edge(cur, lt, ok, vec![], Some(span));
+                l.plain_edge(cur, lf, fail, vec![], Some(span));
                 for (c, r) in ub {
-                    self.give_up_edge(cur, c, &r, span);
+                    l.give_up_edge(cur, c, &r, span);
                 }
             }
-            self.flush();
-            self.t.cur = Some(lt);
-            self.store(p.clone(), desired, span)?;
-            self.assign_temp(res, Val::int(1), span)?;
-            self.goto(join);
-            self.t.cur = Some(lf);
+            l.flush();
+            l.t.cur = Some(lt);
+            l.store(p.clone(), desired, span)?;
+            l.assign_temp(res, Val::int(1), span)?;
+            l.goto(join);
+            l.t.cur = Some(lf);
             if let Some(ep) = exp_place {
-                self.store(ep, old.clone(), span)?;
+                l.store(ep, old.clone(), span)?;
             }
-            self.assign_temp(res, Val::int(0), span)?;
-            self.goto(join);
-            self.t.cur = Some(join);
+            l.assign_temp(res, Val::int(0), span)?;
+            l.goto(join);
+            l.t.cur = Some(join);
             Ok(old)
-        })();
-        self.t.split = saved;
-        self.atomic_edge(EdgeKind::AtomicEnd, span);
-        let old = result?;
+        })?;
         Ok((Val::term(Term::Var(res), CType::Int(IntTy::BOOL)), old))
     }
 

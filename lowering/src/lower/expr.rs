@@ -1106,12 +1106,7 @@ impl Lowerer<'_> {
         } else {
             old
         };
-        let delta = if matches!(op, U::PreIncrement | U::PostIncrement) {
-            1
-        } else {
-            -1
-        };
-        let new = self.binary(B::Plus, old.clone(), Val::int(delta), span)?;
+        let new = self.binary(B::Plus, old.clone(), Val::int(inc_dec_step(&op)), span)?;
         let new = self.convert(new, &p.ty.clone(), span)?;
         if !want {
             self.store(p, new, span)?;
@@ -1119,11 +1114,7 @@ impl Lowerer<'_> {
         }
         let new = self.materialize(new, span)?;
         self.store(p, new.clone(), span)?;
-        Ok(Some(if matches!(op, U::PreIncrement | U::PreDecrement) {
-            new
-        } else {
-            old
-        }))
+        Ok(Some(inc_dec_value(&op, old, new)))
     }
 
     /// `lhs op= rhs`; with `want`, returns the assigned value.
@@ -1156,19 +1147,7 @@ impl Lowerer<'_> {
                     old
                 };
                 let r = self.eval(rhs)?;
-                let bop = match op {
-                    B::AssignPlus => B::Plus,
-                    B::AssignMinus => B::Minus,
-                    B::AssignMultiply => B::Multiply,
-                    B::AssignDivide => B::Divide,
-                    B::AssignModulo => B::Modulo,
-                    B::AssignShiftLeft => B::ShiftLeft,
-                    B::AssignShiftRight => B::ShiftRight,
-                    B::AssignBitwiseAnd => B::BitwiseAnd,
-                    B::AssignBitwiseOr => B::BitwiseOr,
-                    _ => B::BitwiseXor,
-                };
-                self.binary(bop, old, r, span)?
+                self.binary(compound_operator(op), old, r, span)?
             }
         };
         let v = self.convert(v, &p.ty.clone(), span)?;
@@ -1669,4 +1648,39 @@ pub(crate) fn has_effects(e: &Node<Expression>) -> bool {
     let mut v = Effects(false);
     frontend::lang_c::visit::Visit::visit_expression(&mut v, &e.node, &e.span);
     v.0
+}
+
+/// `+1` for `++`, `-1` for `--`.
+pub(crate) fn inc_dec_step(op: &U) -> i64 {
+    if matches!(op, U::PreIncrement | U::PostIncrement) {
+        1
+    } else {
+        -1
+    }
+}
+
+/// The value of `x++` and friends: the new value for the prefix forms,
+/// the old one for the postfix forms.
+pub(crate) fn inc_dec_value(op: &U, old: Val, new: Val) -> Val {
+    if matches!(op, U::PreIncrement | U::PreDecrement) {
+        new
+    } else {
+        old
+    }
+}
+
+/// The operator of a compound assignment (`+=` → `+`).
+pub(crate) fn compound_operator(op: B) -> B {
+    match op {
+        B::AssignPlus => B::Plus,
+        B::AssignMinus => B::Minus,
+        B::AssignMultiply => B::Multiply,
+        B::AssignDivide => B::Divide,
+        B::AssignModulo => B::Modulo,
+        B::AssignShiftLeft => B::ShiftLeft,
+        B::AssignShiftRight => B::ShiftRight,
+        B::AssignBitwiseAnd => B::BitwiseAnd,
+        B::AssignBitwiseOr => B::BitwiseOr,
+        _ => B::BitwiseXor,
+    }
 }

@@ -586,9 +586,7 @@ impl<'a> Lowerer<'a> {
         let o = self.object(&vname, ty.clone(), Some(0), g.decl.span)?;
         let c_name = self.unit.display_name(name).to_string();
         self.name_object(o, &c_name, None, None);
-        if atomics::declares_atomic(&self.types, g.specs, &g.decl.node.declarator.node)? {
-            self.atomic_objects.insert(o);
-        }
+        self.mark_atomic(o, g.specs, &g.decl.node.declarator.node)?;
         if !g.thread_local {
             self.objects[o].owner = None;
         }

@@ -580,13 +580,7 @@ impl Lowerer<'_> {
             let func = self.t.frames.last().map(|f| f.func.clone());
             self.name_object(o, &c_name, Some(self.t.index), func);
             self.note_address_taken(o, &name);
-            if super::atomics::declares_atomic(
-                &self.types,
-                &d.node.specifiers,
-                &id.node.declarator.node,
-            )? {
-                self.atomic_objects.insert(o);
-            }
+            self.mark_atomic(o, &d.node.specifiers, &id.node.declarator.node)?;
             self.bind(name.clone(), Binding::Obj(o));
             let cur = self.ensure_cur(id.span);
             match &id.node.initializer {
@@ -654,13 +648,7 @@ impl Lowerer<'_> {
                     let c_name = self.unit.display_name(&name).to_string();
                     self.name_object(o, &c_name, None, Some(func.clone()));
                     self.note_address_taken(o, &name);
-                    if super::atomics::declares_atomic(
-                        &self.types,
-                        &d.node.specifiers,
-                        &id.node.declarator.node,
-                    )? {
-                        self.atomic_objects.insert(o);
-                    }
+                    self.mark_atomic(o, &d.node.specifiers, &id.node.declarator.node)?;
                     if let Some(init) = &id.node.initializer {
                         let mut values = Vec::new();
                         self.const_initializer(&ty, init, &mut values)?;
