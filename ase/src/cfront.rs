@@ -48,6 +48,13 @@ pub struct CppArgs {
     /// SV-COMP assumes).
     #[arg(long)]
     pub malloc_may_fail: bool,
+    /// Check data races only (SV-COMP's no-data-race), not assertions. By
+    /// default C programs are checked for both.
+    #[arg(long, conflicts_with = "no_races")]
+    pub races: bool,
+    /// Check assertions only (`reach_error()`, `assert`), not data races.
+    #[arg(long)]
+    pub no_races: bool,
 }
 
 fn concurrent_list(s: &str) -> Result<Vec<lowering::harness::Concurrent>, String> {
@@ -77,6 +84,8 @@ impl Default for CppArgs {
             init: None,
             heap_budget: lowering::DEFAULT_HEAP_BUDGET,
             malloc_may_fail: false,
+            races: false,
+            no_races: false,
         }
     }
 }
@@ -111,6 +120,12 @@ impl CppArgs {
         if self.malloc_may_fail {
             out.push("--malloc-may-fail".into());
         }
+        if self.races {
+            out.push("--races".into());
+        }
+        if self.no_races {
+            out.push("--no-races".into());
+        }
         if harness {
             for c in self.concurrent() {
                 out.extend([
@@ -131,7 +146,17 @@ impl CppArgs {
             reduce: !self.no_reduce,
             heap_budget: self.heap_budget,
             malloc_may_fail: self.malloc_may_fail,
+            checks: self.checks(),
             ..lowering::Options::default()
+        }
+    }
+
+    /// What `--races` and `--no-races` ask for: assertions and races by
+    /// default.
+    pub fn checks(&self) -> lowering::Checks {
+        lowering::Checks {
+            assertions: !self.races,
+            races: !self.no_races,
         }
     }
 

@@ -108,16 +108,22 @@ pub fn run(args: &CheckArgs<'_>) -> anyhow::Result<u8> {
                 verdict: Verdict::Unknown(reason),
                 stats: Default::default(),
             };
-            print_outcome(&Program::default(), &outcome, args.format, true)?;
+            print_outcome(&Program::default(), &outcome, args.format, Some(""))?;
             return Ok(EXIT_UNKNOWN);
         }
     };
-    let sv_comp = job.property.is_some();
+    let sv_comp = job.property.as_ref().map(Property::name);
     if cfront::is_c(&job.program) {
         return run_c(&job, args, &config);
     }
     if args.evidence.witness.is_some() || args.evidence.invariants {
         eprintln!("error: --witness and --invariants need C input");
+        return Ok(EXIT_INVALID);
+    }
+    if args.cpp.races || args.cpp.no_races {
+        eprintln!(
+            "error: --races and --no-races need C input (a `.gc` program's error condition says what is checked)"
+        );
         return Ok(EXIT_INVALID);
     }
     let (_source, program) = match load(&job.program)? {
@@ -180,10 +186,15 @@ fn job(args: &CheckArgs<'_>) -> Result<Job, JobError> {
         Err(e @ PropertyError::Unsupported { .. }) => Err(JobError::Unsupported(e.to_string())),
     };
     if !is_task(args.path) {
+        let property = args.property.map(property).transpose()?;
+        let mut cpp = args.cpp.clone();
+        if let Some(p) = &property {
+            check_only(p, &mut cpp);
+        }
         return Ok(Job {
             program: args.path.to_path_buf(),
-            cpp: args.cpp.clone(),
-            property: args.property.map(property).transpose()?,
+            cpp,
+            property,
         });
     }
     let task = TaskDef::read(args.path).map_err(|e| JobError::Invalid(e.to_string()))?;
@@ -200,6 +211,7 @@ fn job(args: &CheckArgs<'_>) -> Result<Job, JobError> {
         },
     };
     let mut cpp = args.cpp.clone();
+    check_only(&property, &mut cpp);
     if cpp.data_model.is_none() {
         cpp.data_model = task.data_model.map(|m| match m {
             sv_comp::task::DataModel::Ilp32 => DataModelArg::Ilp32,
@@ -211,6 +223,14 @@ fn job(args: &CheckArgs<'_>) -> Result<Job, JobError> {
         cpp,
         property: Some(property),
     })
+}
+
+/// An SV-COMP property is checked alone: `unreach-call` without races,
+/// `no-data-race` without assertions.
+fn check_only(property: &Property, cpp: &mut CppArgs) {
+    let races = property.name() == "no-data-race";
+    cpp.races = races;
+    cpp.no_races = !races;
 }
 
 /// Caps the address space of this process (`--memlimit`): an allocation
@@ -235,7 +255,7 @@ fn resources() -> Option<(f64, u64)> {
 /// `ase check` on C input: lower, check, and turn a trace that ends in
 /// behaviour the lowering does not model into `unknown`.
 fn run_c(job: &Job, args: &CheckArgs<'_>, config: &engine::ase::Config) -> anyhow::Result<u8> {
-    let sv_comp = job.property.is_some();
+    let sv_comp = job.property.as_ref().map(Property::name);
     let (unit, lowered) = match cfront::load(&job.program, &job.cpp) {
         Ok(x) => x,
         Err(cfront::Failure::Invalid(msg)) => {
@@ -430,23 +450,25 @@ pub fn lower(path: &Path, cpp: &CppArgs) -> anyhow::Result<u8> {
     }
 }
 
-/// BenchExec's result line of a verdict (the last line of SV-COMP mode).
-pub fn verification_result(v: &Verdict) -> &'static str {
+/// BenchExec's result line of a verdict on a property (the last line of
+/// SV-COMP mode).
+pub fn verification_result(v: &Verdict, property: &str) -> String {
     match v {
-        Verdict::Safe(_) => "TRUE",
-        Verdict::Unsafe(_) => "FALSE(unreach-call)",
-        Verdict::Unknown(_) => "UNKNOWN",
+        Verdict::Safe(_) => "TRUE".into(),
+        Verdict::Unsafe(_) => format!("FALSE({property})"),
+        Verdict::Unknown(_) => "UNKNOWN".into(),
     }
 }
 
-/// Prints the outcome; in SV-COMP mode (`sv_comp`) the text ends with
+/// Prints the outcome; in SV-COMP mode (`sv_comp`: the property's name,
+/// for `FALSE(name)`) the text ends with
 /// `Verification result: ...` and the JSON carries `verification_result`.
 /// The JSON also reports this process's CPU time and peak memory.
 fn print_outcome(
     program: &Program,
     outcome: &Outcome,
     format: Format,
-    sv_comp: bool,
+    sv_comp: Option<&str>,
 ) -> anyhow::Result<()> {
     print_outcome_with(program, outcome, format, sv_comp, None, None)
 }
@@ -456,7 +478,7 @@ fn print_outcome_with(
     program: &Program,
     outcome: &Outcome,
     format: Format,
-    sv_comp: bool,
+    sv_comp: Option<&str>,
     c: Option<&crate::evidence::CEvidence<'_>>,
     cert: Option<&engine::certify::Certification>,
 ) -> anyhow::Result<()> {
@@ -469,10 +491,10 @@ fn print_outcome_with(
             if let Some(cert) = cert {
                 println!("{}", crate::certify::text_line(cert));
             }
-            if sv_comp {
+            if let Some(property) = sv_comp {
                 println!(
                     "Verification result: {}",
-                    verification_result(&outcome.verdict)
+                    verification_result(&outcome.verdict, property)
                 );
             }
         }
@@ -486,10 +508,10 @@ fn print_outcome_with(
                 crate::certify::extend_json(cert, &mut v);
             }
             if let Some(obj) = v.as_object_mut() {
-                if sv_comp {
+                if let Some(property) = sv_comp {
                     obj.insert(
                         "verification_result".into(),
-                        verification_result(&outcome.verdict).into(),
+                        verification_result(&outcome.verdict, property).into(),
                     );
                 }
                 if let Some((cpu, peak)) = resources() {

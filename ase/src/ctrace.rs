@@ -9,7 +9,7 @@ use lowering::Lowered;
 use serde_json::{json, Value};
 use std::ops::Range;
 use std::path::Path;
-use witness::source::{Event, SourceTrace, SrcLoc, Step};
+use witness::source::{Event, RaceSide, SourceTrace, SrcLoc, Step};
 
 /// A labelled range of a block: where, what, and the step.
 type Item<'s> = (Option<Range<usize>>, Vec<String>, &'s Step);
@@ -146,7 +146,7 @@ pub fn text(trace: &SourceTrace, file: &Path, mode: TraceMode) -> String {
             _ => "",
         };
         prev_thread = Some(first.thread);
-        let is_error = gi + 1 == n;
+        let is_error = gi + 1 == n && trace.race.is_none();
         let headline = format!("{steps}: thread {who}{switch}");
         let mut labels = Vec::new();
         let mut notes = Vec::new();
@@ -235,7 +235,93 @@ pub fn text(trace: &SourceTrace, file: &Path, mode: TraceMode) -> String {
             .with_notes(notes);
         let _ = term::emit(&mut out, &config, &files, &d);
     }
+    if let Some(race) = &trace.race {
+        let _ = term::emit(
+            &mut out,
+            &config,
+            &files,
+            &race_diagnostic(trace, race, &src),
+        );
+    }
     String::from_utf8_lossy(&out.into_inner()).into_owned()
+}
+
+/// Who accesses: `main` or `worker.1 [worker()]`.
+fn side_label(trace: &SourceTrace, side: &RaceSide) -> String {
+    let t = &trace.threads[side.thread.index()];
+    if side.thread.index() == 0 {
+        "main".to_string()
+    } else {
+        format!("{} [{}()]", t.name, t.function)
+    }
+}
+
+/// One line saying what races: "write of `x` by worker.1 [worker()],
+/// read by main".
+pub fn race_summary(trace: &SourceTrace, race: &[RaceSide; 2]) -> String {
+    let [a, b] = race;
+    let at = |s: &RaceSide| {
+        s.at.as_ref()
+            .map_or(String::new(), |l| format!(" at line {}", l.line))
+    };
+    format!(
+        "{} of `{}` by {}{}, {} by {}{}",
+        a.kind(),
+        a.variable,
+        side_label(trace, a),
+        at(a),
+        b.kind(),
+        side_label(trace, b),
+        at(b)
+    )
+}
+
+/// The end of a race trace: both accesses underlined.
+fn race_diagnostic(trace: &SourceTrace, race: &[RaceSide; 2], src: &Source) -> Diagnostic<()> {
+    let mut labels = Vec::new();
+    let mut notes = Vec::new();
+    for (i, side) in race.iter().enumerate() {
+        let what = format!(
+            "{} of `{}` by {}{}",
+            side.kind(),
+            side.variable,
+            side_label(trace, side),
+            if i == 0 {
+                " here"
+            } else {
+                ", not ordered with it"
+            }
+        );
+        match side.at.as_ref().and_then(|a| src.range(a)) {
+            Some(r) => labels.push(Label::primary((), r).with_message(what)),
+            None => notes.push(what),
+        }
+    }
+    notes.push(
+        "both accesses can happen next in this state: nothing orders them (a data race)"
+            .to_string(),
+    );
+    Diagnostic::error()
+        .with_message(format!("data race on `{}`", race[0].variable))
+        .with_labels(labels)
+        .with_notes(notes)
+}
+
+/// The race at the end of a trace as JSON.
+pub fn race_json(trace: &SourceTrace, race: &[RaceSide; 2]) -> Value {
+    let side = |s: &RaceSide| {
+        json!({
+            "thread": trace.threads[s.thread.index()].name,
+            "thread_id": s.thread_id,
+            "variable": s.variable,
+            "access": if s.write { "write" } else { "read" },
+            "atomic": s.atomic,
+            "function": s.function,
+            "line": s.at.as_ref().map(|a| a.line),
+            "column": s.at.as_ref().map(|a| a.column),
+        })
+    };
+    json!({"kind": "data-race", "variable": race[0].variable, "accesses": [side(&race[0]), side(&race[1])]})
 }
 
 /// One event as JSON.
@@ -307,5 +393,9 @@ pub fn json(trace: &SourceTrace, file: &Path, lowered: &Lowered) -> Value {
             v
         })
         .collect();
-    json!({"file": file.display().to_string(), "threads": threads, "steps": steps})
+    let violation = match &trace.race {
+        Some(race) => race_json(trace, race),
+        None => json!({"kind": "error"}),
+    };
+    json!({"file": file.display().to_string(), "threads": threads, "steps": steps, "violation": violation})
 }

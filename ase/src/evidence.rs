@@ -113,11 +113,19 @@ impl<'a> CEvidence<'a> {
         match (&outcome.verdict, &self.trace) {
             (Verdict::Unsafe(t), Some(st)) => {
                 let n = t.steps.len();
-                let _ = writeln!(
-                    out,
-                    "unsafe: an error state is reachable in {n} step{}",
-                    if n == 1 { "" } else { "s" }
-                );
+                let steps = format!("{n} step{}", if n == 1 { "" } else { "s" });
+                match &st.race {
+                    Some(race) => {
+                        let _ = writeln!(
+                            out,
+                            "unsafe: a data race is reachable in {steps}: {}",
+                            ctrace::race_summary(st, race)
+                        );
+                    }
+                    None => {
+                        let _ = writeln!(out, "unsafe: an error state is reachable in {steps}");
+                    }
+                }
                 out.push_str(&ctrace::text(st, self.file, self.args.trace));
             }
             (Verdict::Safe(proof), _) if self.args.invariants => {
@@ -228,7 +236,11 @@ impl<'a> CEvidence<'a> {
         let Some(path) = &self.args.witness else {
             return Ok(None);
         };
-        let meta = witness::Metadata::new(self.file, self.unit.data_model)?;
+        let mut meta = witness::Metadata::new(self.file, self.unit.data_model)?;
+        meta.specification = witness::specification(
+            self.lowered.checks,
+            self.trace.as_ref().is_some_and(|t| t.race.is_some()),
+        );
         let text = match (&outcome.verdict, self.args.witness_format) {
             (Verdict::Unsafe(_), WitnessFormat::Graphml) => {
                 let st = self.trace.as_ref().expect("unsafe has a trace");

@@ -17,6 +17,8 @@ use std::path::{Path, PathBuf};
 
 /// Rule of reachable errors (`reach_error()`, a failed assertion).
 pub const RULE_UNREACH_CALL: &str = "unreach-call";
+/// Rule of data races (two accesses that can happen next together).
+pub const RULE_DATA_RACE: &str = "data-race";
 /// Rule of verdicts `ase` could not reach.
 pub const RULE_UNKNOWN: &str = "unknown";
 /// Rule of files `ase` could not read or lower.
@@ -169,15 +171,47 @@ fn result(file: &Path, v: &Value) -> Option<SarifResult> {
             let trace = &v["source_trace"];
             let steps = trace["steps"].as_array();
             let last = steps.and_then(|s| s.last());
-            let location = last.map_or_else(whole_file, |s| step_location(s, file, None));
             let n = steps.map_or(0, Vec::len);
+            let race = &trace["violation"];
+            let (rule, message, locations) = if race["kind"] == "data-race" {
+                let accesses = race["accesses"].as_array().cloned().unwrap_or_default();
+                let describe = |a: &Value| {
+                    format!(
+                        "{} of `{}` by {}",
+                        a["access"].as_str().unwrap_or("access"),
+                        a["variable"].as_str().unwrap_or("?"),
+                        a["thread"].as_str().unwrap_or("?")
+                    )
+                };
+                let words: Vec<String> = accesses.iter().map(describe).collect();
+                let locations: Vec<Location> = accesses
+                    .iter()
+                    .map(|a| step_location(a, file, Some(describe(a))))
+                    .collect();
+                (
+                    RULE_DATA_RACE,
+                    format!(
+                        "data race: {} (after an execution of {n} steps)",
+                        words.join(", ")
+                    ),
+                    if locations.is_empty() {
+                        vec![whole_file()]
+                    } else {
+                        locations
+                    },
+                )
+            } else {
+                (
+                    RULE_UNREACH_CALL,
+                    format!("an error (reach_error() or a failed assertion) is reachable: an execution of {n} steps"),
+                    vec![last.map_or_else(whole_file, |s| step_location(s, file, None))],
+                )
+            };
             let mut r = SarifResult::builder()
-                .rule_id(RULE_UNREACH_CALL.to_string())
+                .rule_id(rule.to_string())
                 .level(ResultLevel::Error)
-                .message(text(format!(
-                    "an error (reach_error() or a failed assertion) is reachable: an execution of {n} steps"
-                )))
-                .locations(vec![location])
+                .message(text(message))
+                .locations(locations)
                 .build();
             r.code_flows = code_flow(trace, file).map(|c| vec![c]);
             Some(r)
@@ -217,6 +251,10 @@ pub fn log(files: &[(PathBuf, Value)]) -> anyhow::Result<String> {
             rule(
                 RULE_UNREACH_CALL,
                 "An error location (reach_error() or a failed assertion) is reachable",
+            ),
+            rule(
+                RULE_DATA_RACE,
+                "Two threads can access the same memory next, one writes, not both atomically",
             ),
             rule(
                 RULE_UNKNOWN,

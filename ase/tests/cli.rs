@@ -709,8 +709,23 @@ fn pre_commit_checks_threads_and_skips_the_rest() {
         text.contains("note   tests-c/programs/lib_counter_safe.c: no `main`"),
         "{text}"
     );
+    // The hook checks races and assertions: the unprotected update races
+    // before its assertion can fail.
     let out = ase(&[
         "pre-commit",
+        "--concurrent",
+        "transfer:2",
+        "tests-c/programs/lib_counter_unsafe.c",
+    ]);
+    assert_eq!(code(&out), 1, "{}", stdout(&out));
+    assert!(
+        stdout(&out).contains("error: data race on `balance`"),
+        "{}",
+        stdout(&out)
+    );
+    let out = ase(&[
+        "pre-commit",
+        "--no-races",
         "--concurrent",
         "transfer:2",
         "tests-c/programs/lib_counter_unsafe.c",

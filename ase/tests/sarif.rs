@@ -64,9 +64,12 @@ fn sarif_log_of_several_files() {
     let results = log["runs"][0]["results"].as_array().expect("results");
     // No result for the safe file.
     assert_eq!(results.len(), 2, "{text}");
+    // C is checked for races too: the lost update is reported as a data
+    // race, located at both accesses.
     let bug = &results[0];
-    assert_eq!(bug["ruleId"], "unreach-call");
+    assert_eq!(bug["ruleId"], "data-race", "{text}");
     assert_eq!(bug["level"], "error");
+    assert_eq!(bug["locations"].as_array().map(Vec::len), Some(2), "{text}");
     let place = &bug["locations"][0]["physicalLocation"];
     assert_eq!(
         place["artifactLocation"]["uri"],
@@ -152,7 +155,11 @@ fn several_files_and_directories_give_a_summary_and_the_worst_exit_code() {
         .collect();
     assert_eq!(summary.len(), 2, "{stdout}");
     assert!(summary[0].ends_with("a_safe.c: safe (proved by the safe-fragment check)"));
-    assert!(summary[1].contains("sub/b_unsafe.c: unsafe: an error state is reachable"));
+    // C is checked for races too by default: the lost update races first.
+    assert!(
+        summary[1].contains("sub/b_unsafe.c: unsafe: a data race is reachable"),
+        "{stdout}"
+    );
     // The trace of the buggy file is printed in full above the summary.
     assert!(stdout.contains("steps"), "{stdout}");
     // JSON: an array, one object per file.

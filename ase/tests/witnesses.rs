@@ -26,11 +26,22 @@ fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).to_path_buf()
 }
 
+/// Runs `ase`. The tests here are about assertion counterexamples unless
+/// they say otherwise: a `check` without `--races`, `--no-races` or a
+/// property checks assertions only (`--no-races`).
 fn ase(args: &[&str]) -> (Option<i32>, String, String) {
+    let mut args = args.to_vec();
+    let chosen = args
+        .iter()
+        .any(|a| matches!(*a, "--races" | "--no-races" | "--property"))
+        || args.last().is_some_and(|a| a.ends_with(".yml"));
+    if args.first() == Some(&"check") && !chosen {
+        args.insert(1, "--no-races");
+    }
     let out = Command::new(ASE)
         .current_dir(root())
         .env("ASE_JOBS", "1")
-        .args(args)
+        .args(&args)
         .output()
         .expect("run ase");
     (
@@ -53,6 +64,28 @@ fn golden(name: &str, file: &str, mode: &str) {
     let (code, out, err) = ase(&["check", "--trace", mode, &path]);
     assert_eq!(code, Some(1), "{file}: {out}{err}");
     insta::assert_snapshot!(name, without_stats(&out));
+}
+
+/// A race counterexample: the trace to the state where both accesses are
+/// next, both underlined; its JSON names them.
+#[test]
+fn counterexample_data_race() {
+    let file = "tests-c/programs/lost_update_race_unsafe.c";
+    let (code, out, err) = ase(&["check", "--races", file]);
+    assert_eq!(code, Some(1), "{out}{err}");
+    insta::assert_snapshot!("cex-data-race", without_stats(&out));
+    let (_, out, _) = ase(&["check", "--races", "--format", "json", file]);
+    let v: serde_json::Value = serde_json::from_str(&out).expect("json");
+    let race = &v["source_trace"]["violation"];
+    assert_eq!(race["kind"], "data-race", "{race}");
+    let accesses = race["accesses"].as_array().expect("two accesses");
+    assert_eq!(accesses.len(), 2);
+    assert_eq!(accesses[0]["access"], "write");
+    assert_ne!(accesses[0]["thread"], accesses[1]["thread"]);
+    for a in accesses {
+        assert_eq!(a["variable"], race["variable"]);
+        assert!(a["line"].as_u64().is_some(), "{a}");
+    }
 }
 
 #[test]
@@ -127,6 +160,22 @@ fn counterexample_json_has_source_positions() {
 /// Checks a violation witness file of `program`: read back, well-formed,
 /// and replayed on the lowered program.
 fn check_violation(program: &Path, witness_file: &Path, data_model: Option<&str>) {
+    check_violation_with(
+        program,
+        witness_file,
+        data_model,
+        lowering::Checks::default(),
+    );
+}
+
+/// [`check_violation`] of a witness of the given checks (a race witness is
+/// replayed on the program lowered with races).
+fn check_violation_with(
+    program: &Path,
+    witness_file: &Path,
+    data_model: Option<&str>,
+    checks: lowering::Checks,
+) {
     let text = std::fs::read_to_string(witness_file).expect("witness written");
     let opts = frontend::Options {
         data_model: match data_model {
@@ -137,7 +186,11 @@ fn check_violation(program: &Path, witness_file: &Path, data_model: Option<&str>
         ..frontend::Options::default()
     };
     let unit = frontend::parse_file(program, &opts).expect("parses");
-    let lowered = lowering::lower(&unit).expect("lowers");
+    let options = lowering::Options {
+        checks,
+        ..lowering::Options::default()
+    };
+    let lowered = lowering::lower_with(&unit, &options).expect("lowers");
     if let Err(e) = witness::check_violation_witness(&text, program, &unit, &lowered) {
         panic!(
             "the witness of {} does not check: {e}\n{text}",
@@ -174,8 +227,14 @@ fn violation_witnesses_of_unsafe_programs_replay() {
             "{}.graphml",
             program.file_stem().expect("stem").to_string_lossy()
         ));
+        // Race programs (`// check: races`) give race witnesses.
+        let races = std::fs::read_to_string(&program)
+            .expect("read")
+            .lines()
+            .any(|l| l.trim() == "// check: races");
         let (code, out, err) = ase(&[
             "check",
+            if races { "--races" } else { "--no-races" },
             "--timeout",
             "60",
             "--witness",
@@ -191,7 +250,15 @@ fn violation_witnesses_of_unsafe_programs_replay() {
             eprintln!("{}: not unsafe ({out}{err})", program.display());
             continue;
         }
-        check_violation(&program, &w, None);
+        let checks = lowering::Checks {
+            assertions: !races,
+            races,
+        };
+        if races {
+            let text = std::fs::read_to_string(&w).expect("witness");
+            assert!(text.contains("G ! data-race"), "{text}");
+        }
+        check_violation_with(&program, &w, None, checks);
         checked += 1;
     }
     assert!(checked >= 40, "only {checked} violation witnesses checked");

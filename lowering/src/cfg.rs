@@ -139,6 +139,22 @@ pub struct Edge {
     pub mover: Mover,
     /// Removed by the compression.
     pub dead: bool,
+    /// The accesses of this step that may take part in a data race
+    /// ([`crate::races`]); such a step is never composed with another, so
+    /// that the state before it stays a state of the program.
+    pub accesses: Vec<Access>,
+}
+
+/// One memory access of a step, as the race check sees it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Access {
+    /// The cell accessed.
+    pub var: VarId,
+    /// Whether the step writes it (else it reads it).
+    pub write: bool,
+    /// Whether the access is atomic (inside an atomic section, or to an
+    /// `_Atomic` object).
+    pub atomic: bool,
 }
 
 /// A thread instance's control-flow graph.
@@ -365,9 +381,13 @@ impl Cfg {
     }
 }
 
-/// `e1; e2` as one edge, or `None` when the result would be too large or
-/// `e2` havocs a variable `e1` reads.
+/// `e1; e2` as one edge, or `None` when the result would be too large,
+/// `e2` havocs a variable `e1` reads, or either step may race.
 fn compose(e1: &Edge, e2: &Edge) -> Option<Edge> {
+    // A step that may race stays its own step (see `Edge::accesses`).
+    if !e1.accesses.is_empty() || !e2.accesses.is_empty() {
+        return None;
+    }
     let h2: BTreeSet<VarId> = e2.havoc.iter().copied().collect();
     let mut reads1 = BTreeSet::new();
     e1.guard.for_each_var(&mut |v| {
@@ -422,6 +442,7 @@ fn compose(e1: &Edge, e2: &Edge) -> Option<Edge> {
         sync: Sync::None,
         mover: e1.mover.then(e2.mover),
         dead: false,
+        accesses: Vec::new(),
     })
 }
 
@@ -440,6 +461,7 @@ impl Edge {
             sync: Sync::None,
             mover: Mover::Non,
             dead: false,
+            accesses: Vec::new(),
         }
     }
 

@@ -107,6 +107,15 @@ pub fn counter_system(l: &Lowered) -> Result<CounterSystem, String> {
     if l.loop_sites.is_empty() {
         return Err("no thread is created in a loop".into());
     }
+    if l.race_conditions > 0 {
+        // A race between two instances would be a test of two instances
+        // of one template, which the counters cannot tell apart.
+        return Err(
+            "the counter abstraction does not check data races: threads created in a loop are \
+             checked with a bounded number of instances only"
+                .into(),
+        );
+    }
     let runs: HashMap<VarId, ThreadId> = l
         .threads
         .iter()

@@ -12,6 +12,7 @@ use crate::cfg::{Edge, LocKind};
 use crate::error::{LowerError, Result};
 use crate::lower::{fresh_name, Lowerer, EXIT};
 use crate::term::{and, cmp, not};
+use crate::types::CType;
 use crate::{Lowered, ThreadInfo};
 
 fn ir_span(s: Option<frontend::lang_c::span::Span>) -> engine::ir::Span {
@@ -53,12 +54,27 @@ pub(crate) fn emit(mut l: Lowerer<'_>) -> Result<Lowered> {
         .enumerate()
         .map(|(i, u)| u.len() > 1 || Some(engine::ir::VarId::new(i)) == flag)
         .collect();
-    if l.reduce {
-        crate::reduce::reduce(&mut l.threads, &l.vars, flag);
+    let concurrency = if l.reduce {
+        Some(crate::reduce::reduce(&mut l.threads, &l.vars, flag))
     } else {
         for t in &mut l.threads {
             t.cfg.classify_invisible(&|v| shared[v.index()]);
         }
+        None
+    };
+    if l.checks.races {
+        let relevant = race_relevant(&l);
+        let atomic: HashSet<engine::ir::VarId> = l
+            .atomic_objects
+            .iter()
+            .flat_map(|&o| l.objects[o].cells.iter().copied())
+            .collect();
+        crate::races::mark(
+            &mut l.threads,
+            &|v| relevant[v.index()],
+            &|v| atomic.contains(&v),
+            concurrency.as_ref(),
+        );
     }
     for t in &mut l.threads {
         t.cfg.compress();
@@ -131,6 +147,7 @@ pub(crate) fn emit(mut l: Lowerer<'_>) -> Result<Lowered> {
             run: t.run,
         });
     }
+    let mut race_accesses = Vec::new();
     for (k, t) in l.threads.iter().enumerate() {
         let tid = ThreadId::new(k);
         // Edges with a havoc share one intermediate location per (source, havoc set).
@@ -185,7 +202,19 @@ pub(crate) fn emit(mut l: Lowerer<'_>) -> Result<Lowered> {
                 start = mid;
             }
             // `p@L` conditions refer to CFG locations until here.
-            let guard = and(atomic_guard, remap_at(&e.guard, &loc_maps));
+            let own_guard = remap_at(&e.guard, &loc_maps);
+            for a in &e.accesses {
+                race_accesses.push(crate::races::RaceAccess {
+                    thread: tid,
+                    loc: start,
+                    guard: own_guard.clone(),
+                    var: a.var,
+                    write: a.write,
+                    atomic: a.atomic,
+                    span: e.span,
+                });
+            }
+            let guard = and(atomic_guard, own_guard);
             let assigns = e
                 .assigns
                 .iter()
@@ -237,13 +266,22 @@ pub(crate) fn emit(mut l: Lowerer<'_>) -> Result<Lowered> {
         loc_spans.push(spans);
     }
     let vars = l.vars.iter().map(|v| v.meta.clone()).collect();
-    // The real errors first, then the give-ups: `Lowered::errors_only`
-    // keeps the first `errors.len()` conditions.
-    for (t, loc) in errors
-        .iter()
-        .copied()
-        .chain(give_ups.iter().map(|(t, l, _)| (*t, *l)))
-    {
+    // The real errors first, then the races, then the give-ups:
+    // `Lowered::errors_only` keeps the conditions before the give-ups.
+    if l.checks.assertions {
+        for &(t, loc) in &errors {
+            p.error.push(and(Cond::At(t, loc), running.clone()));
+        }
+    }
+    // A race needs both threads running: after `reach_error()` (which
+    // aborts) nothing runs.
+    let running_on = errors.iter().fold(running.clone(), |r, &(t, loc)| {
+        and(r, not(Cond::At(t, loc)))
+    });
+    let race_conditions = crate::races::conditions(&race_accesses, &running_on);
+    let n_races = race_conditions.len();
+    p.error.extend(race_conditions);
+    for &(t, loc, _) in &give_ups {
         p.error.push(and(Cond::At(t, loc), running.clone()));
     }
     // Temporaries and locals after their last use would make equal states
@@ -260,7 +298,31 @@ pub(crate) fn emit(mut l: Lowerer<'_>) -> Result<Lowered> {
         loc_spans,
         loop_sites: l.loop_sites.clone(),
         ranges: l.vars.iter().map(|v| (v.range.lo, v.range.hi)).collect(),
+        checks: l.checks,
+        races: race_accesses,
+        race_conditions: n_races,
     })
+}
+
+/// Per IR variable: whether the race check covers it: the integer and
+/// pointer cells of C objects (globals, locals, heap objects, thread
+/// results), except the cells passed to the pthread API
+/// ([`Lowerer::sync_cells`]). Mutexes, condition variables, thread handles
+/// and opaque pthread objects are not data; temporaries, flags and inputs
+/// of the lowering are not memory of the C program.
+fn race_relevant(l: &Lowerer<'_>) -> Vec<bool> {
+    let mut relevant = vec![false; l.vars.len()];
+    for o in &l.objects {
+        let mut scalars = Vec::new();
+        l.types.flatten(&o.ty, &mut scalars);
+        for (cell, ty) in o.cells.iter().zip(scalars) {
+            relevant[cell.index()] = matches!(ty, CType::Int(_) | CType::Ptr(_));
+        }
+    }
+    for v in &l.sync_cells {
+        relevant[v.index()] = false;
+    }
+    relevant
 }
 
 fn push_transition(

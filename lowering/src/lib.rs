@@ -25,6 +25,7 @@ mod emit;
 mod error;
 pub mod harness;
 mod lower;
+pub mod races;
 mod reduce;
 mod term;
 mod types;
@@ -139,6 +140,35 @@ pub struct Lowered {
     /// Per IR variable: the least and greatest value it can hold (its C
     /// type's range), when bounded.
     pub ranges: Vec<(Option<i128>, Option<i128>)>,
+    /// What the error condition holds.
+    pub checks: Checks,
+    /// With [`Checks::races`]: the accesses of the steps that may race
+    /// (SOUNDNESS.md, "Data races").
+    pub races: Vec<races::RaceAccess>,
+    /// How many error conditions ([`Program::error`]) are race conditions:
+    /// they follow the `reach_error()` conditions (when assertions are
+    /// checked) and precede the give-ups.
+    pub race_conditions: usize,
+}
+
+/// Which errors the lowered program's error condition holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Checks {
+    /// `reach_error()` and failed assertions (SV-COMP's `unreach-call`).
+    pub assertions: bool,
+    /// Data races (SV-COMP's `no-data-race`). When assertions are not
+    /// checked, reaching `reach_error()` stops the program (it aborts).
+    pub races: bool,
+}
+
+impl Default for Checks {
+    /// Assertions only.
+    fn default() -> Self {
+        Checks {
+            assertions: true,
+            races: false,
+        }
+    }
 }
 
 /// What the last state of an error trace means.
@@ -146,6 +176,9 @@ pub struct Lowered {
 pub enum TraceEnd {
     /// `reach_error()` (or a failing assertion) was reached: a real bug.
     Error,
+    /// Two accesses race: indices into [`Lowered::races`], the first a
+    /// write.
+    Race(usize, usize),
     /// Something not modelled was reached; the verdict must be `unknown`.
     GiveUp(String),
 }
@@ -164,26 +197,41 @@ impl Lowered {
     pub fn errors_only(&self) -> Program {
         let mut p = self.program.clone();
         // The error conditions are the real errors first, then the give-ups.
-        p.error.truncate(self.errors.len());
+        p.error.truncate(self.bugs());
         p
     }
 
+    /// How many error conditions are bugs (the rest are give-ups).
+    fn bugs(&self) -> usize {
+        let asserts = if self.checks.assertions {
+            self.errors.len()
+        } else {
+            0
+        };
+        asserts + self.race_conditions
+    }
+
     /// The states that are bugs: some thread is at an error location
-    /// (`reach_error()` was called). The program's error condition also
+    /// (`reach_error()` was called) or two accesses race, as
+    /// [`Lowered::checks`] says. The program's error condition also
     /// holds at give-up locations; engines that can aim at real bugs look
     /// for states satisfying both.
     pub fn bug_condition(&self) -> engine::ir::Cond {
-        engine::ir::disjunction(self.errors.iter().map(|&(t, l)| engine::ir::Cond::At(t, l)))
+        engine::ir::disjunction(self.program.error[..self.bugs()].iter().cloned())
     }
 
     /// Classifies the final state of an error trace of [`Lowered::program`].
     pub fn trace_end(&self, last: &State) -> TraceEnd {
-        if self
-            .errors
-            .iter()
-            .any(|(t, l)| last.locs.get(t.index()) == Some(l))
+        if self.checks.assertions
+            && self
+                .errors
+                .iter()
+                .any(|(t, l)| last.locs.get(t.index()) == Some(l))
         {
             return TraceEnd::Error;
+        }
+        if let Some((a, b)) = races::find(&self.races, last) {
+            return TraceEnd::Race(a, b);
         }
         let reason = self
             .give_ups
@@ -216,6 +264,8 @@ pub struct Options {
     /// `malloc` and `calloc` may return NULL (`--malloc-may-fail`); by
     /// default they succeed, SV-COMP's convention.
     pub malloc_may_fail: bool,
+    /// What the error condition holds (`--races`, `--no-races`).
+    pub checks: Checks,
 }
 
 /// The default of [`Options::instances`].
@@ -231,6 +281,7 @@ impl Default for Options {
             instances: DEFAULT_INSTANCES,
             heap_budget: DEFAULT_HEAP_BUDGET,
             malloc_may_fail: false,
+            checks: Checks::default(),
         }
     }
 }
@@ -248,6 +299,7 @@ pub fn lower_with(unit: &ParsedUnit, options: &Options) -> Result<Lowered, Lower
         l.heap_budget = options.heap_budget;
         l.malloc_may_fail = options.malloc_may_fail;
         l.instances = options.instances.max(1);
+        l.checks = options.checks;
         Ok(l)
     };
     // Threads are lowered one after the other, so a dereference may be

@@ -47,6 +47,26 @@ pub struct Metadata {
 /// SV-COMP's reachability property.
 pub const UNREACH_CALL: &str = "CHECK( init(main()), LTL(G ! call(reach_error())) )";
 
+/// SV-COMP's data-race property.
+pub const NO_DATA_RACE: &str = "CHECK( init(main()), LTL(G ! data-race) )";
+
+/// The specification a witness of a lowered program speaks about: a
+/// violation witness of a race trace is one of `no-data-race`; otherwise
+/// the properties checked, one per line.
+pub fn specification(checks: lowering::Checks, race_trace: bool) -> String {
+    if race_trace {
+        return NO_DATA_RACE.to_string();
+    }
+    let mut lines = Vec::new();
+    if checks.assertions {
+        lines.push(UNREACH_CALL);
+    }
+    if checks.races {
+        lines.push(NO_DATA_RACE);
+    }
+    lines.join("\n")
+}
+
 impl Metadata {
     /// The metadata of a witness for `file`, read now.
     pub fn new(file: &Path, data_model: frontend::DataModel) -> std::io::Result<Metadata> {

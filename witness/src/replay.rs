@@ -117,13 +117,14 @@ pub fn replay(
     Err(failure.map_or_else(|| "the witness has no path".into(), |(_, msg)| msg))
 }
 
-/// The last state must be an error state at `reach_error`.
+/// The last state must be an error state: at `reach_error`, or two
+/// accesses that race (when the lowering checks races).
 fn end(p: &engine::ir::Program, lowered: &Lowered, state: &State) -> Result<(), String> {
     if !interp::is_error(p, state).map_err(|e| e.to_string())? {
         return Err("the witness path does not end in an error state".into());
     }
     match lowered.trace_end(state) {
-        TraceEnd::Error => Ok(()),
+        TraceEnd::Error | TraceEnd::Race(..) => Ok(()),
         TraceEnd::GiveUp(why) => Err(format!(
             "the witness path ends in behaviour that is not modelled: {why}"
         )),

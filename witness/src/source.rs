@@ -189,6 +189,40 @@ pub struct SourceTrace {
     pub threads: Vec<ThreadDesc>,
     /// The steps, one per IR step.
     pub steps: Vec<Step>,
+    /// When the trace ends in a data race: the two accesses that can both
+    /// happen next.
+    pub race: Option<[RaceSide; 2]>,
+}
+
+/// One of the two accesses of a data race.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RaceSide {
+    /// The IR thread about to access.
+    pub thread: ThreadId,
+    /// Its witness thread id.
+    pub thread_id: usize,
+    /// The C expression accessed (`counter`, `a[1]`).
+    pub variable: String,
+    /// A write (else a read).
+    pub write: bool,
+    /// An atomic access.
+    pub atomic: bool,
+    /// The statement.
+    pub at: Option<SrcLoc>,
+    /// The C function it is in.
+    pub function: Option<String>,
+}
+
+impl RaceSide {
+    /// `write`, `read`, `atomic write`, `atomic read`.
+    pub fn kind(&self) -> &'static str {
+        match (self.atomic, self.write) {
+            (false, true) => "write",
+            (false, false) => "read",
+            (true, true) => "atomic write",
+            (true, false) => "atomic read",
+        }
+    }
 }
 
 /// The C functions defined in the unit: name and span.
@@ -357,5 +391,32 @@ pub fn build(unit: &ParsedUnit, file: &Path, lowered: &Lowered, trace: &Trace) -
             havoc_only,
         });
     }
-    SourceTrace { threads, steps }
+    let last = trace.steps.last().map_or(&trace.initial, |s| &s.state);
+    let race = match lowered.trace_end(last) {
+        lowering::TraceEnd::Race(a, b) => Some([a, b].map(|i| {
+            let r = &lowered.races[i];
+            let at = r.span.and_then(|s| loc.locate(s));
+            RaceSide {
+                thread: r.thread,
+                thread_id: ids[r.thread.index()].unwrap_or(r.thread.index()),
+                variable: lowered.vars[r.var.index()]
+                    .c_name
+                    .clone()
+                    .unwrap_or_else(|| p.var(r.var).name.clone()),
+                write: r.write,
+                atomic: r.atomic,
+                function: r
+                    .span
+                    .and_then(|s| function_at(&funcs, s.start))
+                    .map(str::to_string),
+                at,
+            }
+        })),
+        _ => None,
+    };
+    SourceTrace {
+        threads,
+        steps,
+        race,
+    }
 }

@@ -163,7 +163,12 @@ pub struct Lowerer<'a> {
     /// (the return types of `nondet_*` functions).
     fn_decls: HashMap<String, GlobalDecl<'a>>,
     /// Objects declared `_Atomic` (their `++` and `op=` are single steps).
-    atomic_objects: HashSet<ObjId>,
+    pub(crate) atomic_objects: HashSet<ObjId>,
+    /// Cells of pthread objects passed to the pthread API (semaphores,
+    /// read-write locks, barriers, ...): not data, for the race check.
+    pub(crate) sync_cells: HashSet<VarId>,
+    /// Which errors the error condition holds ([`crate::Options::checks`]).
+    pub(crate) checks: crate::Checks,
     /// Synchronisation objects beyond mutexes (see [`sync`]).
     sync: sync::SyncState,
     /// Thread instances per `pthread_create` site inside a loop
@@ -271,6 +276,8 @@ impl<'a> Lowerer<'a> {
             reduce: true,
             fn_decls: HashMap::new(),
             atomic_objects: HashSet::new(),
+            sync_cells: HashSet::new(),
+            checks: crate::Checks::default(),
             sync: sync::SyncState::default(),
             instances: crate::Options::default().instances,
             loop_sites: Vec::new(),
@@ -930,6 +937,7 @@ impl<'a> Lowerer<'a> {
             sync: crate::cfg::Sync::None,
             mover: crate::cfg::Mover::Non,
             dead: false,
+            accesses: Vec::new(),
         });
     }
 

@@ -29,6 +29,7 @@ use engine::ir::{Term, VarId};
 
 use crate::cfg::{Cfg, Edge, Mover, Sync};
 use crate::lower::{ThreadInst, VarInfo};
+use crate::races::Concurrency;
 
 /// Per variable, the threads whose live edges touch it.
 pub(crate) fn thread_users(cfgs: &[&Cfg], nvars: usize) -> Vec<BTreeSet<usize>> {
@@ -50,7 +51,13 @@ fn writes(e: &Edge, v: VarId) -> bool {
 
 /// Simplifies the threads' CFGs and sets every edge's mover class.
 /// `atomic_flag` is the flag of atomic sections, if the program has one.
-pub(crate) fn reduce(threads: &mut [ThreadInst], vars: &[VarInfo], atomic_flag: Option<VarId>) {
+/// Returns where `main` runs alone and the locks each thread surely holds
+/// (for the race check).
+pub(crate) fn reduce(
+    threads: &mut [ThreadInst],
+    vars: &[VarInfo],
+    atomic_flag: Option<VarId>,
+) -> Concurrency {
     let runs: Vec<Option<VarId>> = threads.iter().map(|t| t.run).collect();
     let is_run = |v: VarId| runs.contains(&Some(v));
     // 1. Constants of thread-local variables and of variables no edge writes.
@@ -203,6 +210,10 @@ pub(crate) fn reduce(threads: &mut [ThreadInst], vars: &[VarInfo], atomic_flag: 
             };
             t.cfg.edges[i].mover = mover;
         }
+    }
+    Concurrency {
+        alone,
+        held: sets.into_iter().map(|s| s.must).collect(),
     }
 }
 

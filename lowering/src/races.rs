@@ -1,0 +1,420 @@
+//! Data races (SOUNDNESS.md, "Data races").
+//!
+//! A data race is a reachable state in which two threads can each take,
+//! as their next step, an access to the same memory cell, at least one of
+//! them a write and at least one of them not atomic. In the lowered
+//! program every step accesses shared memory at most once, through a case
+//! split that names the cell, so "thread `t` can take access `a` next" is
+//! `t@L ∧ g`: the thread is at the step's source location and the step's
+//! guard holds. The race check therefore
+//! 1. finds the steps whose accesses may race ([`mark`]): accesses of C
+//!    objects (not of mutexes, thread handles and other pthread objects,
+//!    which only the pthread API touches) by two different threads, at
+//!    least one a write and one not atomic, not both under a common mutex
+//!    (then they cannot both be next: the lockset analysis is exact for
+//!    the mutexes it accepts) and not a step of `main` while it runs alone;
+//!    such a step is never merged with another by the compression
+//!    ([`crate::cfg::Edge::accesses`]), so its source location and guard
+//!    survive into the IR;
+//! 2. turns the surviving steps into one error disjunct per variable and
+//!    pair of threads ([`conditions`]); the engines search for it like for
+//!    any other error;
+//! 3. names the two accesses of the last state of a trace ([`find`]).
+//!
+//! Atomic accesses (inside an atomic section, or to an `_Atomic` object)
+//! race only with plain ones. The guard of a step leaving a location
+//! outside atomic sections also requires `__atomic == 0`; the race
+//! condition leaves that conjunct out: a plain access does not wait for
+//! another thread's atomic section (C has no such sections; SV-COMP's
+//! `__VERIFIER_atomic_begin/end` exclude each other, not plain code).
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use engine::interp::State;
+use engine::ir::{Cond, LocId, ThreadId, VarId};
+use frontend::lang_c::span::Span;
+
+use crate::cfg::Access;
+use crate::lower::ThreadInst;
+use crate::term::{and, or};
+
+/// What the reduction knows about which steps can run at the same time.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Concurrency {
+    /// Per location of `main`: no other thread runs while `main` is there.
+    pub alone: Vec<bool>,
+    /// Per thread, per location: the mutexes it surely holds there (`None`
+    /// where it never gets).
+    pub held: Vec<Vec<Option<BTreeSet<VarId>>>>,
+}
+
+/// One access of a step that may race, as it appears in the IR.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RaceAccess {
+    /// The thread taking the step.
+    pub thread: ThreadId,
+    /// Where the thread is when the step is its next one.
+    pub loc: LocId,
+    /// When the step can be taken there (without the atomic flag's guard).
+    pub guard: Cond,
+    /// The cell accessed.
+    pub var: VarId,
+    /// A write (else a read).
+    pub write: bool,
+    /// An atomic access.
+    pub atomic: bool,
+    /// The statement (a span of the parsed text).
+    pub span: Option<Span>,
+}
+
+impl RaceAccess {
+    /// Whether this access and `other` race when both can happen next.
+    pub fn conflicts(&self, other: &RaceAccess) -> bool {
+        self.thread != other.thread
+            && self.var == other.var
+            && (self.write || other.write)
+            && !(self.atomic && other.atomic)
+    }
+
+    /// Whether the thread can take this access next in state `s`.
+    pub fn next_in(&self, s: &State) -> bool {
+        s.locs.get(self.thread.index()) == Some(&self.loc)
+            && engine::interp::eval_cond(&self.guard, s).unwrap_or(false)
+    }
+
+    fn at(&self) -> Cond {
+        and(Cond::At(self.thread, self.loc), self.guard.clone())
+    }
+}
+
+/// The accesses of one step to cells `relevant` accepts: a cell written is
+/// a write, a cell only read a read.
+fn step_accesses(
+    e: &crate::cfg::Edge,
+    atomic_step: bool,
+    relevant: &dyn Fn(VarId) -> bool,
+    atomic_var: &dyn Fn(VarId) -> bool,
+) -> Vec<Access> {
+    let mut written = BTreeSet::new();
+    for (v, _) in &e.assigns {
+        written.insert(*v);
+    }
+    let mut read = BTreeSet::new();
+    e.guard.for_each_var(&mut |v| {
+        read.insert(v);
+    });
+    for (_, t) in &e.assigns {
+        t.for_each_var(&mut |v| {
+            read.insert(v);
+        });
+    }
+    for v in &e.havoc {
+        read.remove(v);
+    }
+    written
+        .iter()
+        .map(|&v| (v, true))
+        .chain(read.difference(&written).map(|&v| (v, false)))
+        .filter(|(v, _)| relevant(*v))
+        .map(|(var, write)| Access {
+            var,
+            write,
+            atomic: atomic_step || atomic_var(var),
+        })
+        .collect()
+}
+
+/// Sets [`crate::cfg::Edge::accesses`] of every step with an access that
+/// may race with an access of another thread. `relevant`: the cells of C
+/// objects the check covers; `atomic_var`: cells of `_Atomic` objects;
+/// `conc`: what the reduction knows (none without it: every pair of
+/// threads may then run together, holding no lock).
+pub(crate) fn mark(
+    threads: &mut [ThreadInst],
+    relevant: &dyn Fn(VarId) -> bool,
+    atomic_var: &dyn Fn(VarId) -> bool,
+    conc: Option<&Concurrency>,
+) {
+    struct Candidate {
+        thread: usize,
+        edge: usize,
+        access: Access,
+        held: BTreeSet<VarId>,
+    }
+    let mut by_var: BTreeMap<VarId, Vec<Candidate>> = BTreeMap::new();
+    for (k, t) in threads.iter().enumerate() {
+        for (i, e) in t.cfg.edges.iter().enumerate() {
+            if e.dead {
+                continue;
+            }
+            let alone =
+                k == 0 && conc.is_some_and(|c| c.alone.get(e.from).copied().unwrap_or(false));
+            if alone {
+                continue;
+            }
+            let atomic_step = t.cfg.locs[e.from].depth > 0 || t.cfg.locs[e.to].depth > 0;
+            let held = conc
+                .and_then(|c| c.held.get(k)?.get(e.from)?.clone())
+                .unwrap_or_default();
+            for access in step_accesses(e, atomic_step, relevant, atomic_var) {
+                by_var.entry(access.var).or_default().push(Candidate {
+                    thread: k,
+                    edge: i,
+                    access,
+                    held: held.clone(),
+                });
+            }
+        }
+    }
+    for candidates in by_var.values() {
+        for c in candidates {
+            let races = candidates.iter().any(|d| {
+                d.thread != c.thread
+                    && (c.access.write || d.access.write)
+                    && !(c.access.atomic && d.access.atomic)
+                    && c.held.is_disjoint(&d.held)
+            });
+            if races {
+                let e = &mut threads[c.thread].cfg.edges[c.edge];
+                if !e.accesses.contains(&c.access) {
+                    e.accesses.push(c.access);
+                }
+            }
+        }
+    }
+}
+
+/// The error disjuncts of the race check: per variable and pair of
+/// threads, "one can write it next and the other access it next, not both
+/// atomically". Each is conjoined with `running` (the program has not
+/// stopped).
+pub(crate) fn conditions(accesses: &[RaceAccess], running: &Cond) -> Vec<Cond> {
+    // Per (variable, thread): plain writes, plain accesses, atomic writes,
+    // atomic accesses.
+    #[derive(Default)]
+    struct Kinds {
+        plain_w: Vec<Cond>,
+        plain: Vec<Cond>,
+        atomic_w: Vec<Cond>,
+        atomic: Vec<Cond>,
+    }
+    let mut by: BTreeMap<VarId, BTreeMap<ThreadId, Kinds>> = BTreeMap::new();
+    for a in accesses {
+        let k = by.entry(a.var).or_default().entry(a.thread).or_default();
+        let c = a.at();
+        match (a.atomic, a.write) {
+            (false, true) => {
+                k.plain_w.push(c.clone());
+                k.plain.push(c);
+            }
+            (false, false) => k.plain.push(c),
+            (true, true) => {
+                k.atomic_w.push(c.clone());
+                k.atomic.push(c);
+            }
+            (true, false) => k.atomic.push(c),
+        }
+    }
+    let any = |v: &[Cond]| v.iter().cloned().fold(Cond::False, or);
+    let mut out = Vec::new();
+    for threads in by.values() {
+        let list: Vec<&Kinds> = threads.values().collect();
+        for (i, a) in list.iter().enumerate() {
+            for b in &list[i + 1..] {
+                let c = [
+                    and(any(&a.plain_w), or(any(&b.plain), any(&b.atomic))),
+                    and(any(&a.plain), or(any(&b.plain_w), any(&b.atomic_w))),
+                    and(any(&a.atomic_w), any(&b.plain)),
+                    and(any(&a.atomic), any(&b.plain_w)),
+                ]
+                .into_iter()
+                .fold(Cond::False, or);
+                if c != Cond::False {
+                    out.push(and(c, running.clone()));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Two accesses that race in state `s`, the first a write, as indices
+/// into `accesses`.
+pub fn find(accesses: &[RaceAccess], s: &State) -> Option<(usize, usize)> {
+    let next: Vec<usize> = (0..accesses.len())
+        .filter(|&i| accesses[i].next_in(s))
+        .collect();
+    next.iter()
+        .flat_map(|&i| next.iter().map(move |&j| (i, j)))
+        .find(|&(i, j)| accesses[i].write && accesses[i].conflicts(&accesses[j]))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cfg::{Cfg, Edge, LocKind};
+    use engine::ir::{CmpOp, Term};
+
+    /// A thread `start -> a -(step)-> b`, `a` at atomic depth `depth`.
+    fn thread(name: &str, step: Edge, depth: u32) -> ThreadInst {
+        let mut cfg = Cfg::default();
+        let start = cfg.loc(LocKind::Normal, None);
+        let a = cfg.loc(LocKind::Normal, None);
+        let b = cfg.loc(LocKind::Normal, None);
+        cfg.locs[a].depth = depth;
+        cfg.edge(Edge::new(start, a, Cond::True, vec![]));
+        cfg.edge(Edge {
+            from: a,
+            to: b,
+            ..step
+        });
+        ThreadInst {
+            name: name.into(),
+            func: name.into(),
+            created_at: None,
+            run: None,
+            param: None,
+            cfg,
+        }
+    }
+
+    const X: VarId = VarId(0);
+    const Y: VarId = VarId(1);
+    const M: VarId = VarId(2);
+
+    fn write_x() -> Edge {
+        Edge::new(0, 0, Cond::True, vec![(X, Term::Const(1))])
+    }
+    fn read_x_into_y() -> Edge {
+        Edge::new(0, 0, Cond::True, vec![(Y, Term::Var(X))])
+    }
+
+    /// Marks the two threads' steps; returns the accesses of each thread's
+    /// second step.
+    fn marked(mut ts: Vec<ThreadInst>, conc: Option<&Concurrency>) -> Vec<Vec<Access>> {
+        // X and Y are data, M is not (a mutex).
+        mark(&mut ts, &|v| v != M, &|_| false, conc);
+        ts.iter().map(|t| t.cfg.edges[1].accesses.clone()).collect()
+    }
+
+    #[test]
+    fn write_and_read_of_two_threads_race() {
+        let got = marked(
+            vec![thread("t1", write_x(), 0), thread("t2", read_x_into_y(), 0)],
+            None,
+        );
+        let w = Access {
+            var: X,
+            write: true,
+            atomic: false,
+        };
+        let r = Access {
+            var: X,
+            write: false,
+            atomic: false,
+        };
+        assert_eq!(got[0], vec![w]);
+        // t2 writes Y, which t1 never touches: only its read of X races.
+        assert_eq!(got[1], vec![r]);
+    }
+
+    #[test]
+    fn reads_only_do_not_race() {
+        let got = marked(
+            vec![
+                thread("t1", read_x_into_y(), 0),
+                thread("t2", Edge::new(0, 0, cmp_x(), vec![]), 0),
+            ],
+            None,
+        );
+        assert!(got[0].iter().all(|a| a.var != X), "{got:?}");
+        assert!(got[1].is_empty(), "{got:?}");
+    }
+
+    fn cmp_x() -> Cond {
+        Cond::Cmp(CmpOp::Gt, Term::Var(X), Term::Const(0))
+    }
+
+    #[test]
+    fn a_common_lock_orders_the_accesses() {
+        let held: Vec<Vec<Option<BTreeSet<VarId>>>> =
+            vec![vec![None, Some(BTreeSet::from([M])), None]; 2];
+        let locked = Concurrency {
+            alone: vec![false; 3],
+            held,
+        };
+        let got = marked(
+            vec![thread("t1", write_x(), 0), thread("t2", write_x(), 0)],
+            Some(&locked),
+        );
+        assert!(got.iter().all(Vec::is_empty), "{got:?}");
+        // Without the lockset knowledge they race.
+        let got = marked(
+            vec![thread("t1", write_x(), 0), thread("t2", write_x(), 0)],
+            None,
+        );
+        assert!(got.iter().all(|a| a.len() == 1), "{got:?}");
+    }
+
+    #[test]
+    fn atomic_accesses_race_only_with_plain_ones() {
+        let both = marked(
+            vec![thread("t1", write_x(), 1), thread("t2", write_x(), 1)],
+            None,
+        );
+        assert!(both.iter().all(Vec::is_empty), "{both:?}");
+        let mixed = marked(
+            vec![thread("t1", write_x(), 1), thread("t2", read_x_into_y(), 0)],
+            None,
+        );
+        assert!(mixed[0][0].atomic && !mixed[1][0].atomic, "{mixed:?}");
+    }
+
+    #[test]
+    fn main_alone_does_not_race() {
+        let alone = Concurrency {
+            alone: vec![true; 3],
+            held: vec![vec![None; 3]; 2],
+        };
+        let got = marked(
+            vec![thread("main", write_x(), 0), thread("t2", write_x(), 0)],
+            Some(&alone),
+        );
+        assert!(got.iter().all(Vec::is_empty), "{got:?}");
+    }
+
+    fn access(thread: u32, loc: u32, write: bool, atomic: bool) -> RaceAccess {
+        RaceAccess {
+            thread: ThreadId(thread),
+            loc: LocId(loc),
+            guard: Cond::True,
+            var: X,
+            write,
+            atomic,
+            span: None,
+        }
+    }
+
+    #[test]
+    fn conditions_and_find_name_the_conflicting_pair() {
+        let accesses = vec![
+            access(0, 1, false, false),
+            access(1, 1, true, false),
+            access(1, 2, false, true),
+        ];
+        let conds = conditions(&accesses, &Cond::True);
+        assert_eq!(conds.len(), 1);
+        let state = |l0: u32, l1: u32| State {
+            locs: vec![LocId(l0), LocId(l1)],
+            vals: vec![0; 3],
+        };
+        let holds = |s: &State| engine::interp::eval_cond(&conds[0], s).unwrap();
+        // Thread 0 reads, thread 1 writes: a race, the write named first.
+        assert!(holds(&state(1, 1)));
+        assert_eq!(find(&accesses, &state(1, 1)), Some((1, 0)));
+        // Thread 1's atomic read and thread 0's plain read: no write.
+        assert!(!holds(&state(1, 2)));
+        assert_eq!(find(&accesses, &state(1, 2)), None);
+        assert!(!holds(&state(0, 1)));
+    }
+}
