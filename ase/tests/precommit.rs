@@ -92,7 +92,12 @@ fn the_hook_blocks_a_buggy_commit_and_passes_a_correct_one() {
     let (code, text) = hook(&["racy.c", "notes.txt"]);
     assert_eq!(code, Some(1), "a buggy file must block the commit:\n{text}");
     assert!(text.contains("BLOCKS racy.c: unsafe"), "{text}");
-    assert!(text.contains("the error is reached"), "no trace:\n{text}");
+    // The hook checks races too: the unprotected update is a data race,
+    // shown with both accesses.
+    assert!(
+        text.contains("error: data race on `x`"),
+        "no trace:\n{text}"
+    );
 
     let (code, text) = hook(&["guarded.c", "library.c", "notes.txt"]);
     assert_eq!(code, Some(0), "a correct file must pass:\n{text}");

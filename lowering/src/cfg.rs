@@ -155,6 +155,10 @@ pub struct Access {
     /// Whether the access is atomic (inside an atomic section, or to an
     /// `_Atomic` object).
     pub atomic: bool,
+    /// A read made by the guard alone, which C's `&&` and `||` may skip
+    /// ([`crate::races::reads_when`]); writes and reads by right-hand
+    /// sides happen whenever the step is taken.
+    pub in_guard_only: bool,
 }
 
 /// A thread instance's control-flow graph.

@@ -207,11 +207,11 @@ pub(crate) fn emit(mut l: Lowerer<'_>) -> Result<Lowered> {
                 race_accesses.push(crate::races::RaceAccess {
                     thread: tid,
                     loc: start,
-                    guard: own_guard.clone(),
+                    guard: crate::races::access_guard(&own_guard, a),
                     var: a.var,
                     write: a.write,
                     atomic: a.atomic,
-                    span: e.span,
+                    span: e.span.or(t.cfg.locs[e.from].span),
                 });
             }
             let guard = and(atomic_guard, own_guard);

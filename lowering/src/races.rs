@@ -55,7 +55,9 @@ pub struct RaceAccess {
     pub thread: ThreadId,
     /// Where the thread is when the step is its next one.
     pub loc: LocId,
-    /// When the step can be taken there (without the atomic flag's guard).
+    /// When the step can be taken there and makes this access (a read in
+    /// the right operand of `&&`/`||` only when the left one does not
+    /// decide), without the atomic flag's guard.
     pub guard: Cond,
     /// The cell accessed.
     pub var: VarId,
@@ -87,6 +89,43 @@ impl RaceAccess {
     }
 }
 
+/// When evaluating `c` reads `v`: C's `&&` and `||` evaluate their right
+/// operand only when the left one does not decide, and the lowering builds
+/// a condition's `And`/`Or` in C's order (left operand first), so in
+/// `l != 5 || x <= 3` the cell `x` is read only when `l == 5`. A
+/// comparison that mentions `v` reads it.
+pub(crate) fn reads_when(c: &Cond, v: VarId) -> Cond {
+    match c {
+        Cond::True | Cond::False | Cond::At(..) => Cond::False,
+        Cond::Cmp(..) => {
+            let mut found = false;
+            c.for_each_var(&mut |w| found |= w == v);
+            if found {
+                Cond::True
+            } else {
+                Cond::False
+            }
+        }
+        Cond::Not(a) => reads_when(a, v),
+        Cond::And(a, b) => or(reads_when(a, v), and((**a).clone(), reads_when(b, v))),
+        Cond::Or(a, b) => or(
+            reads_when(a, v),
+            and(crate::term::not((**a).clone()), reads_when(b, v)),
+        ),
+    }
+}
+
+/// The condition under which a step with `guard` can take access `a`
+/// next: the guard holds and, for a read by the guard alone, the guard's
+/// evaluation reads the cell.
+pub(crate) fn access_guard(guard: &Cond, a: &Access) -> Cond {
+    if a.in_guard_only {
+        and(guard.clone(), reads_when(guard, a.var))
+    } else {
+        guard.clone()
+    }
+}
+
 /// The accesses of one step to cells `relevant` accepts: a cell written is
 /// a write, a cell only read a read.
 fn step_accesses(
@@ -103,11 +142,13 @@ fn step_accesses(
     e.guard.for_each_var(&mut |v| {
         read.insert(v);
     });
+    let mut by_rhs = BTreeSet::new();
     for (_, t) in &e.assigns {
         t.for_each_var(&mut |v| {
-            read.insert(v);
+            by_rhs.insert(v);
         });
     }
+    read.extend(by_rhs.iter().copied());
     for v in &e.havoc {
         read.remove(v);
     }
@@ -120,6 +161,7 @@ fn step_accesses(
             var,
             write,
             atomic: atomic_step || atomic_var(var),
+            in_guard_only: !write && !by_rhs.contains(&var),
         })
         .collect()
 }
@@ -307,11 +349,13 @@ mod tests {
             var: X,
             write: true,
             atomic: false,
+            in_guard_only: false,
         };
         let r = Access {
             var: X,
             write: false,
             atomic: false,
+            in_guard_only: false,
         };
         assert_eq!(got[0], vec![w]);
         // t2 writes Y, which t1 never touches: only its read of X races.

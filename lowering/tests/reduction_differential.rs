@@ -22,9 +22,11 @@
 //!     -p ase-lowering --test reduction_differential -- --ignored --nocapture
 //! ```
 //!
-//! The default test checks [`DEFAULT_N`] programs from seed 0; the ignored
+//! The default test checks [`DEFAULT_N`] programs from seed 0 (and half as
+//! many for data races: lowered with `Checks { races }` both ways); the ignored
 //! long run checks `ASE_REDUCE_DIFF_N` programs (default 5,000) from
-//! `ASE_REDUCE_DIFF_SEED` (default [`LONG_SEED`]). `ASE_REDUCE_DIFF_SHOW=1`
+//! `ASE_REDUCE_DIFF_SEED` (default [`LONG_SEED`]), for data races instead
+//! of assertions with `ASE_REDUCE_DIFF_RACES=1`. `ASE_REDUCE_DIFF_SHOW=1`
 //! prints every program with both verdicts; `ASE_REDUCE_DIFF_KEEP=1` keeps
 //! the generated C files (in `target/tmp/reduction_differential/`).
 
@@ -35,9 +37,9 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use engine::explicit::{self, Bounds};
-use engine::ir::{Cond, Program};
+use engine::ir::Program;
 use engine::verdict::Verdict;
-use lowering::{Lowered, Options, TraceEnd};
+use lowering::{Checks, Lowered, Options, TraceEnd};
 
 /// Programs checked by the default test.
 const DEFAULT_N: u64 = 300;
@@ -79,31 +81,26 @@ fn search_program(lowered: &Lowered, program: &Program) -> Answer {
         Verdict::Safe(_) => Answer::Safe,
         Verdict::Unsafe(trace) => {
             let last = trace.steps.last().map_or(&trace.initial, |s| &s.state);
-            Answer::Unsafe(lowered.trace_end(last))
+            // The two models number their racing accesses differently.
+            Answer::Unsafe(match lowered.trace_end(last) {
+                TraceEnd::Race(..) => TraceEnd::Race(0, 0),
+                end => end,
+            })
         }
         Verdict::Unknown(why) => Answer::Unknown(why),
     }
 }
 
-/// Whether a disjunct of the error condition is about a `reach_error()`
-/// location (rather than a give-up location).
-fn mentions_error_location(c: &Cond, lowered: &Lowered) -> bool {
-    match c {
-        Cond::At(t, l) => lowered.errors.contains(&(*t, *l)),
-        Cond::Not(a) => mentions_error_location(a, lowered),
-        Cond::And(a, b) | Cond::Or(a, b) => {
-            mentions_error_location(a, lowered) || mentions_error_location(b, lowered)
-        }
-        _ => false,
-    }
-}
-
-/// Searches for one kind of error state only: `reach_error()` locations
-/// (`errors`) or give-up locations (`!errors`).
+/// Searches for one kind of error state only: bugs (`reach_error()`
+/// locations, races: `errors`) or give-up locations (`!errors`).
 fn search_kind(lowered: &Lowered, errors: bool) -> Answer {
+    let bugs = lowered.errors_only().error.len();
     let mut p = lowered.program.clone();
-    p.error
-        .retain(|c| mentions_error_location(c, lowered) == errors);
+    if errors {
+        p.error.truncate(bugs);
+    } else {
+        p.error.drain(..bugs);
+    }
     search_program(lowered, &p)
 }
 
@@ -146,10 +143,12 @@ fn regressions_dir() -> PathBuf {
 }
 
 /// Parses, lowers both ways and searches one program.
-fn check_one(seed: u64, text: &str, run: &mut Run, show: bool) {
+fn check_one(seed: u64, text: &str, run: &mut Run, show: bool, checks: Checks) {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("reduction_differential");
     std::fs::create_dir_all(&dir).expect("temp dir");
-    let path = dir.join(format!("seed_{seed}.c"));
+    // The assertion and race tests run side by side: one file each.
+    let kind = if checks.races { "races" } else { "asserts" };
+    let path = dir.join(format!("seed_{seed}_{kind}.c"));
     std::fs::write(&path, text).expect("write program");
     let unit = frontend::parse_file(&path, &frontend::Options::default())
         .unwrap_or_else(|e| panic!("seed {seed}: the frontend rejects\n{text}\n{e}"));
@@ -161,6 +160,7 @@ fn check_one(seed: u64, text: &str, run: &mut Run, show: bool) {
             &unit,
             &Options {
                 reduce,
+                checks,
                 ..Options::default()
             },
         )
@@ -205,7 +205,7 @@ fn check_one(seed: u64, text: &str, run: &mut Run, show: bool) {
             match a {
                 _ if a != b => {}
                 Answer::Safe => c.agree_safe += 1,
-                Answer::Unsafe(TraceEnd::Error) => c.agree_unsafe += 1,
+                Answer::Unsafe(TraceEnd::Error | TraceEnd::Race(..)) => c.agree_unsafe += 1,
                 _ => c.agree_give_up += 1,
             }
             a != b
@@ -250,7 +250,7 @@ fn check_one(seed: u64, text: &str, run: &mut Run, show: bool) {
     }
 }
 
-fn run(first: u64, n: u64) {
+fn run(first: u64, n: u64, checks: Checks) {
     let show = std::env::var("ASE_REDUCE_DIFF_SHOW").is_ok_and(|v| v == "1");
     let start = Instant::now();
     let mut run = Run {
@@ -260,11 +260,11 @@ fn run(first: u64, n: u64) {
     };
     for seed in first..first + n {
         let text = gen_c::program(seed);
-        check_one(seed, &text, &mut run, show);
+        check_one(seed, &text, &mut run, show, checks);
     }
     let c = &run.counts;
     println!(
-        "reduction differential: {n} programs from seed {first} in {:.1?} \
+        "reduction differential ({checks:?}): {n} programs from seed {first} in {:.1?} \
          (searches: reduced {:.1?}, unreduced {:.1?})\n  \
          agree-safe {}, agree-unsafe {}, agree-give-up {}, agree-both-kinds {}, \
          only-reduced-conclusive {}, only-unreduced-conclusive {}, \
@@ -300,15 +300,31 @@ fn env_u64(name: &str, default: u64) -> u64 {
 
 #[test]
 fn reduced_and_unreduced_lowerings_agree() {
-    run(0, DEFAULT_N);
+    run(0, DEFAULT_N, Checks::default());
+}
+
+/// The same programs checked for data races: the reduction keeps racing
+/// accesses apart (SOUNDNESS.md, "Data races").
+#[test]
+fn reduced_and_unreduced_lowerings_agree_on_races() {
+    let races = Checks {
+        assertions: false,
+        races: true,
+    };
+    run(0, DEFAULT_N / 2, races);
 }
 
 #[test]
 #[ignore = "long run: ASE_REDUCE_DIFF_N programs (default 5,000)"]
 fn reduced_and_unreduced_lowerings_agree_long() {
+    let races = std::env::var("ASE_REDUCE_DIFF_RACES").is_ok_and(|v| v == "1");
     run(
         env_u64("ASE_REDUCE_DIFF_SEED", LONG_SEED),
         env_u64("ASE_REDUCE_DIFF_N", 5_000),
+        Checks {
+            assertions: !races,
+            races,
+        },
     );
 }
 

@@ -220,13 +220,18 @@ pub(crate) fn reduce(
 /// Simplifications once the CFGs are compressed: variables that every step
 /// keeps constant, dead inputs that only decide a branch, and edges whose
 /// guard is `false`. The atomic flag is read by the guards emission adds,
-/// so it stays.
+/// so it stays; so do the cells of racing accesses ([`crate::races`]):
+/// which of a step's reads happen is decided on its final guard.
 pub(crate) fn after_compression(
     threads: &mut [ThreadInst],
     vars: &[VarInfo],
     atomic_flag: Option<VarId>,
 ) {
-    let keep = |v: VarId| Some(v) == atomic_flag;
+    let raced: HashSet<VarId> = threads
+        .iter()
+        .flat_map(|t| t.cfg.live().flat_map(|e| e.accesses.iter().map(|a| a.var)))
+        .collect();
+    let keep = |v: VarId| Some(v) == atomic_flag || raced.contains(&v);
     cleanup::invariant_constants(threads, vars, &keep);
     cleanup::unread_variables(threads, vars.len(), &keep);
     let users = thread_users(
