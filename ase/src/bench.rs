@@ -29,6 +29,9 @@ pub struct Options<'a> {
     pub output: &'a Path,
     /// The CSV of another run to compare with.
     pub compare: Option<&'a Path>,
+    /// SV-COMP's name of the property checked (`unreach-call`,
+    /// `no-data-race`); tasks that do not list it are unknown.
+    pub property: &'a str,
     /// Further arguments of `ase check`.
     pub check_args: &'a [String],
 }
@@ -38,6 +41,16 @@ pub fn run(opts: &Options<'_>) -> anyhow::Result<u8> {
     if !(opts.timeout.is_finite() && opts.timeout > 0.0) {
         anyhow::bail!("--timeout must be a positive number of seconds");
     }
+    if opts
+        .check_args
+        .iter()
+        .any(|a| a == "--property" || a.starts_with("--property="))
+    {
+        anyhow::bail!(
+            "`--property` after `--`: ase bench gives each task its own property file; \
+             choose the property with `ase bench --property NAME`"
+        );
+    }
     std::fs::create_dir_all(opts.output)
         .with_context(|| format!("cannot create `{}`", opts.output.display()))?;
     let rows = if opts.tasks.extension().is_some_and(|e| e == "csv") {
@@ -46,9 +59,10 @@ pub fn run(opts: &Options<'_>) -> anyhow::Result<u8> {
         let tasks = sv_comp::taskset::collect(opts.tasks)?;
         let executable = std::env::current_exe().context("cannot find the ase executable")?;
         eprintln!(
-            "checking {} tasks from {} ({} jobs, {} s, {})",
+            "checking {} tasks from {} for {} ({} jobs, {} s, {})",
             tasks.len(),
             opts.tasks.display(),
+            opts.property,
             opts.jobs,
             opts.timeout,
             opts.memlimit_mb
@@ -61,6 +75,7 @@ pub fn run(opts: &Options<'_>) -> anyhow::Result<u8> {
                 jobs: opts.jobs,
                 timeout: opts.timeout,
                 memlimit_mb: opts.memlimit_mb,
+                property: opts.property.to_string(),
                 extra_args: opts.check_args.to_vec(),
             },
         )?;

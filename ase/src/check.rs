@@ -228,7 +228,7 @@ fn job(args: &CheckArgs<'_>) -> Result<Job, JobError> {
 /// An SV-COMP property is checked alone: `unreach-call` without races,
 /// `no-data-race` without assertions.
 fn check_only(property: &Property, cpp: &mut CppArgs) {
-    let races = property.name() == "no-data-race";
+    let races = matches!(property, Property::NoDataRace);
     cpp.races = races;
     cpp.no_races = !races;
 }

@@ -346,6 +346,12 @@ enum Command {
         /// task and per folder, and plot both.
         #[arg(long, value_name = "OTHER.csv")]
         compare: Option<PathBuf>,
+        /// The SV-COMP property to check (its name, e.g. `no-data-race`):
+        /// each task is checked with its own property file of that name, and
+        /// scored against its expected verdict; tasks without it are unknown.
+        #[arg(long, value_name = "NAME", default_value = sv_comp::runner::DEFAULT_PROPERTY,
+              value_parser = clap::builder::PossibleValuesParser::new(sv_comp::property::NAMES))]
+        property: String,
         /// Further arguments of `ase check` (after `--`).
         #[arg(last = true, value_name = "CHECK-ARGS")]
         check_args: Vec<String>,
@@ -458,6 +464,7 @@ fn main() -> ExitCode {
             memlimit,
             output,
             compare,
+            property,
             check_args,
         } => bench::run(&bench::Options {
             tasks: &tasks,
@@ -466,6 +473,7 @@ fn main() -> ExitCode {
             memlimit_mb: memlimit,
             output: &output,
             compare: compare.as_deref(),
+            property: &property,
             check_args: &check_args,
         }),
         Command::Tables {

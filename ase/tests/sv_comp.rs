@@ -205,10 +205,12 @@ fn bench_runs_a_task_set_and_reports() {
         find("garbage").reason.contains("not a valid task"),
         "{rows:?}"
     );
-    assert!(
-        find("race").reason.contains("unsupported property"),
-        "{rows:?}"
+    // unreach-call is checked by default: a task without it is unknown.
+    assert_eq!(
+        find("race").reason,
+        "the task has no unreach-call property (it lists no-data-race)"
     );
+    assert_eq!(find("race").expected, None);
     let json: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(out_dir.join("results.json")).unwrap())
             .unwrap();
@@ -243,6 +245,39 @@ fn bench_runs_a_task_set_and_reports() {
     assert!(std::fs::read_to_string(report_dir.join("quantile.svg"))
         .unwrap()
         .contains("old"));
+
+    // `--property no-data-race`: the race task is scored against its own
+    // expected verdict; the others list no such property.
+    let races_dir = s.0.join("races");
+    let out = ase(&[
+        "bench",
+        s.0.to_str().unwrap(),
+        "--property",
+        "no-data-race",
+        "--timeout",
+        "60",
+        "-o",
+        races_dir.to_str().unwrap(),
+    ]);
+    assert!(
+        text(&out.stderr).contains("for no-data-race"),
+        "{}",
+        text(&out.stderr)
+    );
+    let rows = sv_comp::report::read_csv(&races_dir.join("results.csv")).unwrap();
+    let find = |task: &str| rows.iter().find(|r| r.task == task).unwrap().clone();
+    assert_eq!(find("race").expected, Some(false));
+    assert_ne!(find("race").status, Status::Wrong, "{rows:?}");
+    assert_eq!(
+        find("ok").reason,
+        "the task has no no-data-race property (it lists unreach-call)"
+    );
+    // The property comes from the task, not from the check arguments.
+    let out = ase(&["bench", s.0.to_str().unwrap(), "--", "--property", "x.prp"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("ase bench --property NAME"));
+    let out = ase(&["bench", s.0.to_str().unwrap(), "--property", "termination"]);
+    assert_eq!(out.status.code(), Some(2));
 
     // A set that does not exist, and an empty one: a message, exit code 2.
     let out = ase(&["bench", "no/such/folder"]);

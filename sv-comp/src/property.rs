@@ -1,16 +1,26 @@
 //! SV-COMP property files (`.prp`).
 //!
-//! `ase` checks one property, `unreach-call`: no execution calls the error
-//! function. Its property file reads
-//! `CHECK( init(main()), LTL(G ! call(reach_error())) )` (older tasks name
-//! `__VERIFIER_error`). Every other property is reported as unsupported, so
-//! the caller answers `unknown` with the reason.
+//! `ase` checks two properties:
+//!
+//! - `unreach-call`: no execution calls the error function. Its property
+//!   file reads `CHECK( init(main()), LTL(G ! call(reach_error())) )` (older
+//!   tasks name `__VERIFIER_error`).
+//! - `no-data-race`: no reachable state has two threads about to access the
+//!   same memory location, at least one of them writing and at least one of
+//!   them not atomically. Its property file reads
+//!   `CHECK( init(main()), LTL(G ! data-race) )`.
+//!
+//! Both are read whitespace-insensitively. Every other property is reported
+//! as unsupported, so the caller answers `unknown` with the reason.
 
 use std::path::Path;
 
 /// The error functions whose unreachability `ase` checks; the lowering treats
 /// a call to either as the error.
 pub const ERROR_FUNCTIONS: [&str; 2] = ["reach_error", "__VERIFIER_error"];
+
+/// SV-COMP's names of the properties `ase` checks ([`Property::name`]).
+pub const NAMES: [&str; 2] = ["unreach-call", "no-data-race"];
 
 /// A property `ase` can check.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -20,13 +30,16 @@ pub enum Property {
         /// The error function (one of [`ERROR_FUNCTIONS`]).
         function: String,
     },
+    /// `G ! data-race` from `main`: no data race.
+    NoDataRace,
 }
 
 impl Property {
-    /// SV-COMP's name of the property (`unreach-call`).
+    /// SV-COMP's name of the property (`unreach-call`, `no-data-race`).
     pub fn name(&self) -> &'static str {
         match self {
             Property::UnreachCall { .. } => "unreach-call",
+            Property::NoDataRace => "no-data-race",
         }
     }
 }
@@ -43,9 +56,9 @@ pub enum PropertyError {
         #[source]
         source: std::io::Error,
     },
-    /// A property `ase` does not check (memory safety, termination, data
-    /// races, overflows, ...), or text that is not a property.
-    #[error("unsupported property {name} (`{text}`): ase checks unreach-call only")]
+    /// A property `ase` does not check (memory safety, termination,
+    /// overflows, ...), or text that is not a property.
+    #[error("unsupported property {name} (`{text}`): ase checks unreach-call and no-data-race")]
     Unsupported {
         /// The property's name: SV-COMP's for the well-known formulas, else
         /// the file name.
@@ -65,6 +78,9 @@ pub fn parse(text: &str, file_name: &str) -> Result<Property, PropertyError> {
         .chars()
         .filter(|c| !c.is_whitespace())
         .collect();
+    if formula == "CHECK(init(main()),LTL(G!data-race))" {
+        return Ok(Property::NoDataRace);
+    }
     if let Some(function) = formula
         .strip_prefix("CHECK(init(main()),LTL(G!call(")
         .and_then(|rest| rest.strip_suffix("())))"))
@@ -83,7 +99,7 @@ pub fn parse(text: &str, file_name: &str) -> Result<Property, PropertyError> {
 
 /// SV-COMP's name of a formula `ase` recognises but does not check.
 fn known_name(formula: &str) -> Option<&'static str> {
-    const NAMES: [(&str, &str); 7] = [
+    const KNOWN: [(&str, &str); 7] = [
         (
             "G!call(",
             "unreach-call (of a function other than reach_error)",
@@ -92,10 +108,10 @@ fn known_name(formula: &str) -> Option<&'static str> {
         ("Gvalid-free", "valid-memsafety"),
         ("Gvalid-memcleanup", "valid-memcleanup"),
         ("G!overflow", "no-overflow"),
-        ("G!data-race", "no-data-race"),
+        ("G!data-race", "no-data-race (of another form)"),
         ("Gdefined", "def-behavior"),
     ];
-    NAMES
+    KNOWN
         .iter()
         .find(|(needle, _)| formula.contains(needle))
         .map(|(_, name)| *name)
@@ -136,10 +152,24 @@ mod tests {
     }
 
     #[test]
+    fn no_data_race() {
+        for text in [
+            "CHECK( init(main()), LTL(G ! data-race) )\n",
+            "CHECK(init(main()),LTL(G!data-race))",
+            "// SV-COMP\nCHECK( init( main() ),\n  LTL( G ! data-race ) )  // races\n",
+        ] {
+            let p = parse(text, "x").unwrap();
+            assert_eq!(p, Property::NoDataRace, "{text:?}");
+            assert_eq!(p.name(), "no-data-race");
+        }
+        assert!(NAMES.contains(&Property::NoDataRace.name()));
+    }
+
+    #[test]
     fn other_properties_are_unsupported() {
         for (text, name) in [
             ("CHECK( init(main()), LTL(F end) )", "termination"),
-            ("CHECK( init(main()), LTL(G ! data-race) )", "no-data-race"),
+            ("CHECK( init(foo()), LTL(G ! data-race) )", "no-data-race (of another form)"),
             ("CHECK( init(main()), LTL(G ! call(foo())) )", "unreach-call (of a function other than reach_error)"),
             ("CHECK( init(main()), LTL(G valid-free) )\nCHECK( init(main()), LTL(G valid-deref) )", "valid-memsafety"),
             ("garbage", "file"),

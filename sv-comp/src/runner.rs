@@ -2,10 +2,18 @@
 //! process, so that a crash, a timeout or an exhausted memory limit costs
 //! one task (reported as unknown with the reason), never the run.
 //!
+//! Every task is checked for one property, chosen by its SV-COMP name
+//! ([`RunOptions::property`], `unreach-call` unless asked otherwise), as
+//! BenchExec does with a run definition's property file: the child gets the
+//! task's property file (`--property`), and the expected verdict is that
+//! property's. A task that does not list the property is reported as unknown
+//! with the reason, without a check.
+//!
 //! The child writes its outcome as JSON (`--format json`), including its own
 //! CPU time and peak memory. While it runs, the runner samples the same
 //! figures from `/proc` so that a killed child still gets them.
 
+use crate::property::PropertyError;
 use crate::report::Row;
 use crate::score;
 use crate::task::TaskDef;
@@ -30,9 +38,15 @@ pub struct RunOptions {
     pub timeout: f64,
     /// Address-space limit per task in MB (`ase check --memlimit`).
     pub memlimit_mb: Option<u64>,
+    /// SV-COMP's name of the property to check (`unreach-call`,
+    /// `no-data-race`).
+    pub property: String,
     /// Further arguments of `ase check`.
     pub extra_args: Vec<String>,
 }
+
+/// SV-COMP's name of the property checked by default.
+pub const DEFAULT_PROPERTY: &str = "unreach-call";
 
 /// How often a running child's resources are sampled.
 const SAMPLE_EVERY: Duration = Duration::from_millis(20);
@@ -133,6 +147,24 @@ fn last_line(text: &str) -> String {
     s
 }
 
+/// The verdict (`true`, `false`, `unknown`) of the JSON outcome of
+/// `ase check`: BenchExec's result line `verification_result` (`TRUE`,
+/// `FALSE(unreach-call)`, `FALSE(no-data-race)`, `UNKNOWN`), where the
+/// check wrote one, else its `verdict` (`safe`, `unsafe`, `unknown`). As in
+/// BenchExec, a `FALSE(...)` of any property is a `false` verdict.
+fn verdict_of(v: &serde_json::Value) -> &'static str {
+    match v["verification_result"].as_str() {
+        Some("TRUE") => "true",
+        Some(r) if r == "FALSE" || (r.starts_with("FALSE(") && r.ends_with(')')) => "false",
+        Some(_) => "unknown",
+        None => match v["verdict"].as_str() {
+            Some("safe") => "true",
+            Some("unsafe") => "false",
+            _ => "unknown",
+        },
+    }
+}
+
 /// Checks one task in its own process.
 pub fn run_task(task: &TaskRef, opts: &RunOptions) -> Row {
     let mut row = Row {
@@ -153,18 +185,40 @@ pub fn run_task(task: &TaskRef, opts: &RunOptions) -> Row {
         solve_seconds: None,
         certificate_reason: String::new(),
     };
-    match TaskDef::read(&task.path) {
-        Ok(def) => {
-            row.expected = def
-                .checkable_property()
-                .ok()
-                .and_then(|(_, e)| e.expected_verdict);
-        }
+    let def = match TaskDef::read(&task.path) {
+        Ok(def) => def,
         Err(e) => {
             row.reason = e.to_string();
             return row;
         }
-    }
+    };
+    let property_file = match def.property_named(&opts.property) {
+        Ok(Some((_, entry))) => {
+            row.expected = entry.expected_verdict;
+            entry.property_file.clone()
+        }
+        Ok(None) => {
+            let listed = def.property_names();
+            row.reason = format!(
+                "the task has no {} property (it lists {})",
+                opts.property,
+                if listed.is_empty() {
+                    "none".to_string()
+                } else {
+                    listed.join(", ")
+                }
+            );
+            return row;
+        }
+        Err(e @ PropertyError::Io { .. }) => {
+            row.reason = format!("invalid input: {e}");
+            return row;
+        }
+        Err(e @ PropertyError::Unsupported { .. }) => {
+            row.reason = e.to_string();
+            return row;
+        }
+    };
     let mut cmd = Command::new(&opts.executable);
     cmd.arg("check")
         .args(["--format", "json", "--timeout"])
@@ -183,7 +237,9 @@ pub fn run_task(task: &TaskRef, opts: &RunOptions) -> Row {
         cmd.arg("--jobs")
             .arg((cores / opts.jobs.max(1)).clamp(1, 2).to_string());
     }
-    cmd.args(&opts.extra_args)
+    cmd.arg("--property")
+        .arg(&property_file)
+        .args(&opts.extra_args)
         .arg(&task.path)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
@@ -207,12 +263,7 @@ pub fn run_task(task: &TaskRef, opts: &RunOptions) -> Row {
             row.reason = format!("timeout (killed after {:.0} s)", f.wall);
         }
         (Some(v), Some(0 | 1 | 3)) => {
-            row.verdict = match v["verdict"].as_str() {
-                Some("safe") => "true",
-                Some("unsafe") => "false",
-                _ => "unknown",
-            }
-            .into();
+            row.verdict = verdict_of(v).into();
             row.reason = v["reason"].as_str().unwrap_or("").to_string();
             row.iterations = v["stats"]["iterations"]
                 .as_u64()
@@ -334,26 +385,42 @@ mod tests {
     use super::*;
     use std::path::Path;
 
+    const UNREACH: &str = "CHECK( init(main()), LTL(G ! call(reach_error())) )\n";
+    const RACE: &str = "CHECK( init(main()), LTL(G ! data-race) )\n";
+
     /// A task whose "checker" is a shell script: the runner must survive
     /// what the script does.
     fn run_with(name: &str, script: &str, timeout: f64) -> Row {
+        run_for(name, script, timeout, &[(UNREACH, true)], DEFAULT_PROPERTY).0
+    }
+
+    /// [`run_with`] for a task of the given properties (property file text,
+    /// expected verdict), checked for `property`; also the arguments the
+    /// script got (empty when it was not run).
+    fn run_for(
+        name: &str,
+        script: &str,
+        timeout: f64,
+        properties: &[(&str, bool)],
+        property: &str,
+    ) -> (Row, String) {
         let dir = std::env::temp_dir().join(format!("ase-runner-{}-{name}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let exe = dir.join("fake-ase");
-        std::fs::write(&exe, format!("#!/bin/sh\n{script}\n")).unwrap();
+        std::fs::write(
+            &exe,
+            format!("#!/bin/sh\necho \"$@\" > \"$(dirname \"$0\")/args\"\n{script}\n"),
+        )
+        .unwrap();
         let status = Command::new("chmod").arg("+x").arg(&exe).status().unwrap();
         assert!(status.success());
         let task = dir.join("t.yml");
-        std::fs::write(
-            &task,
-            "format_version: '1.0'\ninput_files: t.c\nproperties:\n  - property_file: p.prp\n    expected_verdict: true\n",
-        )
-        .unwrap();
-        std::fs::write(
-            dir.join("p.prp"),
-            "CHECK( init(main()), LTL(G ! call(reach_error())) )\n",
-        )
-        .unwrap();
+        let mut yml = "format_version: '1.0'\ninput_files: t.c\nproperties:\n".to_string();
+        for (i, (text, expected)) in properties.iter().enumerate() {
+            std::fs::write(dir.join(format!("p{i}.prp")), text).unwrap();
+            yml += &format!("  - property_file: p{i}.prp\n    expected_verdict: {expected}\n");
+        }
+        std::fs::write(&task, yml).unwrap();
         let row = run_task(
             &TaskRef {
                 folder: "f".into(),
@@ -365,11 +432,70 @@ mod tests {
                 jobs: 1,
                 timeout,
                 memlimit_mb: None,
+                property: property.into(),
                 extra_args: vec![],
             },
         );
+        let args = std::fs::read_to_string(dir.join("args")).unwrap_or_default();
         std::fs::remove_dir_all(Path::new(&dir)).unwrap();
-        row
+        (row, args.replace(&format!("{}/", dir.display()), ""))
+    }
+
+    #[test]
+    fn the_property_is_chosen_by_name() {
+        let both = [(UNREACH, true), (RACE, false)];
+        let race =
+            r#"echo '{"verdict": "unsafe", "verification_result": "FALSE(no-data-race)"}'; exit 1"#;
+        let (row, args) = run_for("race", race, 10.0, &both, "no-data-race");
+        assert_eq!(
+            (row.expected, row.verdict.as_str(), row.status, row.score),
+            (Some(false), "false", score::Status::Correct, 1)
+        );
+        assert!(args.contains("--property p1.prp "), "{args}");
+        // The same output for unreach-call, which holds: a wrong false.
+        let (row, args) = run_for("reach", race, 10.0, &both, "unreach-call");
+        assert_eq!(
+            (row.expected, row.status, row.score),
+            (Some(true), score::Status::Wrong, -16)
+        );
+        assert!(args.contains("--property p0.prp "), "{args}");
+        // A task without the property: unknown, not run.
+        let (row, args) = run_for("none", race, 10.0, &[(RACE, false)], "unreach-call");
+        assert_eq!((row.verdict.as_str(), row.expected), ("unknown", None));
+        assert_eq!(
+            row.reason,
+            "the task has no unreach-call property (it lists no-data-race)"
+        );
+        assert_eq!(args, "");
+        // A race-free verdict: +2.
+        let safe = r#"echo '{"verdict": "safe", "verification_result": "TRUE"}'"#;
+        let (row, _) = run_for("free", safe, 10.0, &[(RACE, true)], "no-data-race");
+        assert_eq!((row.verdict.as_str(), row.score), ("true", 2));
+    }
+
+    #[test]
+    fn verdicts_are_read_from_the_result_line() {
+        let v = |text: &str| verdict_of(&serde_json::from_str(text).unwrap());
+        assert_eq!(
+            v(r#"{"verification_result": "FALSE(no-data-race)"}"#),
+            "false"
+        );
+        assert_eq!(
+            v(r#"{"verification_result": "FALSE(unreach-call)"}"#),
+            "false"
+        );
+        assert_eq!(
+            v(r#"{"verification_result": "TRUE", "verdict": "safe"}"#),
+            "true"
+        );
+        assert_eq!(v(r#"{"verification_result": "UNKNOWN"}"#), "unknown");
+        assert_eq!(
+            v(r#"{"verification_result": "FALSE(no-data-race"}"#),
+            "unknown"
+        );
+        assert_eq!(v(r#"{"verdict": "unsafe"}"#), "false");
+        assert_eq!(v(r#"{"verdict": "safe"}"#), "true");
+        assert_eq!(v(r#"{}"#), "unknown");
     }
 
     #[test]

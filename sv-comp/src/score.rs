@@ -25,7 +25,8 @@ pub fn status(expected: Option<bool>, verdict: Option<bool>) -> Status {
 }
 
 /// SV-COMP's points: correct true +2, correct false +1, wrong true −32,
-/// wrong false −16, no verdict 0.
+/// wrong false −16, no verdict 0. The same for `unreach-call` and
+/// `no-data-race` (a `false` verdict of either is `FALSE(...)`).
 pub fn points(expected: Option<bool>, verdict: Option<bool>) -> i64 {
     match (expected, verdict) {
         (Some(true), Some(true)) => 2,

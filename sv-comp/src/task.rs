@@ -180,8 +180,9 @@ impl TaskDef {
         }
     }
 
-    /// The first property `ase` can check, with its entry; otherwise the
-    /// reason, naming the properties the task has.
+    /// The first property `ase` can check, in the order the task lists
+    /// them, with its entry; otherwise the reason, naming the properties the
+    /// task has. [`TaskDef::property_named`] chooses one by name.
     pub fn checkable_property(&self) -> Result<(Property, &PropertyEntry), PropertyError> {
         let mut first_error = None;
         for entry in &self.properties {
@@ -196,6 +197,58 @@ impl TaskDef {
             name: "none".into(),
             text: format!("the task `{}` lists no property", self.path.display()),
         }))
+    }
+
+    /// The property named `name` (SV-COMP's name: `unreach-call`,
+    /// `no-data-race`) with its entry; `Ok(None)` when the task does not list
+    /// it. An error when the task lists it in a form `ase` does not check
+    /// (`unreach-call` of another function), or when it is not found and a
+    /// property file of the task cannot be read (it may be the one asked for).
+    pub fn property_named(
+        &self,
+        name: &str,
+    ) -> Result<Option<(Property, &PropertyEntry)>, PropertyError> {
+        let mut unsupported = None;
+        let mut unreadable = None;
+        for entry in &self.properties {
+            match property::read(&entry.property_file) {
+                Ok(p) if p.name() == name => return Ok(Some((p, entry))),
+                Ok(_) => {}
+                Err(e @ PropertyError::Io { .. }) => {
+                    unreadable.get_or_insert(e);
+                }
+                Err(e @ PropertyError::Unsupported { .. }) => {
+                    // A form of the property ase does not check is named
+                    // `NAME (...)`, e.g. `unreach-call (of a function other
+                    // than reach_error)`.
+                    let form_of = matches!(&e, PropertyError::Unsupported { name: n, .. }
+                        if n.strip_prefix(name).is_some_and(|rest| rest.starts_with(" (")));
+                    if form_of {
+                        unsupported.get_or_insert(e);
+                    }
+                }
+            }
+        }
+        match unsupported.or(unreadable) {
+            Some(e) => Err(e),
+            None => Ok(None),
+        }
+    }
+
+    /// SV-COMP's names of the properties the task lists (a file that cannot
+    /// be read is named by its file name).
+    pub fn property_names(&self) -> Vec<String> {
+        self.properties
+            .iter()
+            .map(|entry| match property::read(&entry.property_file) {
+                Ok(p) => p.name().to_string(),
+                Err(PropertyError::Unsupported { name, .. }) => name,
+                Err(PropertyError::Io { .. }) => entry
+                    .property_file
+                    .file_stem()
+                    .map_or_else(String::new, |s| s.to_string_lossy().into_owned()),
+            })
+            .collect()
     }
 }
 
@@ -231,6 +284,69 @@ mod tests {
         assert_eq!(t.language.as_deref(), Some("C"));
         assert_eq!(t.input_files.len(), 2);
         assert!(t.input_file().is_err());
+    }
+
+    #[test]
+    fn a_property_is_chosen_by_name() {
+        let dir = std::env::temp_dir().join(format!("ase-task-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        for (file, text) in [
+            (
+                "unreach-call.prp",
+                "CHECK( init(main()), LTL(G ! call(reach_error())) )\n",
+            ),
+            (
+                "no-data-race.prp",
+                "CHECK( init(main()), LTL(G ! data-race) )\n",
+            ),
+            (
+                "memsafety.prp",
+                "CHECK( init(main()), LTL(G valid-free) )\n",
+            ),
+            ("foo.prp", "CHECK( init(main()), LTL(G ! call(foo())) )\n"),
+        ] {
+            std::fs::write(dir.join(file), text).unwrap();
+        }
+        let task = |props: &[(&str, bool)]| {
+            let mut text = "format_version: '2.0'\ninput_files: a.c\nproperties:\n".to_string();
+            for (file, verdict) in props {
+                text += &format!("  - property_file: {file}\n    expected_verdict: {verdict}\n");
+            }
+            TaskDef::parse(&text, &dir.join("t.yml")).unwrap()
+        };
+
+        let t = task(&[("no-data-race.prp", false), ("unreach-call.prp", true)]);
+        let (p, e) = t.property_named("unreach-call").unwrap().unwrap();
+        assert_eq!((p.name(), e.expected_verdict), ("unreach-call", Some(true)));
+        let (p, e) = t.property_named("no-data-race").unwrap().unwrap();
+        assert_eq!((p, e.expected_verdict), (Property::NoDataRace, Some(false)));
+        assert!(t.property_named("termination").unwrap().is_none());
+        assert_eq!(t.checkable_property().unwrap().0, Property::NoDataRace);
+        assert_eq!(t.property_names(), ["no-data-race", "unreach-call"]);
+
+        let t = task(&[("memsafety.prp", true)]);
+        assert!(t.property_named("unreach-call").unwrap().is_none());
+        assert_eq!(t.property_names(), ["valid-memsafety"]);
+
+        // unreach-call of another function: listed, but not checkable.
+        let t = task(&[("foo.prp", true)]);
+        assert!(matches!(
+            t.property_named("unreach-call"),
+            Err(PropertyError::Unsupported { .. })
+        ));
+        assert!(t.property_named("no-data-race").unwrap().is_none());
+
+        // A missing file may be the one asked for, unless it is found.
+        let t = task(&[("missing.prp", true)]);
+        assert!(matches!(
+            t.property_named("no-data-race"),
+            Err(PropertyError::Io { .. })
+        ));
+        assert_eq!(t.property_names(), ["missing"]);
+        let t = task(&[("missing.prp", true), ("no-data-race.prp", true)]);
+        assert!(t.property_named("no-data-race").unwrap().is_some());
+
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

@@ -16,6 +16,7 @@ RESULT_PREFIX = "Verification result:"
 VERDICTS = {
     "TRUE": result.RESULT_TRUE_PROP,
     "FALSE(unreach-call)": result.RESULT_FALSE_REACH,
+    "FALSE(no-data-race)": result.RESULT_FALSE_DATARACE,
     "UNKNOWN": result.RESULT_UNKNOWN,
 }
 
@@ -43,7 +44,8 @@ OUT_OF_MEMORY = re.compile(r"memory allocation of \d+ bytes failed")
 class Tool(benchexec.tools.template.BaseTool2):
     """
     ase: Abstract Analysis of Symbolic Executions, a verifier for concurrent
-    C programs with POSIX threads (SV-COMP property unreach-call).
+    C programs with POSIX threads (SV-COMP properties unreach-call and
+    no-data-race).
 
     The executable `ase` is looked up in the tool directory, in PATH and in
     the current directory, then in `target/release` below them (the cargo
@@ -54,10 +56,12 @@ class Tool(benchexec.tools.template.BaseTool2):
     CPU-time limit (else the wall-time limit), so that `ase` stops by itself
     and answers unknown. An option given in the benchmark definition wins
     over the one derived here.
+    The property file of the run is passed on as `--property`.
     The result is read from the last line `Verification result: TRUE`,
-    `Verification result: FALSE(unreach-call)` or `Verification result:
-    UNKNOWN`; without a property file, from the verdict `safe`, `unsafe` or
-    `unknown` and its exit code (only when no property was asked for).
+    `Verification result: FALSE(unreach-call)`, `Verification result:
+    FALSE(no-data-race)` or `Verification result: UNKNOWN`; without a
+    property file, from the verdict `safe`, `unsafe` or `unknown` and its
+    exit code (only when no property was asked for).
     """
 
     def executable(self, tool_locator):
