@@ -125,7 +125,8 @@ fn verdict_with(file: &str, timeout: &str, extra: &[&str]) -> String {
     // check may run out of time (the verdict then stands, uncertified);
     // any other reason is a failure.
     let short = timeout.parse::<u64>().is_ok_and(|t| t < 60);
-    let out_of_time = stdout.contains("\ncertified: no (") && stdout.contains("time limit reached");
+    let out_of_time = stdout.contains("\ncertified: no (")
+        && (stdout.contains("time limit reached") || stdout.contains("undecided: timeout"));
     if word == "safe" && !(short && out_of_time) {
         assert!(
             stdout.contains("\ncertified: yes ("),
