@@ -382,7 +382,30 @@ enum Command {
     },
 }
 
+/// Output into a closed pipe (`ase check prog.c | head -1`) ends the
+/// process quietly, as for other command-line tools, instead of a panic in
+/// `println!`.
+/// (Rust ignores SIGPIPE, so the write fails and `println!` panics; the
+/// hook turns that panic into the exit status of a process ended by
+/// SIGPIPE, 128 + 13.)
+fn quiet_broken_pipe() {
+    let default = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let payload = info.payload();
+        let message = payload
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| payload.downcast_ref::<&str>().copied())
+            .unwrap_or("");
+        if message.starts_with("failed printing to stdout") && message.contains("Broken pipe") {
+            std::process::exit(141);
+        }
+        default(info);
+    }));
+}
+
 fn main() -> ExitCode {
+    quiet_broken_pipe();
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Check {

@@ -769,3 +769,27 @@ fn every_integration_test_is_declared() {
         "add a [[test]] entry to the root Cargo.toml for: {missing:?}"
     );
 }
+
+/// Output into a closed pipe (`ase check ... | head -1`) ends `ase`
+/// quietly with the status of SIGPIPE, never a panic.
+#[test]
+fn a_closed_stdout_is_not_a_panic() {
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_ase"))
+        .current_dir(root())
+        .env("ASE_JOBS", "1")
+        .args([
+            "check",
+            "--trace",
+            "full",
+            "tests-c/programs/lost_update_race_unsafe.c",
+        ])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("run ase");
+    drop(child.stdout.take());
+    let out = child.wait_with_output().expect("wait");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert_eq!(out.status.code(), Some(141), "{stderr}");
+}
