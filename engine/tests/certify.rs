@@ -528,3 +528,74 @@ error x > 5;
         .expect_err("not inductive");
     assert!(f.is_refutation());
 }
+
+/// The exhaustive search's certificate of a finite program is a set of
+/// points per tuple, checked by evaluation: accepted as built, and every
+/// mutant that drops a state (each one reachable) or changes a value is
+/// rejected with a refutation.
+#[test]
+fn point_set_certificates_are_checked_by_evaluation() {
+    let p = program(
+        "
+var x = 0, y = 0;
+thread p at a {
+  a -> a when x < 6 do x := x + 1;
+}
+thread q at s {
+  s -> s when y < x do y := y + 2;
+}
+error y > 7;
+",
+    );
+    let bounds = engine::explicit::Bounds {
+        bound: 3,
+        max_states: 10_000,
+    };
+    let (outcome, reachable) = engine::explicit::prove_with_states(&p, &bounds, None);
+    assert!(matches!(outcome.verdict, Verdict::Safe(_)), "{outcome:?}");
+    let reachable = reachable.expect("states of a safe search");
+    let c = certify::certify(
+        &p,
+        "points.gc",
+        engine::verdict::Proof::ExhaustiveSearch,
+        Evidence::Explicit(&reachable),
+        TIMEOUT,
+    );
+    assert_eq!(c.status, Status::Certified, "{:?}", c.status);
+    let cert = c.certificate.expect("built");
+    let points: usize = cert.invariants[0]
+        .blocks
+        .iter()
+        .map(Vec::len)
+        .max()
+        .unwrap();
+    assert!(points > 5, "a tuple with several states: {cert:?}");
+    let mut mutants = 0;
+    for (b, block) in cert.invariants[0].blocks.iter().enumerate() {
+        for d in 0..block.len() {
+            if block.len() > 1 {
+                let mut m = cert.clone();
+                m.invariants[0].blocks[b].remove(d);
+                let r = check(&p, &m, TIMEOUT).result;
+                assert!(r.as_ref().is_err_and(|e| e.is_refutation()), "{r:?}");
+                mutants += 1;
+            }
+            // A value changed: y's literal moved by one.
+            let mut m = cert.clone();
+            let conj = &mut m.invariants[0].blocks[b][d];
+            for x in conj.iter_mut() {
+                if let engine::ir::Cond::Cmp(engine::ir::CmpOp::Eq, _, engine::ir::Term::Const(k)) =
+                    x
+                {
+                    *k += 1;
+                }
+            }
+            if m != cert {
+                let r = check(&p, &m, TIMEOUT).result;
+                assert!(r.as_ref().is_err_and(|e| e.is_refutation()), "{r:?}");
+                mutants += 1;
+            }
+        }
+    }
+    assert!(mutants > 5, "{mutants} mutants");
+}

@@ -18,11 +18,18 @@
 //!   `Inv(L) ∧ guard ∧ ¬Inv(L')[x := post]`, where `L'` is `L` with the
 //!   thread moved (a tuple not in the certificate has `Inv = false`);
 //! - *safety*, for every tuple `L`: `Inv(L) ∧ error`.
+//!
+//! A tuple whose invariant is a finite set of states (every variable fixed
+//! in every disjunct: what the exhaustive search's certificates are) has
+//! its safety and consecution obligations decided by evaluating the
+//! transitions on each state instead ([`super::points`]), unless a
+//! transition has an input or a value leaves `i128`.
 
+use super::points::{self, State};
 use super::text::tuple;
 use super::{Certificate, Dnf};
 use crate::ir::{CmpOp, Cond, LocId, NlOp, Program, Rhs, Term, ThreadId, TransId};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::fmt::Write;
 use std::time::{Duration, Instant};
 use z3::ast::{Bool, Int, BV};
@@ -441,8 +448,36 @@ impl<'a> Checker<'a> {
                 .push(TransId::new(i));
         }
         let error = p.error_cond();
-        for inv in &self.cert.invariants {
+        // Tuples whose invariant is a finite set of states are checked by
+        // evaluation (`points`); the others, and any tuple where
+        // evaluation cannot decide, by the prover.
+        let sets: Vec<Option<Vec<State>>> = self
+            .cert
+            .invariants
+            .iter()
+            .map(|inv| points::points(inv, p.vars.len(), &inv.locs, POINT_LIMIT))
+            .collect();
+        let lookup: Vec<Option<HashSet<&[i128]>>> = sets
+            .iter()
+            .map(|s| s.as_ref().map(|s| s.iter().map(Vec::as_slice).collect()))
+            .collect();
+        for (i, inv) in self.cert.invariants.iter().enumerate() {
             let locs = inv.locs.as_slice();
+            if let Some(states) = &sets[i] {
+                let by_points = PointCheck {
+                    program: p,
+                    cert: self.cert,
+                    index: &index,
+                    lookup: &lookup,
+                    outgoing: &outgoing,
+                    error: &error,
+                };
+                match by_points.check(locs, states, &mut self.obligations) {
+                    Some(Ok(())) => continue,
+                    Some(Err(e)) => return Err(e),
+                    None => {} // not decidable by evaluation: the prover
+                }
+            }
             self.solver.push();
             self.solver.assert(self.invariant(&index, locs, &self.vars));
             // Safety.
@@ -497,6 +532,96 @@ impl<'a> Checker<'a> {
             self.solver.pop(1);
         }
         Ok(())
+    }
+}
+
+/// Most states of one tuple checked by evaluation.
+const POINT_LIMIT: usize = 200_000;
+
+/// The obligations of a tuple whose invariant is a finite set of states,
+/// decided by evaluation.
+struct PointCheck<'c> {
+    program: &'c Program,
+    cert: &'c Certificate,
+    index: &'c HashMap<&'c [LocId], usize>,
+    lookup: &'c [Option<HashSet<&'c [i128]>>],
+    outgoing: &'c HashMap<(ThreadId, LocId), Vec<TransId>>,
+    error: &'c Cond,
+}
+
+impl PointCheck<'_> {
+    /// Safety and consecution of tuple `locs` with states `states`; `None`
+    /// when evaluation cannot decide (an input, an overflow): the prover
+    /// checks the tuple then.
+    fn check(
+        &self,
+        locs: &[LocId],
+        states: &[State],
+        obligations: &mut u64,
+    ) -> Option<Result<(), Failure>> {
+        let p = self.program;
+        let named = |s: &[i128]| -> Vec<(String, String)> {
+            p.vars
+                .iter()
+                .zip(s)
+                .map(|(d, v)| (d.name.clone(), v.to_string()))
+                .collect()
+        };
+        *obligations += 1;
+        for s in states {
+            if points::cond(self.error, locs, s)? {
+                return Some(Err(Failure::Refuted {
+                    obligation: Obligation::Safety {
+                        locs: locs.to_vec(),
+                    },
+                    state: named(s),
+                }));
+            }
+        }
+        for (thread, &loc) in locs.iter().enumerate() {
+            let Some(ts) = self.outgoing.get(&(ThreadId::new(thread), loc)) else {
+                continue;
+            };
+            for &id in ts {
+                let t = p.transition(id);
+                let mut target = locs.to_vec();
+                target[thread] = t.to;
+                let listed = self.index.get(target.as_slice()).copied();
+                let obligation = || Obligation::Consecution {
+                    locs: locs.to_vec(),
+                    transition: id,
+                    target: target.clone(),
+                    target_listed: listed.is_some(),
+                };
+                *obligations += 1;
+                for s in states {
+                    if !points::cond(&t.guard, locs, s)? {
+                        continue;
+                    }
+                    let mut post = s.clone();
+                    for a in &t.assigns {
+                        post[a.var.index()] = match &a.rhs {
+                            Rhs::Expr(e) => points::term(e, s)?,
+                            Rhs::Nondet => return None,
+                        };
+                    }
+                    let inside = match listed {
+                        None => false,
+                        Some(j) => match &self.lookup[j] {
+                            Some(set) => set.contains(post.as_slice()),
+                            None => points::holds(&self.cert.invariants[j], &target, &post)?,
+                        },
+                    };
+                    if !inside {
+                        return Some(Err(Failure::Refuted {
+                            obligation: obligation(),
+                            state: named(s),
+                        }));
+                    }
+                }
+            }
+        }
+        Some(Ok(()))
     }
 }
 

@@ -24,6 +24,7 @@
 
 pub mod build;
 pub mod check;
+mod points;
 pub mod text;
 
 use crate::ir::{Cond, LocId, Program};
