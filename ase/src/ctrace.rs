@@ -78,9 +78,10 @@ impl Source {
     }
 }
 
-fn thread_label(trace: &SourceTrace, step: &Step) -> String {
-    let t = &trace.threads[step.thread.index()];
-    if step.thread.index() == 0 {
+/// Who moves: `main` or `worker.1 [worker()]`.
+fn thread_label(trace: &SourceTrace, thread: engine::ir::ThreadId) -> String {
+    let t = &trace.threads[thread.index()];
+    if thread.index() == 0 {
         "main".to_string()
     } else {
         format!("{} [{}()]", t.name, t.function)
@@ -135,7 +136,7 @@ pub fn text(trace: &SourceTrace, file: &Path, mode: TraceMode) -> String {
     for (gi, group) in groups.iter().enumerate() {
         let first = group[0];
         let last = group[group.len() - 1];
-        let who = thread_label(trace, first);
+        let who = thread_label(trace, first.thread);
         let steps = if group.len() == 1 {
             format!("step {}", first.index)
         } else {
@@ -246,16 +247,6 @@ pub fn text(trace: &SourceTrace, file: &Path, mode: TraceMode) -> String {
     String::from_utf8_lossy(&out.into_inner()).into_owned()
 }
 
-/// Who accesses: `main` or `worker.1 [worker()]`.
-fn side_label(trace: &SourceTrace, side: &RaceSide) -> String {
-    let t = &trace.threads[side.thread.index()];
-    if side.thread.index() == 0 {
-        "main".to_string()
-    } else {
-        format!("{} [{}()]", t.name, t.function)
-    }
-}
-
 /// One line saying what races: "write of `x` by worker.1 [worker()],
 /// read by main".
 pub fn race_summary(trace: &SourceTrace, race: &[RaceSide; 2]) -> String {
@@ -268,10 +259,10 @@ pub fn race_summary(trace: &SourceTrace, race: &[RaceSide; 2]) -> String {
         "{} of `{}` by {}{}, {} by {}{}",
         a.kind(),
         a.variable,
-        side_label(trace, a),
+        thread_label(trace, a.thread),
         at(a),
         b.kind(),
-        side_label(trace, b),
+        thread_label(trace, b.thread),
         at(b)
     )
 }
@@ -285,7 +276,7 @@ fn race_diagnostic(trace: &SourceTrace, race: &[RaceSide; 2], src: &Source) -> D
             "{} of `{}` by {}{}",
             side.kind(),
             side.variable,
-            side_label(trace, side),
+            thread_label(trace, side.thread),
             if i == 0 {
                 " here"
             } else {

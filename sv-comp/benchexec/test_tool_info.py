@@ -359,29 +359,39 @@ def benchexec_config(argv):
     return parser.parse_args(argv)
 
 
+def load_benchmark(checks, name, ase, run_definition):
+    """The benchmark definition `name` as BenchExec loads it (run from the
+    repository root), after the checks every definition shares: the tool
+    module, the limits and its one run definition; None when it does not
+    load."""
+    rel_xml = os.path.relpath(os.path.join(HERE, name))
+    config = benchexec_config(
+        [rel_xml, "--no-container", "--tool-directory", os.path.dirname(ase)]
+    )
+    try:
+        bench = model.Benchmark(rel_xml, config, datetime.datetime.now())
+    except benchexec.BenchExecException as e:
+        checks.equal(f"{name}: BenchExec loads it", str(e), "no error")
+        return None
+    bench.executable = bench.tool.executable(tooladapter.create_tool_locator(config))
+    checks.equal(f"{name}: tool module", bench.tool_module, MODULE)
+    checks.equal(
+        f"{name}: limits",
+        bench.rlimits,
+        Limits(cputime=60, cputime_hard=60, memory=4_000_000_000, cpu_cores=1),
+    )
+    checks.equal(f"{name}: run definitions", [r.real_name for r in bench.run_sets],
+                 [run_definition])
+    return bench
+
+
 def check_xml(checks, ase):
-    xml = os.path.join(HERE, "ase.xml")
     cwd = os.getcwd()
     os.chdir(REPO)
     try:
-        rel_xml = os.path.relpath(xml)
-        config = benchexec_config(
-            [rel_xml, "--no-container", "--tool-directory", os.path.dirname(ase)]
-        )
-        try:
-            bench = model.Benchmark(rel_xml, config, datetime.datetime.now())
-        except benchexec.BenchExecException as e:
-            checks.equal("ase.xml: BenchExec loads it", str(e), "no error")
+        bench = load_benchmark(checks, "ase.xml", ase, "unreach-call")
+        if bench is None:
             return
-        bench.executable = bench.tool.executable(tooladapter.create_tool_locator(config))
-        checks.equal("ase.xml: tool module", bench.tool_module, MODULE)
-        checks.equal(
-            "ase.xml: limits",
-            bench.rlimits,
-            Limits(cputime=60, cputime_hard=60, memory=4_000_000_000, cpu_cores=1),
-        )
-        checks.equal("ase.xml: run definitions", [r.real_name for r in bench.run_sets],
-                     ["unreach-call"])
         blocks = bench.run_sets[0].blocks
         checks.equal("ase.xml: task sets", [b.real_name for b in blocks], FOLDERS)
         if not os.path.isdir(SHARED_TASKS):
@@ -421,28 +431,12 @@ def check_races_xml(checks, ase):
         # The tasks' programs are in ../shared: BenchExec would not load them.
         print(f"skip ase-races.xml: no tasks at {SHARED_TASKS}")
         return
-    xml = os.path.join(HERE, "ase-races.xml")
     cwd = os.getcwd()
     os.chdir(REPO)
     try:
-        rel_xml = os.path.relpath(xml)
-        config = benchexec_config(
-            [rel_xml, "--no-container", "--tool-directory", os.path.dirname(ase)]
-        )
-        try:
-            bench = model.Benchmark(rel_xml, config, datetime.datetime.now())
-        except benchexec.BenchExecException as e:
-            checks.equal("ase-races.xml: BenchExec loads it", str(e), "no error")
+        bench = load_benchmark(checks, "ase-races.xml", ase, "no-data-race")
+        if bench is None:
             return
-        bench.executable = bench.tool.executable(tooladapter.create_tool_locator(config))
-        checks.equal("ase-races.xml: tool module", bench.tool_module, MODULE)
-        checks.equal(
-            "ase-races.xml: limits",
-            bench.rlimits,
-            Limits(cputime=60, cputime_hard=60, memory=4_000_000_000, cpu_cores=1),
-        )
-        checks.equal("ase-races.xml: run definitions", [r.real_name for r in bench.run_sets],
-                     ["no-data-race"])
         blocks = bench.run_sets[0].blocks
         checks.equal("ase-races.xml: task sets", [b.real_name for b in blocks], ["races"])
         runs = blocks[0].runs
