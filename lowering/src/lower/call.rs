@@ -115,7 +115,12 @@ impl Lowerer<'_> {
             }
         }
         let args = &c.node.arguments;
-        for hook in [Self::harness_call, Self::sync_call, Self::atomic_call] {
+        for hook in [
+            Self::harness_call,
+            Self::sync_call,
+            Self::atomic_call,
+            Self::string_call,
+        ] {
             if let Some(v) = hook(self, &name, args, span)? {
                 return Ok(v);
             }

@@ -15,6 +15,7 @@ mod expr;
 mod fnptr;
 mod heap;
 mod stmt;
+mod strings;
 mod sync;
 
 use std::collections::{HashMap, HashSet, VecDeque};
@@ -626,6 +627,33 @@ impl<'a> Lowerer<'a> {
                 out.push(
                     i64::try_from(v)
                         .map_err(|_| LowerError::unsupported(e.span, "constant out of range"))?,
+                );
+            }
+            // `char s[n] = "..."`: the characters, the 0 if it fits, zeros.
+            (Initializer::Expression(e), CType::Array(elem, n))
+                if matches!(**elem, CType::Int(i) if i.bits == 8)
+                    && matches!(e.node, Expression::StringLiteral(_)) =>
+            {
+                let Expression::StringLiteral(lit) = &e.node else {
+                    unreachable!("matched above")
+                };
+                let chars = strings::literal_chars(&lit.node).ok_or_else(|| {
+                    LowerError::unsupported(e.span, "this kind of string literal is not modelled")
+                })?;
+                if chars.len() as u64 > n + 1 {
+                    return Err(LowerError::invalid(
+                        e.span,
+                        "string literal longer than the array it initialises",
+                    ));
+                }
+                let CType::Int(it) = **elem else {
+                    unreachable!("matched above")
+                };
+                out.extend(
+                    chars
+                        .into_iter()
+                        .take(*n as usize)
+                        .map(|c| wrap_const(c.into(), it) as i64),
                 );
             }
             (Initializer::List(items), CType::Array(elem, _)) => {
