@@ -580,28 +580,19 @@ impl Lowerer<'_> {
             let v = self.read_cell(src, i, &from, span)?;
             let p = self.region_cell(dst, i, &to);
             self.store(p, v.clone(), span)?;
-            let (nz, z, ub) = self.truth(&v);
-            let Some(cur) = self.t.cur.take() else { break };
-            let next = self.new_loc(Some(span));
-            let after_zero = if limit.is_some() && i + 1 < n {
-                let l = self.new_loc(Some(span));
-                pads.push(l);
-                l
-            } else {
-                if limit.is_some() {
-                    pads.push(done);
+            let on_zero = |l: &mut Self| {
+                if limit.is_some() && i + 1 < n {
+                    let pad = l.new_loc(Some(span));
+                    pads.push(pad);
+                    pad
+                } else {
+                    if limit.is_some() {
+                        pads.push(done);
+                    }
+                    done
                 }
-                done
             };
-            let more = nz != Cond::False;
-            self.plain_edge(cur, after_zero, z, vec![], Some(span));
-            self.plain_edge(cur, next, nz, vec![], Some(span));
-            for (c, r) in ub {
-                self.give_up_edge(cur, c, &r, span);
-            }
-            self.flush();
-            self.t.cur = more.then_some(next);
-            if !more {
+            if !self.branch_on_zero(&v, on_zero, vec![], span) {
                 break;
             }
         }
@@ -652,6 +643,35 @@ impl Lowerer<'_> {
     }
 
     /// `strlen(s)`: the index of the first 0.
+    /// Ends one step of a scan at cell value `v`: from the current
+    /// location to `on_zero(self)` (with `assigns`) when `v` is 0, to a
+    /// fresh location — the next step's — when it is not, and to give-ups
+    /// for its undefined cases. Returns whether the scan goes on (the
+    /// non-zero branch is feasible; false without a current location).
+    fn branch_on_zero(
+        &mut self,
+        v: &Val,
+        on_zero: impl FnOnce(&mut Self) -> Loc,
+        assigns: Vec<(VarId, Term)>,
+        span: Span,
+    ) -> bool {
+        let (nz, z, ub) = self.truth(v);
+        let Some(cur) = self.t.cur.take() else {
+            return false;
+        };
+        let next = self.new_loc(Some(span));
+        let after_zero = on_zero(self);
+        self.plain_edge(cur, after_zero, z, assigns, Some(span));
+        let more = nz != Cond::False;
+        self.plain_edge(cur, next, nz, vec![], Some(span));
+        for (c, r) in ub {
+            self.give_up_edge(cur, c, &r, span);
+        }
+        self.flush();
+        self.t.cur = more.then_some(next);
+        more
+    }
+
     fn strlen(&mut self, src: &Source, name: &str, span: Span) -> Result<Val> {
         let size_t = CType::Int(self.types.long(false));
         if let Source::Literal(chars) = src {
@@ -667,18 +687,8 @@ impl Lowerer<'_> {
         let done = self.new_loc(Some(span));
         for i in 0..=n {
             let v = self.read_cell(src, i, &from, span)?;
-            let (nz, z, ub) = self.truth(&v);
-            let Some(cur) = self.t.cur.take() else { break };
-            let next = self.new_loc(Some(span));
-            self.plain_edge(cur, done, z, vec![(len, Term::Const(i as i64))], Some(span));
-            let more = nz != Cond::False;
-            self.plain_edge(cur, next, nz, vec![], Some(span));
-            for (c, r) in ub {
-                self.give_up_edge(cur, c, &r, span);
-            }
-            self.flush();
-            self.t.cur = more.then_some(next);
-            if !more {
+            let length = vec![(len, Term::Const(i as i64))];
+            if !self.branch_on_zero(&v, |_| done, length, span) {
                 break;
             }
         }
