@@ -1,8 +1,9 @@
 //! End-to-end tests of `ase check` and `ase lower` on the C programs of
 //! `tests-c/programs/`.
 //!
-//! Each program's first line is `// expect: safe|unsafe|unknown`, about
-//! assertions unless a `// check: races|all` line says otherwise. Every
+//! Each program's first line is `// expect: safe|unsafe|unknown`: the
+//! verdict of `ase check` with the options of its `// args:` line
+//! (`--no-races` or `--races`: what the expectation is about). Every
 //! program must get exactly that verdict, except those listed in
 //! `tests-c/known-unknown.txt` (programs the verifier cannot decide yet,
 //! with the reason): they may answer `unknown` but never the opposite of
@@ -43,27 +44,16 @@ fn expectation(file: &str) -> String {
 }
 
 /// The program's options of `ase check`, `ase lower` and `ase certify`:
-/// an `// args:` line (e.g. `--concurrent push:2,pop` for a library), and
-/// what its expectation is about, a `// check: assertions|races|all` line
-/// (default `assertions`: `--no-races`; `races`: `--races`; `all`: both,
-/// `ase check`'s default).
+/// its `// args:` line (`--no-races` for a program about assertions,
+/// `--races` for one about data races, `--concurrent push:2,pop` for a
+/// library).
 fn program_args(file: &str) -> Vec<String> {
     let text = std::fs::read_to_string(root().join("tests-c/programs").join(file)).expect("read");
-    let header = || text.lines().take_while(|l| l.starts_with("//"));
-    let mut args: Vec<String> = header()
+    text.lines()
+        .take_while(|l| l.starts_with("//"))
         .find_map(|l| l.strip_prefix("// args:"))
         .map(|a| a.split_whitespace().map(str::to_string).collect())
-        .unwrap_or_default();
-    let check = header()
-        .find_map(|l| l.strip_prefix("// check:"))
-        .map_or("assertions", str::trim);
-    match check {
-        "assertions" => args.push("--no-races".into()),
-        "races" => args.push("--races".into()),
-        "all" => {}
-        other => panic!("{file}: unknown `// check: {other}`"),
-    }
-    args
+        .unwrap_or_default()
 }
 
 fn known_unknown() -> Vec<String> {

@@ -227,11 +227,11 @@ fn violation_witnesses_of_unsafe_programs_replay() {
             "{}.graphml",
             program.file_stem().expect("stem").to_string_lossy()
         ));
-        // Race programs (`// check: races`) give race witnesses.
+        // Race programs (`// args: --races`) give race witnesses.
         let races = std::fs::read_to_string(&program)
             .expect("read")
             .lines()
-            .any(|l| l.trim() == "// check: races");
+            .any(|l| l.starts_with("// args:") && l.split_whitespace().any(|a| a == "--races"));
         let (code, out, err) = ase(&[
             "check",
             if races { "--races" } else { "--no-races" },
@@ -289,8 +289,8 @@ fn corrupted_witnesses_are_rejected() {
     assert!(witness::check_violation_witness(&swapped, &program, &unit, &lowered).is_err());
     // A wrong line.
     let moved = good.replacen(
+        "<data key=\"startline\">17</data>",
         "<data key=\"startline\">16</data>",
-        "<data key=\"startline\">15</data>",
         1,
     );
     assert!(witness::check_violation_witness(&moved, &program, &unit, &lowered).is_err());

@@ -1,4 +1,5 @@
 // expect: safe
+// args: --no-races
 // abort() stops the program without an error, so the code after it is unreachable
 extern void abort(void);
 extern void reach_error(void);

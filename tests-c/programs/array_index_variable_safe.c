@@ -1,4 +1,5 @@
 // expect: safe
+// args: --no-races
 // a constant-size global array filled in a loop and read at a nondet in-range index
 // invariant of the fill loop: a[j] == 2 * j for all j < i
 #include <assert.h>

@@ -1,4 +1,5 @@
 // expect: unsafe
+// args: --no-races
 // a constant-size global array read at a nondet in-range index; index 3 holds 6
 // every access stays in bounds (k is assumed in [0, 4])
 #include <assert.h>

@@ -1,4 +1,5 @@
 // expect: unsafe
+// args: --no-races
 // assert(...) without #include <assert.h> fails like the macro when its condition is false
 // error: after three iterations y == 7 and the assertion y < 7 fails
 int main(void) {

@@ -1,4 +1,5 @@
 // expect: safe
+// args: --no-races
 // the SV-COMP helper assume_abort_if_not: abort() when the condition is false
 extern void abort(void);
 extern void reach_error(void);

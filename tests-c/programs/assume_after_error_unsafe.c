@@ -1,4 +1,5 @@
 // expect: unsafe
+// args: --no-races
 // an assumption only restricts what comes after it: the error before it is still reachable
 extern void abort(void);
 extern void reach_error(void);

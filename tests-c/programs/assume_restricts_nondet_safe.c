@@ -1,4 +1,5 @@
 // expect: safe
+// args: --no-races
 // __VERIFIER_assume cuts off the executions where its argument is false
 extern void reach_error(void);
 extern int __VERIFIER_nondet_int(void);

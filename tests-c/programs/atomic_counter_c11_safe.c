@@ -1,4 +1,5 @@
 // expect: safe
+// args: --no-races
 // two threads each add 1 to a C11 atomic counter with atomic_fetch_add; after both joins it is 2
 // invariant: each fetch_add is one indivisible read-modify-write, so no update is lost
 #include <pthread.h>

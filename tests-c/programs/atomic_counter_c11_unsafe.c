@@ -1,4 +1,5 @@
 // expect: unsafe
+// args: --no-races
 // atomic_counter_c11_safe.c with the increment split into atomic_load and atomic_store: an update is lost
 // error: both threads load 0 before either stores, both store 1, and counter == 1 after the joins
 #include <pthread.h>

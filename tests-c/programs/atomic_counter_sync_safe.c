@@ -1,4 +1,5 @@
 // expect: safe
+// args: --no-races
 // two threads increment a counter with GCC's __sync_fetch_and_add; the old values they get differ and the sum is 2
 // invariant: each __sync_fetch_and_add is one indivisible step, so the threads see 0 and 1 in some order
 #include <pthread.h>

@@ -1,4 +1,5 @@
 // expect: unsafe
+// args: --no-races
 // two threads increment a counter with __sync_add_and_fetch and each asserts it saw 1: the second one sees 2
 // error: thread 1 adds (gets 1), thread 2 adds (gets 2) and its assertion fails
 #include <pthread.h>

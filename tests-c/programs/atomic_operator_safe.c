@@ -1,4 +1,5 @@
 // expect: safe
+// args: --no-races
 // two threads apply ++ and += 2 to an _Atomic int: each operator is one indivisible step, so the total is 6
 // invariant: no update of the atomic counter is lost
 #include <pthread.h>

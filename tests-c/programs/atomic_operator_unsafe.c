@@ -1,4 +1,5 @@
 // expect: unsafe
+// args: --no-races
 // counter = counter + 1 on an _Atomic int is an atomic load and a separate atomic store: an update can be lost
 // error: both threads read 0, both write 1, counter == 1 after the joins
 #include <pthread.h>

@@ -1,4 +1,5 @@
 // expect: safe
+// args: --no-races
 // a non-atomic read-increment-write made atomic with __VERIFIER_atomic_begin/end: no lost update
 #include <pthread.h>
 #include <assert.h>

@@ -1,4 +1,5 @@
 // expect: unsafe
+// args: --no-races
 // atomic_section_safe.c without the atomic sections
 // interleaving: updater x = 1; checker reads x == 1 and y == 0; error
 #include <pthread.h>

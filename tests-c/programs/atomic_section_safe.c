@@ -1,4 +1,5 @@
 // expect: safe
+// args: --no-races
 // __VERIFIER_atomic_begin/end: no other thread steps inside the section
 // invariant: outside atomic sections x == y; the checker reads both inside its own section
 #include <pthread.h>

@@ -1,4 +1,5 @@
 // expect: safe
+// args: --no-races
 // two threads publish a value, meet at a pthread barrier of count 2, read the other's value, twice; exactly one gets PTHREAD_BARRIER_SERIAL_THREAD per round
 // invariant: no thread leaves a round's barrier before both arrived, so the other's write of that round happened
 #include <pthread.h>

@@ -1,4 +1,5 @@
 // expect: unsafe
+// args: --no-races
 // barrier_safe.c with the barrier count 1: a thread passes its barrier alone and may read the other's value before it is written
 // error: thread 1 writes data[0], passes the barrier of count 1 at once, and reads data[1] == 0
 #include <pthread.h>

@@ -1,4 +1,5 @@
 // expect: safe
+// args: --no-races
 // conversion to _Bool yields 0 or 1 (5, 256 and -1 all become 1; 256 is not truncated to 0)
 #include <assert.h>
 extern int __VERIFIER_nondet_int(void);

@@ -1,4 +1,5 @@
 // expect: safe
+// args: --no-races
 // a spin lock built from C11 atomic_compare_exchange_weak (which may fail spuriously) protects a plain counter
 // invariant: only the thread whose exchange turned lock from 0 to 1 runs the critical section; expected is reset before every try
 #include <pthread.h>

@@ -1,4 +1,5 @@
 // expect: unsafe
+// args: --no-races
 // cas_spinlock_safe.c without resetting expected after a failed exchange: the failure wrote 1 into it, so the next try "acquires" a held lock
 // error: thread 2's exchange fails while thread 1 holds the lock (expected := 1), the retry compares 1 == 1 and enters too; an update is lost
 #include <pthread.h>

@@ -1,4 +1,5 @@
 // expect: safe
+// args: --no-races
 // a CBMC-style harness: __CPROVER_ASYNC_1 spawns a thread, __CPROVER_atomic_begin/end make its update indivisible, __CPROVER_assume and __CPROVER_assert
 // invariant: x is 0 or 2, never 1: the worker's two increments happen in one atomic section, and main's reads are single loads
 int x = 0;

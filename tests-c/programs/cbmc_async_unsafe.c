@@ -1,4 +1,5 @@
 // expect: unsafe
+// args: --no-races
 // cbmc_async_safe.c without the atomic section: main can see the worker's half-done update
 // error: the worker adds 1, main reads x == 1 and the first __CPROVER_assert fails
 int x = 0;

@@ -1,4 +1,5 @@
 // expect: safe
+// args: --no-races
 // +=, -=, pre/post ++ and -- with their values used, and the value of an assignment expression
 #include <assert.h>
 

@@ -1,4 +1,5 @@
 // expect: unsafe
+// args: --no-races
 // post-decrement in a loop condition runs once more than the body: n ends at -1, not 0
 extern void reach_error(void);
 

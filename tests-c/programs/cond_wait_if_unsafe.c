@@ -1,4 +1,5 @@
 // expect: unsafe
+// args: --no-races
 // cond_wait guarded by if instead of while: a woken consumer does not re-check the predicate
 // interleaving (no spurious wake-up needed): c1 locks, items == 0, waits; c2 locks, items == 0,
 //   waits; producer locks, items = 1, broadcast, unlocks; c1 wakes, takes the item (items = 0),

@@ -1,4 +1,5 @@
 // expect: safe
+// args: --no-races
 // pthread_cond_wait in a while loop re-checking the predicate; correct even with spurious wake-ups
 // invariant: ready == 1 implies data == 42 (both set together while m is held)
 #include <pthread.h>

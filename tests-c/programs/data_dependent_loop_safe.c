@@ -1,4 +1,5 @@
 // expect: safe
+// args: --no-races
 // a loop bounded by a nondet n >= 0: after while (i < n) i++, i == n
 // invariant: 0 <= i <= n (so i + 1 never overflows, and on exit i >= n gives i == n)
 #include <assert.h>

@@ -1,4 +1,5 @@
 // expect: safe
+// args: --no-races
 // two counters in a loop with nondet bound: j == 2 * i is invariant, so j == 2 * n at exit
 // invariant: 0 <= i <= n <= 1000 and j == 2 * i (no overflow possible)
 extern void reach_error(void);

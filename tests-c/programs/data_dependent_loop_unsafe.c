@@ -1,4 +1,5 @@
 // expect: unsafe
+// args: --no-races
 // stepping by 2 overshoots an odd bound: with n == 1 the loop ends with i == 2
 extern void reach_error(void);
 extern int __VERIFIER_nondet_int(void);

@@ -1,4 +1,5 @@
 // expect: unsafe
+// args: --no-races
 // continue in a do-while jumps to the condition (here 0), which ends the loop after one pass
 extern void reach_error(void);
 

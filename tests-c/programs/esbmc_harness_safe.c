@@ -1,4 +1,5 @@
 // expect: safe
+// args: --no-races
 // an ESBMC-style harness: __ESBMC_assume restricts the input, __ESBMC_atomic_begin/end make a check-and-update indivisible
 // invariant: balance never drops below 0, because each check and withdrawal happen in one atomic section
 #include <pthread.h>

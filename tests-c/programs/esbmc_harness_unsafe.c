@@ -1,4 +1,5 @@
 // expect: unsafe
+// args: --no-races
 // esbmc_harness_safe.c without the atomic section: both threads pass the check before either withdraws
 // error: both withdraw amount 10 after checking 10 <= balance, and balance == -10
 #include <pthread.h>

@@ -1,4 +1,5 @@
 // expect: safe
+// args: --no-races
 // exit(0) stops the program, also from inside a called function
 #include <stdlib.h>
 extern void reach_error(void);

@@ -1,4 +1,5 @@
 // expect: safe
+// args: --no-races
 // exit() in a thread ends the whole process, so main (blocked in pthread_join) never reaches the error
 #include <pthread.h>
 #include <stdlib.h>

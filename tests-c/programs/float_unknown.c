@@ -1,4 +1,5 @@
 // expect: unknown
+// args: --no-races
 // true verdict: unsafe
 // floating point is not modelled: a nondet double can exceed 0.5
 extern void reach_error(void);

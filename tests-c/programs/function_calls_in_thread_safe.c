@@ -1,4 +1,5 @@
 // expect: safe
+// args: --no-races
 // functions called from a thread, nested calls and returned values; parameters are copies
 #include <pthread.h>
 #include <assert.h>

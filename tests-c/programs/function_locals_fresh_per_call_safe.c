@@ -1,4 +1,5 @@
 // expect: safe
+// args: --no-races
 // a function's locals are fresh on every call; a static local keeps its value across calls
 extern void reach_error(void);
 

@@ -1,4 +1,5 @@
 // expect: safe
+// args: --no-races
 // workers dispatch through a table of function pointers (with arguments and results) chosen by a nondet index; every handler keeps the counter even
 #include <pthread.h>
 extern void reach_error(void);

@@ -1,4 +1,5 @@
 // expect: unsafe
+// args: --no-races
 // workers dispatch through a table of function pointers chosen by a nondet index; one handler adds 3, so the counter can become odd
 #include <pthread.h>
 extern void reach_error(void);

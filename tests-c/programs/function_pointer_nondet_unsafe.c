@@ -1,4 +1,5 @@
 // expect: unsafe
+// args: --no-races
 // a function pointer chosen at run time from a nondet: the call is a case split over the functions used as values, and set_two sets x to 2
 extern void reach_error(void);
 extern int __VERIFIER_nondet_int(void);

@@ -1,4 +1,5 @@
 // expect: unsafe
+// args: --no-races
 // a function with several return statements; clamp(10) returns 10, which is > 9
 extern void reach_error(void);
 extern int __VERIFIER_nondet_int(void);

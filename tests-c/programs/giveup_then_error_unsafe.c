@@ -1,4 +1,5 @@
 // expect: unsafe
+// args: --no-races
 // a thread is created in an unbounded loop (a second creation at the same
 // site is not modelled: give-up), but one creation already reaches the
 // error: the search must go on past the give-up states

@@ -1,4 +1,5 @@
 // expect: safe
+// args: --no-races
 // globals without initialiser (scalars, arrays, struct fields) start at 0; initialised ones at their value
 #include <assert.h>
 

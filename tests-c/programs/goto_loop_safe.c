@@ -1,4 +1,5 @@
 // expect: safe
+// args: --no-races
 // a loop written with goto and labels, plus a forward goto out of nested loops
 #include <assert.h>
 

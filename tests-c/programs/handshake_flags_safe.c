@@ -1,4 +1,5 @@
 // expect: safe
+// args: --no-races
 // deadlock-free handshake with busy-waiting on flags: t1 publishes data then flag, waits for turn
 // invariant: data == 42 before flag == 1 is visible; ack == 7 before turn == 1 is visible
 #include <pthread.h>

@@ -1,4 +1,5 @@
 // expect: unsafe
+// args: --no-races
 // the handshake of handshake_flags_safe.c with the sender raising flag before writing data
 // interleaving: sender flag = 1; receiver leaves its loop and reads data == 0; error
 #include <pthread.h>

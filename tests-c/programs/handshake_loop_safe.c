@@ -1,4 +1,5 @@
 // expect: safe
+// args: --no-races
 // two threads alternate through a turn flag (busy waiting, no mutex) a nondeterministic number of rounds; each round updates x and checks it
 // invariant: turn == 0 -> x is even, turn == 1 -> x is odd; only the thread whose turn it is touches x
 #include <pthread.h>

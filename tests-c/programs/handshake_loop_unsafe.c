@@ -1,4 +1,5 @@
 // expect: unsafe
+// args: --no-races
 // like handshake_loop_safe.c, but ping updates x again after handing the turn over
 // interleaving: ping hands the turn over; its late x = x + 2 races with pong's x = x + 1 (pong's store lost), x is odd when the turn comes back and ping's check fails
 #include <pthread.h>

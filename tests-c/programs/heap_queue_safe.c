@@ -1,4 +1,5 @@
 // expect: safe
+// args: --no-races
 // a linked FIFO queue of calloc'd nodes: a producer enqueues 1, 2, 3 under a mutex, a consumer dequeues and frees them and sees them in order
 #include <pthread.h>
 #include <stdlib.h>

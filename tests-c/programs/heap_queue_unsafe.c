@@ -1,4 +1,5 @@
 // expect: unsafe
+// args: --no-races
 // a linked queue of malloc'd nodes whose producer pushes at the head (a stack): the consumer expecting FIFO order sees 3 or 2 first
 #include <pthread.h>
 #include <stdlib.h>

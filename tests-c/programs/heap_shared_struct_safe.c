@@ -1,4 +1,5 @@
 // expect: safe
+// args: --no-races
 // a heap-allocated struct shared by two workers that increment both fields under the struct's own mutex: the fields stay equal
 #include <pthread.h>
 #include <stdlib.h>

@@ -1,4 +1,5 @@
 // expect: unsafe
+// args: --no-races
 // a heap-allocated struct shared by two workers that increment both fields without locking: an update of one field can be lost
 #include <pthread.h>
 #include <stdlib.h>

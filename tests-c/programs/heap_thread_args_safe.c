@@ -1,4 +1,5 @@
 // expect: safe
+// args: --no-races
 // each worker gets its own calloc'd argument struct (id, result); after the joins main finds both results, and the struct starts zeroed
 #include <pthread.h>
 #include <stdlib.h>

@@ -1,4 +1,5 @@
 // expect: unsafe
+// args: --no-races
 // each worker gets its own malloc'd argument struct; main reads the first result before joining, so it can see the worker's write or not
 #include <pthread.h>
 #include <stdlib.h>

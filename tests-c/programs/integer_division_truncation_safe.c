@@ -1,4 +1,5 @@
 // expect: safe
+// args: --no-races
 // C division truncates toward zero and % takes the sign of the dividend
 #include <assert.h>
 extern int __VERIFIER_nondet_int(void);

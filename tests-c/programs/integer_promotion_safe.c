@@ -1,4 +1,5 @@
 // expect: safe
+// args: --no-races
 // small operands are promoted to int before arithmetic; only the store back wraps
 #include <assert.h>
 

@@ -1,4 +1,5 @@
 // expect: unsafe
+// args: --no-races
 // without pthread_join main may check before the thread has run
 // interleaving: main creates t, main asserts x == 1 while x is still 0
 #include <pthread.h>

@@ -1,4 +1,5 @@
 // expect: unsafe
+// args: --no-races
 // joining t1 does not wait for t2
 // interleaving: main creates t1, t2; t1 runs and ends; main joins t1 and checks y == 0
 #include <pthread.h>

@@ -1,4 +1,5 @@
 // expect: safe
+// args: --no-races
 // pthread_join with a result pointer receives the start routine's return value or the value passed to pthread_exit
 // invariant: worker 1 returns its argument plus 1 (11), worker 2 exits with 20 before its return
 #include <pthread.h>

@@ -1,4 +1,5 @@
 // expect: unsafe
+// args: --no-races
 // the result received by pthread_join is the value the thread returned, which depends on a race with main
 // error: main sets flag = 1 only after creating the worker; the worker returns the flag it read, 0, and main's assertion fails
 #include <pthread.h>

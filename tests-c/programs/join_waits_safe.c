@@ -1,4 +1,5 @@
 // expect: safe
+// args: --no-races
 // pthread_join returns only after the thread has finished, so main sees its write
 #include <pthread.h>
 #include <assert.h>

@@ -1,5 +1,5 @@
 // expect: safe
-// args: --concurrent transfer:2
+// args: --concurrent transfer:2 --no-races
 // The library of lib_counter_unsafe.c with a mutex around the updates: any number of calls by two threads keep balance in {0, 1, 2} and the assertion holds.
 #include <assert.h>
 #include <pthread.h>

@@ -1,5 +1,5 @@
 // expect: safe
-// args: --concurrent push,pop --init reset
+// args: --concurrent push,pop --init reset --no-races
 // The stack library of lib_stack_unsafe.c with a mutex held by push and pop, and an initialisation function run before the threads: count and top always agree.
 #include <assert.h>
 #include <pthread.h>

@@ -1,5 +1,5 @@
 // expect: unsafe
-// args: --concurrent push:2,pop
+// args: --concurrent push:2,pop --no-races
 // A stack library without main checked with --concurrent: pointer arguments share one stack object; unlocked push and pop let the element count and the top index disagree.
 #include <assert.h>
 

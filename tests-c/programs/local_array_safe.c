@@ -1,4 +1,5 @@
 // expect: safe
+// args: --no-races
 // a constant-size local array with an initialiser, indexed by a loop variable; sum computed in a loop
 extern void reach_error(void);
 

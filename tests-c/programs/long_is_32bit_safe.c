@@ -1,4 +1,5 @@
 // expect: safe
+// args: --no-races
 // ILP32: long and unsigned long are 32 bits, long long is 64 bits
 #include <assert.h>
 

@@ -1,4 +1,5 @@
 // expect: safe
+// args: --no-races
 // for with continue, do-while with break, while (1) with break
 #include <assert.h>
 

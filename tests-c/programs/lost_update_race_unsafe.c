@@ -1,4 +1,5 @@
 // expect: unsafe
+// args: --no-races
 // two threads do counter++ without a lock; counter++ is a load then a store, not atomic
 // interleaving: t1 loads 0; t2 loads 0; t1 stores 1; t2 stores 1; joins; counter == 1
 #include <pthread.h>

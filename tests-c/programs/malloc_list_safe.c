@@ -1,4 +1,5 @@
 // expect: safe
+// args: --no-races
 // heap: a linked list of three malloc'd nodes, traversed to sum its values (1 + 2 + 3)
 #include <stdlib.h>
 extern void reach_error(void);

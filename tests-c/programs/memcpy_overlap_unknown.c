@@ -1,4 +1,5 @@
 // expect: unknown
+// args: --no-races
 // true verdict: unsafe
 // memory: memcpy between overlapping parts of one array (undefined behaviour; memmove is the function for that): the lowering gives up before copying
 #include <pthread.h>

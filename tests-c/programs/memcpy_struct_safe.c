@@ -1,4 +1,5 @@
 // expect: safe
+// args: --no-races
 // memory: a producer fills a struct and publishes a copy made with memcpy into a heap node under a mutex; the consumer reads both fields consistently
 #include <pthread.h>
 #include <stdlib.h>

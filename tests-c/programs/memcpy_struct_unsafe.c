@@ -1,4 +1,5 @@
 // expect: unsafe
+// args: --no-races
 // memory: the same copy with memcpy but the consumer reads without the mutex: memcpy writes x before y, so the reader can see x = 7 and y = 0
 #include <pthread.h>
 #include <stdlib.h>

@@ -1,4 +1,5 @@
 // expect: safe
+// args: --no-races
 // memory: a worker clears a shared int array with memset(a, 0, sizeof a) and fills a char buffer with '-' by memset; main checks every cell after the join
 #include <pthread.h>
 #include <string.h>

@@ -1,4 +1,5 @@
 // expect: unsafe
+// args: --no-races
 // memory: memset(a, 0, 2 * sizeof(int)) clears only the first two of four ints, so a[3] is still 4 after the join
 #include <pthread.h>
 #include <string.h>

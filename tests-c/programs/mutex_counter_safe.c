@@ -1,4 +1,5 @@
 // expect: safe
+// args: --no-races
 // two threads increment a counter under a mutex; after joining both, counter == 2
 // invariant: the read-increment-write of counter happens with m held, so no update is lost
 #include <pthread.h>

@@ -1,4 +1,5 @@
 // expect: safe
+// args: --no-races
 // an error-checking mutex reports a relock by its owner (EDEADLK) and an unlock by a non-owner (EPERM) instead of undefined behaviour
 // invariant: main holds m while the worker runs; the worker's unlock fails with EPERM, main's relock with EDEADLK
 #include <pthread.h>

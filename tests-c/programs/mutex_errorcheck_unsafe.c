@@ -1,4 +1,5 @@
 // expect: unsafe
+// args: --no-races
 // mutex_errorcheck_safe.c's relock checked for success: an error-checking mutex returns EDEADLK instead
 // error: main locks m, locks it again and gets EDEADLK, so the assertion that the lock succeeded fails
 #include <pthread.h>

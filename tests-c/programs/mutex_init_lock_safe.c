@@ -1,4 +1,5 @@
 // expect: safe
+// args: --no-races
 // pthread_mutex_init in main; the writer keeps x == y outside the lock, the reader checks under it
 // invariant: whenever m is free, x == y (both are only changed together while m is held)
 #include <pthread.h>

@@ -1,4 +1,5 @@
 // expect: safe
+// args: --no-races
 // a recursive mutex (type set by pthread_mutexattr_settype) may be locked again by its owner; two workers lock it twice around an update
 // invariant: the mutex is free only when its owner has unlocked as often as it locked, so the updates do not interleave
 #include <pthread.h>

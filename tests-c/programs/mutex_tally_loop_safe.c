@@ -1,4 +1,5 @@
 // expect: safe
+// args: --no-races
 // two workers each run a nondeterministic number of lock-protected updates of a shared counter and of their own tally; after joining, counter == tally_a + tally_b
 #include <pthread.h>
 extern int __VERIFIER_nondet_int(void);

@@ -1,4 +1,5 @@
 // expect: unsafe
+// args: --no-races
 // like mutex_tally_loop_safe.c, but worker_b increments the counter outside the lock: an update can be lost
 // interleaving: a loads counter (0) under the lock, b loads counter (0), a stores 1, b stores 1; tallies 1 + 1 != 1
 #include <pthread.h>

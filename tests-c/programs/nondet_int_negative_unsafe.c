@@ -1,4 +1,5 @@
 // expect: unsafe
+// args: --no-races
 // a nondet int can be negative (any value in [-2^31, 2^31-1])
 extern void reach_error(void);
 extern int __VERIFIER_nondet_int(void);

@@ -1,4 +1,5 @@
 // expect: safe
+// args: --no-races
 // CBMC-style inputs: nondet_uchar() declared without a body returns any value of its type (0 to 255), nondet_int() any int
 // invariant: an unsigned char is at most 255 and a _Bool is 0 or 1
 unsigned char nondet_uchar(void);

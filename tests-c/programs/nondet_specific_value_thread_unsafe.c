@@ -1,4 +1,5 @@
 // expect: unsafe
+// args: --no-races
 // a thread reads a nondet input; the bug needs input == 42 and the thread to run before main checks
 // interleaving: main creates t; t reads v = 42, sets seen = 42; main reads seen == 42; error
 #include <pthread.h>

@@ -1,4 +1,5 @@
 // expect: safe
+// args: --no-races
 // a nondet unsigned char lies in [0, 255], a nondet char in [-128, 127], a nondet short in [-32768, 32767]
 extern void reach_error(void);
 extern unsigned char __VERIFIER_nondet_uchar(void);

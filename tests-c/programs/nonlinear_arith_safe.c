@@ -1,4 +1,5 @@
 // expect: safe
+// args: --no-races
 // a worker computes x*y, x/y, x%y, 1<<s and an unsigned product of nondets in small ranges; main checks the identities C guarantees
 #include <pthread.h>
 extern void reach_error(void);

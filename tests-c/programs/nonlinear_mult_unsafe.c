@@ -1,4 +1,5 @@
 // expect: unsafe
+// args: --no-races
 // non-linear multiplication of two unknowns: x * y == 391 for x = 17, y = 23 (both in [2, 100])
 extern void reach_error(void);
 extern int __VERIFIER_nondet_int(void);

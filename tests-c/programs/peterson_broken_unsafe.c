@@ -1,4 +1,5 @@
 // expect: unsafe
+// args: --no-races
 // Peterson with turn written before the flag: mutual exclusion fails
 // interleaving: thr1 turn = 1; thr2 flag2 = 1, turn = 0, sees flag1 == 0, enters;
 //   thr1 flag1 = 1, sees turn == 0, enters; thr2 x = 1; thr1 x = 0; thr2 reads x == 0; error

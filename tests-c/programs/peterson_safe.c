@@ -1,4 +1,5 @@
 // expect: safe
+// args: --no-races
 // Peterson's mutual exclusion for two threads (SV-COMP style, reach_error defined via __assert_fail)
 // invariant: both threads are never in the critical section together, so x keeps the value just written
 extern void __assert_fail(const char *, const char *, unsigned int, const char *)

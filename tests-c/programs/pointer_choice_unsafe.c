@@ -1,4 +1,5 @@
 // expect: unsafe
+// args: --no-races
 // a pointer that points to one of two globals depending on a nondet choice
 // with c != 0, p = &a and the write makes a == 1
 extern void reach_error(void);

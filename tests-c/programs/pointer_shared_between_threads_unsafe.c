@@ -1,4 +1,5 @@
 // expect: unsafe
+// args: --no-races
 // a global pointer to a global, written through by a thread; main observes the write
 // interleaving: main creates t; t runs *p = 1 (x becomes 1); main reads x == 1; error
 #include <pthread.h>

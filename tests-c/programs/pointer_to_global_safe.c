@@ -1,4 +1,5 @@
 // expect: safe
+// args: --no-races
 // pointers to globals: int *p = &g; *p = 1; reads and writes through p, and a pointer to an array element
 #include <assert.h>
 

@@ -1,4 +1,5 @@
 // expect: safe
+// args: --no-races
 // a producer and a consumer share a bounded count under a mutex, each looping a nondeterministic number of times
 // invariant: 0 <= count <= 4 and produced - consumed == count, under the lock and after the joins
 #include <pthread.h>

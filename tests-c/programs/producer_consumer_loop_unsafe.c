@@ -1,4 +1,5 @@
 // expect: unsafe
+// args: --no-races
 // like producer_consumer_loop_safe.c, but the consumer takes from an empty buffer (count >= 0 instead of > 0)
 // interleaving: the consumer runs once before the producer: count becomes -1 and the assertion under the lock fails
 #include <pthread.h>

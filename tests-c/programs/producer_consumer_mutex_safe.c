@@ -1,4 +1,5 @@
 // expect: safe
+// args: --no-races
 // bounded buffer counter (capacity 2) under a mutex: add only when not full, remove only when not empty
 // invariant (while m is free): 0 <= count <= 2
 #include <pthread.h>

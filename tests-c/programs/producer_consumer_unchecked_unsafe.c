@@ -1,4 +1,5 @@
 // expect: unsafe
+// args: --no-races
 // the bounded buffer of producer_consumer_mutex_safe.c whose consumer forgets the empty check
 // interleaving: consumer locks first while count == 0, decrements to -1; error
 #include <pthread.h>

@@ -1,4 +1,5 @@
 // expect: safe
+// args: --no-races
 // pthread_exit (called from a function the thread calls) ends the thread; pthread_join then returns
 // the statements after pthread_exit never run
 #include <pthread.h>

@@ -1,4 +1,5 @@
 // expect: unsafe
+// args: --no-races
 // pthread_exit only on one branch of a nondet choice: on the other the thread goes on to x = 2
 #include <pthread.h>
 extern void reach_error(void);

@@ -1,4 +1,5 @@
 // expect: safe
+// args: --no-races
 // pthread_self in a thread differs from main's id and equals itself (pthread_equal and ==)
 // main stores its id before pthread_create, so the thread always sees it
 #include <pthread.h>

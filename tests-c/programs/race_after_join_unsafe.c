@@ -1,5 +1,5 @@
 // expect: unsafe
-// check: races
+// args: --races
 // a join that orders nothing: main joins t1, then writes x, which t2 (not joined yet) also writes
 // race: after the join of t1, main is about to store x while t2 has not run and is about to store x
 #include <pthread.h>

@@ -1,5 +1,5 @@
 // expect: safe
-// check: races
+// args: --races
 // two threads run the same function on disjoint cells of a shared array: the index comes from the argument (0 or 1)
 // invariant: worker.1 accesses only a[0], worker.2 only a[1]; both only read ids; main reads a after the joins
 #include <pthread.h>

@@ -1,5 +1,5 @@
 // expect: unsafe
-// check: races
+// args: --races
 // two threads write cells of a shared array: one writes a[1], the other a[i] for a nondet i in {0, 1}
 // race: with i == 1 both threads are about to store to the same cell a[1]
 #include <pthread.h>

@@ -1,5 +1,5 @@
 // expect: safe
-// check: races
+// args: --races
 // two threads add to an _Atomic int, one with C11 atomic_fetch_add, the other with GCC's __atomic_fetch_add: atomic accesses never race
 // invariant: every access of counter by the threads is atomic; main reads it after both joins
 #include <pthread.h>

@@ -1,5 +1,5 @@
 // expect: unsafe
-// check: races
+// args: --races
 // one thread writes a plain int with an ordinary store, the other reads it with __atomic_load_n: one access is not atomic, so they race
 // race: writer about to store flag while reader is about to do its atomic load of flag
 #include <pthread.h>

@@ -1,5 +1,5 @@
 // expect: unsafe
-// check: races
+// args: --races
 // race_atomic_section_safe.c with the atomic section in one thread only: an atomic write and a plain read of the same int race
 // race: atomic_writer about to run its section (which stores total) while plain_reader is about to load total
 #include <pthread.h>

@@ -1,5 +1,5 @@
 // expect: safe
-// check: races
+// args: --races
 // both threads read and write a plain int only inside __VERIFIER_atomic_begin/end: the accesses are atomic, so no race
 // invariant: every access of total by the threads is inside an atomic section; main reads it after both joins
 #include <pthread.h>

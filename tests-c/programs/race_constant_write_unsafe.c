@@ -1,5 +1,5 @@
 // expect: unsafe
-// check: races
+// args: --races
 // a race on a cell whose every write stores its initial value, read into a dead local: the cleanup that replaces such a cell by its constant must not hide it (found by the reduction differential, seed 1000083)
 #include <pthread.h>
 extern _Bool __VERIFIER_nondet_bool(void);

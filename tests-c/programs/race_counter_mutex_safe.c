@@ -1,5 +1,5 @@
 // expect: safe
-// check: races
+// args: --races
 // race_counter_unsafe.c with the increment under a mutex; main reads counter after both joins
 // invariant: a thread touches counter only while it holds m, and main only after joining both
 #include <pthread.h>

@@ -1,5 +1,5 @@
 // expect: unsafe
-// check: races
+// args: --races
 // two threads do counter++ on a shared int without a lock: a data race on counter
 // race: after both creates, worker.1 and worker.2 are both about to load (and then store) counter
 #include <pthread.h>

@@ -1,5 +1,5 @@
 // expect: safe
-// check: races
+// args: --races
 // pthread_create orders: main writes x before creating the thread that reads it, and does not touch x afterwards
 // invariant: main's write of x happens before the thread exists; afterwards only the thread accesses x
 #include <pthread.h>

@@ -1,5 +1,5 @@
 // expect: safe
-// check: races
+// args: --races
 // a join that does order: main writes x only after joining the only thread that writes it (the other thread never touches x)
 // invariant: writer's accesses of x happen before its join returns; idle accesses only its own local
 #include <pthread.h>

@@ -1,5 +1,5 @@
 // expect: safe
-// check: races
+// args: --races
 // two threads write through pointers that never alias: each gets the address of its own global
 // invariant: worker.1 writes only a, worker.2 only b (the pointers differ); main reads both after the joins
 #include <pthread.h>

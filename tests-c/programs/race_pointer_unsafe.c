@@ -1,5 +1,5 @@
 // expect: unsafe
-// check: races
+// args: --races
 // a race through a pointer: the writer stores to *p where p (its argument) points to the global x that the reader reads by name
 // race: the writer about to store *p (that is x) while the reader is about to load x
 #include <pthread.h>

@@ -1,5 +1,5 @@
 // expect: unsafe
-// check: races
+// args: --races
 // a race only under one order: the first thread writes x only if a nondet flag is set and it saw y == 3, which the second thread reaches after three locked increments
 // race: counter does its three increments, then checker locks, reads y == 3 and is about to store x while counter is about to load x
 #include <pthread.h>

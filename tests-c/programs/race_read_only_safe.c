@@ -1,5 +1,5 @@
 // expect: safe
-// check: races
+// args: --races
 // read-read sharing: main sets a global before creating the threads, which only read it
 // invariant: after the creates nobody writes config; two reads never race
 #include <pthread.h>

@@ -1,5 +1,5 @@
 // expect: safe
-// check: races
+// args: --races
 // the right operand of || is not evaluated when the left one holds: its read of g is no access, so the unprotected write does not race with it (found by the reduction differential, seed 1000596)
 #include <pthread.h>
 

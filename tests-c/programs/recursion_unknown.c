@@ -1,4 +1,5 @@
 // expect: unknown
+// args: --no-races
 // true verdict: safe
 // recursion is not inlined: f(n) returns 0 for every n in [0, 10]
 extern void reach_error(void);

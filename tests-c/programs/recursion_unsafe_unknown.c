@@ -1,4 +1,5 @@
 // expect: unknown
+// args: --no-races
 // true verdict: unsafe
 // recursion is not inlined: sum(3) == 6 (3 + 2 + 1 + 0), which reaches the error
 extern void reach_error(void);

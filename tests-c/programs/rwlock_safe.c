@@ -1,4 +1,5 @@
 // expect: safe
+// args: --no-races
 // two writers each add 2 to x in two steps under pthread_rwlock_wrlock; a reader under pthread_rwlock_rdlock never sees x odd
 // invariant: while a writer holds the lock for writing no reader holds it, and x is even whenever the lock is free or read-locked
 #include <pthread.h>

@@ -1,4 +1,5 @@
 // expect: safe
+// args: --no-races
 // a producer writes data and posts a semaphore that starts at 0; the consumer waits on it before reading
 // invariant: the semaphore is positive only after data == 42 was written
 #include <pthread.h>

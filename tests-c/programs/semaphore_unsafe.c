@@ -1,4 +1,5 @@
 // expect: unsafe
+// args: --no-races
 // semaphore_safe.c with the semaphore starting at 1: the consumer may read before the producer wrote
 // error: the consumer passes sem_wait at once and reads data == 0
 #include <pthread.h>

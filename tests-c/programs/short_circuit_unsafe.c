@@ -1,4 +1,5 @@
 // expect: unsafe
+// args: --no-races
 // (x > 0 || y > 0) holds with x <= 0 when y > 0; the right operand of && is called when x > 0
 extern void reach_error(void);
 extern int __VERIFIER_nondet_int(void);

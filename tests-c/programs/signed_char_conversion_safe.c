@@ -1,4 +1,5 @@
 // expect: safe
+// args: --no-races
 // conversions to signed char / plain char (signed, 8 bits) wrap into [-128, 127]
 #include <assert.h>
 

@@ -1,4 +1,5 @@
 // expect: unsafe
+// args: --no-races
 // int 200 converted to signed char is -56 (two's complement, as gcc defines it)
 extern void reach_error(void);
 

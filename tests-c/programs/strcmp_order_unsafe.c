@@ -1,4 +1,5 @@
 // expect: unsafe
+// args: --no-races
 // string: after a worker strcpy's "hello", strcmp orders it after "hell" and before "help" (unsigned char comparison) and equal to "hello"; the final check on strlen is reachable
 #include <pthread.h>
 #include <string.h>

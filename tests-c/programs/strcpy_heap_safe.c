@@ -1,4 +1,5 @@
 // expect: safe
+// args: --no-races
 // string: a worker strcpy's a literal into a calloc'd buffer, then copies it (strcpy from memory) into a second one (calloc: malloc's arbitrary contents make the search too large); main compares both with strcmp and strlen after the join
 #include <pthread.h>
 #include <stdlib.h>

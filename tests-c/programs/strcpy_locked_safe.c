@@ -1,4 +1,5 @@
 // expect: safe
+// args: --no-races
 // string: two threads strcpy different literals into a shared buffer under a mutex; each reader sees a whole string ("ab" or "cd", never a mix)
 #include <pthread.h>
 #include <string.h>

@@ -1,4 +1,5 @@
 // expect: unsafe
+// args: --no-races
 // string: two threads strcpy "ab" and "cd" into a shared buffer without a lock: the copies interleave cell by cell, so main can find "ad" after the joins
 #include <pthread.h>
 #include <string.h>

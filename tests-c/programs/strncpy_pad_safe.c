@@ -1,4 +1,5 @@
 // expect: safe
+// args: --no-races
 // string: strncpy(buf, "ab", 5) copies two characters and pads the other three cells with 0; strncpy(d, "abcdef", 3) copies three and adds no terminator; bzero clears
 #include <pthread.h>
 #include <string.h>

@@ -1,4 +1,5 @@
 // expect: safe
+// args: --no-races
 // a thread writes pt.x then pt.y; main reads pt.y first, then pt.x
 // invariant (sequential consistency): once pt.y == 1 is visible, pt.x == 1 is too
 #include <pthread.h>

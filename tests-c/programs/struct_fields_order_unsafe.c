@@ -1,4 +1,5 @@
 // expect: unsafe
+// args: --no-races
 // a thread writes pt.x then pt.y; main reads pt.x first, then pt.y, and can see the write half done
 // interleaving: writer pt.x = 1; main reads pt.x == 1, pt.y == 0; error
 #include <pthread.h>

@@ -1,4 +1,5 @@
 // expect: safe
+// args: --no-races
 // a global struct with fields of different types; fields are separate variables; access via s.f and p->f
 #include <assert.h>
 

@@ -1,4 +1,5 @@
 // expect: safe
+// args: --no-races
 // switch with fallthrough between cases, break, and a default that a case falls into
 // x = 0 -> 3, x = 1 -> 2, x = 2 -> 15, anything else -> 5
 #include <assert.h>

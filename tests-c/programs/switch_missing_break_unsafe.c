@@ -1,4 +1,5 @@
 // expect: unsafe
+// args: --no-races
 // a forgotten break: case 1 falls through into case 2 and y ends as 2
 extern void reach_error(void);
 extern int __VERIFIER_nondet_int(void);

@@ -1,4 +1,5 @@
 // expect: safe
+// args: --no-races
 // a switch without default whose value matches no case does nothing; case labels inside a block
 extern void reach_error(void);
 extern unsigned char __VERIFIER_nondet_uchar(void);

@@ -1,4 +1,5 @@
 // expect: safe
+// args: --no-races
 // a spin lock from GCC's __sync_bool_compare_and_swap and __sync_lock_release protects a plain counter
 // invariant: the CAS from 0 to 1 succeeds for one thread at a time; the release stores 0
 #include <pthread.h>

@@ -1,4 +1,5 @@
 // expect: unsafe
+// args: --no-races
 // sync_cas_spinlock_safe.c with __sync_val_compare_and_swap whose result is misread: the loop waits for an old value of 1
 // error: thread 1 takes the lock and its next CAS returns 1; thread 2's first CAS returns 1 too, so both are inside and an update is lost
 #include <pthread.h>

@@ -1,4 +1,5 @@
 // expect: safe
+// args: --no-races
 // the ternary operator: max of two nondets, nested ternaries, ternary as an operand
 #include <assert.h>
 extern int __VERIFIER_nondet_int(void);

@@ -1,4 +1,5 @@
 // expect: unsafe
+// args: --no-races
 // the ternary operator picks 20 when the nondet bool is false
 extern void reach_error(void);
 extern _Bool __VERIFIER_nondet_bool(void);

@@ -1,4 +1,5 @@
 // expect: safe
+// args: --no-races
 // &a of a local of main is the thread argument; main reads a only after joining the writer
 #include <pthread.h>
 extern void reach_error(void);

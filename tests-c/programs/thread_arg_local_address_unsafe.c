@@ -1,4 +1,5 @@
 // expect: unsafe
+// args: --no-races
 // &a of a local of main is the thread argument; main changes a after creating the thread
 // interleaving: main creates t, main sets a = 2, t reads *p == 2; error
 #include <pthread.h>

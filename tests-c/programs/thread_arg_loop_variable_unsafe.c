@@ -1,4 +1,5 @@
 // expect: unsafe
+// args: --no-races
 // classic bug: passing &i of the creating loop; the thread may read i after the loop has moved on
 // interleaving: main creates all three threads and leaves the loop with i == 3; t[0] reads *p == 3
 #include <pthread.h>

@@ -1,4 +1,5 @@
 // expect: safe
+// args: --no-races
 // the thread's void * argument is a pointer to a global; writes through it reach the global
 #include <pthread.h>
 #include <assert.h>

@@ -1,4 +1,5 @@
 // expect: safe
+// args: --no-races
 // each thread of a loop-created array gets &ids[i] as its argument and marks done[its id]
 // invariant: ids[i] == i is written before thread i is created and never changed
 #include <pthread.h>

@@ -1,4 +1,5 @@
 // expect: safe
+// args: --no-races
 // three threads created in a for loop with a constant trip count and joined in a loop
 // invariant: each thread adds 1 under the mutex; after all three joins counter == 3
 #include <pthread.h>

@@ -1,4 +1,5 @@
 // expect: unsafe
+// args: --no-races
 // three threads created in a loop but only the first two joined: the third may not have run
 // interleaving: main creates t[0..2]; t[0], t[1] run; main joins them; counter == 2 != 3
 #include <pthread.h>

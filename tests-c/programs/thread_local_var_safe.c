@@ -1,4 +1,5 @@
 // expect: safe
+// args: --no-races
 // a __thread variable has one copy per thread: each worker increments its own copy from 0, main's copy keeps 5
 // invariant: no thread ever touches another thread's copy of x
 #include <pthread.h>

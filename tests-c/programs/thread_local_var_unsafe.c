@@ -1,4 +1,5 @@
 // expect: unsafe
+// args: --no-races
 // a _Thread_local variable set by main is not seen by a new thread: its own copy starts at 0
 // error: main sets x = 5, the worker reads its own x == 0 and the assertion fails
 #include <pthread.h>

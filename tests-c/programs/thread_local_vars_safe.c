@@ -1,4 +1,5 @@
 // expect: safe
+// args: --no-races
 // two instances of the same thread function each have their own local variable
 // invariant: loc is private to each instance, so each sees exactly its own two increments
 #include <pthread.h>

@@ -1,4 +1,5 @@
 // expect: unsafe
+// args: --no-races
 // thread_local_vars_safe.c with a global instead of the local: the two instances share it
 // interleaving: t1 shared = 0; t2 shared = 0; t1 shared++ (1); t2 shared++ (2); t1 sees 2; error
 #include <pthread.h>

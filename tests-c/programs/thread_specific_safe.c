@@ -1,4 +1,5 @@
 // expect: safe
+// args: --no-races
 // pthread_key thread-specific data: main and a worker each store their own value under one key and read back their own
 // invariant: pthread_getspecific returns the calling thread's value, NULL until that thread sets it
 #include <pthread.h>

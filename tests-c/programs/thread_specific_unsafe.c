@@ -1,4 +1,5 @@
 // expect: unsafe
+// args: --no-races
 // a thread-specific data destructor runs when the worker returns, with the worker's non-NULL value
 // error: the worker sets its value to 42 and returns; the destructor is called with 42 and its assertion fails
 #include <pthread.h>

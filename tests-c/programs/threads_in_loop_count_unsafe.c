@@ -1,4 +1,5 @@
 // expect: unsafe
+// args: --no-races
 // pthread_create inside a loop with a nondet trip count: the bug needs three instances of the site
 // interleaving: the loop creates 3 threads, each runs its increment, main reads count == 3
 #include <pthread.h>

@@ -1,4 +1,5 @@
 // expect: safe
+// args: --no-races
 // 10000 identical workers started in a loop, each enters a critical section under a mutex: proved for any number
 // invariant: inside is 1 exactly while some worker holds m, else 0 (counters of the workers' local states)
 #include <pthread.h>

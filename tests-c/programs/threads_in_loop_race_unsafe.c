@@ -1,4 +1,5 @@
 // expect: unsafe
+// args: --no-races
 // identical workers started in a loop of 10000 iterations, a check-then-act without a mutex: two instances break it
 // interleaving: worker#1 and worker#2 both see busy == 0, both enter, inside == 2
 #include <pthread.h>

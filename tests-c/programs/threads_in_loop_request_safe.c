@@ -1,4 +1,5 @@
 // expect: safe
+// args: --no-races
 // a server starts a worker per request in a while (nondet) loop; each worker opens and closes the session under a mutex
 // invariant: open == 1 exactly while a worker holds m inside its critical section, for any number of workers
 #include <pthread.h>

@@ -1,4 +1,5 @@
 // expect: unsafe
+// args: --no-races
 // the worker-per-request server with the session's critical section split in two: another worker closes it in between
 // interleaving: worker#1 opens and unlocks, worker#2 opens, checks and closes, worker#1 checks open == 0
 #include <pthread.h>

@@ -1,4 +1,5 @@
 // expect: unsafe
+// args: --no-races
 // a server starts a worker per request in a while (nondet) loop but counts the request after starting it
 // interleaving: main creates worker#1, which serves (served == 1) before main sets requests = 1
 #include <pthread.h>

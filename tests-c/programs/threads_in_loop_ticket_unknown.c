@@ -1,4 +1,5 @@
 // expect: unknown
+// args: --no-races
 // true verdict: safe
 // workers started in a loop take tickets (an unbounded local): the counter abstraction forgets its values and proves nothing
 // invariant: the worker whose ticket equals serving is the only one in the critical section

@@ -1,4 +1,5 @@
 // expect: unsafe
+// args: --no-races
 // a 3-thread bug: t2 must run between t1's two writes, and t3 after t1's second write
 // interleaving: t1 a = 1; t2 sees a == 1, b = 1; t1 a = 0; t3 sees b == 1 and a == 0; error
 #include <pthread.h>

@@ -1,4 +1,5 @@
 // expect: safe
+// args: --no-races
 // three_thread_bug_unsafe.c where t1 never resets a: b == 1 implies a == 1 forever after
 // invariant: b == 1 -> a == 1 (b is set only after a == 1 was seen, and a never goes back to 0)
 #include <pthread.h>

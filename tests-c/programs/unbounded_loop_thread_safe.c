@@ -1,4 +1,5 @@
 // expect: safe
+// args: --no-races
 // a thread loops forever, c = (c + 1) % 4; another thread checks c is in [0, 3]
 // invariant: c is only written by the looping thread and each written value is in [0, 3]
 #include <pthread.h>

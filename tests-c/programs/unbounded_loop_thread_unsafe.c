@@ -1,4 +1,5 @@
 // expect: unsafe
+// args: --no-races
 // a thread loops forever: c = c + 1; if (c == 5) c = 0; the value 5 is briefly visible
 // interleaving: spinner runs 5 iterations up to the write c = 5; checker reads 5; error
 #include <pthread.h>

@@ -1,4 +1,5 @@
 // expect: safe
+// args: --no-races
 // unsigned char wrap on ++, += and -- (modulo 256), checked with assert
 #include <assert.h>
 

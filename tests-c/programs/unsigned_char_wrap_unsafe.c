@@ -1,4 +1,5 @@
 // expect: unsafe
+// args: --no-races
 // unsigned char wraps modulo 256: 255 + 1 stored back is 0
 extern void reach_error(void);
 

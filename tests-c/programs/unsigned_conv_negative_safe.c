@@ -1,4 +1,5 @@
 // expect: safe
+// args: --no-races
 // every negative int converts to an unsigned value >= 2^31, non-negative ints keep their value
 extern void reach_error(void);
 extern int __VERIFIER_nondet_int(void);

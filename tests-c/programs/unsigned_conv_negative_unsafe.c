@@ -1,4 +1,5 @@
 // expect: unsafe
+// args: --no-races
 // converting a negative int to unsigned int adds 2^32: (unsigned)-1 == 4294967295
 extern void reach_error(void);
 

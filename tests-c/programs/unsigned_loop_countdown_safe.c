@@ -1,4 +1,5 @@
 // expect: safe
+// args: --no-races
 // an unsigned countdown with a nondet start: while (u > 0) u--; always ends at 0; steps == start
 // invariant: u + steps == start, 0 <= u (unsigned, no wrap since u > 0 before u--)
 extern void reach_error(void);

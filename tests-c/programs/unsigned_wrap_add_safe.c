@@ -1,4 +1,5 @@
 // expect: safe
+// args: --no-races
 // unsigned addition x + 1 is smaller than x exactly when x == UINT_MAX (wraps to 0)
 extern void reach_error(void);
 extern unsigned int __VERIFIER_nondet_uint(void);

@@ -1,4 +1,5 @@
 // expect: unsafe
+// args: --no-races
 // unsigned int addition wraps modulo 2^32: UINT_MAX + 1 == 0
 extern void reach_error(void);
 extern unsigned int __VERIFIER_nondet_uint(void);

@@ -1,4 +1,5 @@
 // expect: safe
+// args: --no-races
 // unsigned x - 1 is smaller than x unless x == 0, where it wraps to UINT_MAX
 extern void reach_error(void);
 extern unsigned int __VERIFIER_nondet_uint(void);

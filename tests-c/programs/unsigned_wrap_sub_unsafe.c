@@ -1,4 +1,5 @@
 // expect: unsafe
+// args: --no-races
 // unsigned subtraction below zero wraps: 0u - 1u == 4294967295
 extern void reach_error(void);
 

@@ -1,4 +1,5 @@
 // expect: unsafe
+// args: --no-races
 // the same increment in a function NOT named __VERIFIER_atomic_*: it is not atomic
 // interleaving: t1 tmp = 0; t2 tmp = 0; t1 counter = 1; t2 counter = 1; joins; counter == 1
 #include <pthread.h>

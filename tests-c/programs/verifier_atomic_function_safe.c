@@ -1,4 +1,5 @@
 // expect: safe
+// args: --no-races
 // a function named __VERIFIER_atomic_* runs atomically: used as an atomic increment
 // invariant: each call adds exactly 1 atomically; 2 threads x 2 calls give counter == 4 after the joins
 #include <pthread.h>

@@ -1,4 +1,5 @@
 // expect: safe
+// args: --no-races
 // a spin lock from SV-COMP style atomic functions: acquire assumes the lock is free and takes it
 // invariant: lock == 1 exactly while one thread is between acquire and release, so inside == 1 there
 #include <pthread.h>

@@ -1,4 +1,5 @@
 // expect: unsafe
+// args: --no-races
 // the older SV-COMP error function __VERIFIER_error() is the error too
 extern void __VERIFIER_error(void) __attribute__((__noreturn__));
 extern int __VERIFIER_nondet_int(void);

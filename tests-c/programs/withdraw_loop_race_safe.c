@@ -1,4 +1,5 @@
 // expect: safe
+// args: --no-races
 // withdraw_loop_race_unsafe.c with the check and the withdrawal in one critical section: balance never drops below 0
 // invariant: balance >= 0 outside the critical section; amount <= balance is checked under the lock that guards the subtraction
 #include <pthread.h>

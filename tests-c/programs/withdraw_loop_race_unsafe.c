@@ -1,4 +1,5 @@
 // expect: unsafe
+// args: --no-races
 // two threads repeatedly withdraw a nondet amount of at least 1,000,000 after checking amount <= balance, without a lock
 // interleaving: balance = 1500000; t1 checks 1000000 <= 1500000; t2 checks 1000000 <= 1500000; t1 loads 1500000, stores 500000; t2 loads 500000, stores -500000; both leave their loops; balance < 0
 #include <pthread.h>

@@ -1,4 +1,5 @@
 // expect: safe
+// args: --no-races
 // withdraw_loop_unsigned_wrap_unsafe.c with the check and the withdrawal in one critical section: the balance never wraps
 // invariant: balance <= 3000000 outside the critical section; amount <= balance is checked under the lock that guards the subtraction
 #include <pthread.h>

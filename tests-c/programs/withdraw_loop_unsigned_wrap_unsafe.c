@@ -1,4 +1,5 @@
 // expect: unsafe
+// args: --no-races
 // two threads repeatedly withdraw a nondet unsigned amount above 1,000,000 after checking amount <= balance, without a lock: the unsigned balance wraps
 // interleaving: balance = 3000000; t1 and t2 both check 1500001 <= 3000000; t1 stores 1499999; t2 loads it and stores 1499999 - 1500001, which wraps to 4294967294 > 3000000
 #include <pthread.h>
