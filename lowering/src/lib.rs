@@ -196,7 +196,8 @@ impl Lowered {
     /// error traces of the program (the same transitions).
     pub fn errors_only(&self) -> Program {
         let mut p = self.program.clone();
-        // The error conditions are the real errors first, then the give-ups.
+        // The error conditions are the bugs (errors, races) first, then
+        // the give-ups.
         p.error.truncate(self.bugs());
         p
     }

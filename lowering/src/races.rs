@@ -74,8 +74,7 @@ impl RaceAccess {
     pub fn conflicts(&self, other: &RaceAccess) -> bool {
         self.thread != other.thread
             && self.var == other.var
-            && (self.write || other.write)
-            && !(self.atomic && other.atomic)
+            && kinds_conflict((self.write, self.atomic), (other.write, other.atomic))
     }
 
     /// Whether the thread can take this access next in state `s`.
@@ -87,6 +86,12 @@ impl RaceAccess {
     fn at(&self) -> Cond {
         and(Cond::At(self.thread, self.loc), self.guard.clone())
     }
+}
+
+/// Whether two accesses of one cell by different threads, each `(write,
+/// atomic)`, conflict: one writes, and not both are atomic.
+fn kinds_conflict((w1, a1): (bool, bool), (w2, a2): (bool, bool)) -> bool {
+    (w1 || w2) && !(a1 && a2)
 }
 
 /// When evaluating `c` reads `v`: C's `&&` and `||` evaluate their right
@@ -210,10 +215,10 @@ pub(crate) fn mark(
     }
     for candidates in by_var.values() {
         for c in candidates {
+            let kind = |a: &Access| (a.write, a.atomic);
             let races = candidates.iter().any(|d| {
                 d.thread != c.thread
-                    && (c.access.write || d.access.write)
-                    && !(c.access.atomic && d.access.atomic)
+                    && kinds_conflict(kind(&c.access), kind(&d.access))
                     && c.held.is_disjoint(&d.held)
             });
             if races {
@@ -231,46 +236,35 @@ pub(crate) fn mark(
 /// atomically". Each is conjoined with `running` (the program has not
 /// stopped).
 pub(crate) fn conditions(accesses: &[RaceAccess], running: &Cond) -> Vec<Cond> {
-    // Per (variable, thread): plain writes, plain accesses, atomic writes,
-    // atomic accesses.
-    #[derive(Default)]
-    struct Kinds {
-        plain_w: Vec<Cond>,
-        plain: Vec<Cond>,
-        atomic_w: Vec<Cond>,
-        atomic: Vec<Cond>,
-    }
-    let mut by: BTreeMap<VarId, BTreeMap<ThreadId, Kinds>> = BTreeMap::new();
+    // Per variable and thread, "can take an access of this kind next",
+    // per kind `(write, atomic)`.
+    const KINDS: [(bool, bool); 4] = [(false, false), (false, true), (true, false), (true, true)];
+    let mut by: BTreeMap<VarId, BTreeMap<ThreadId, [Cond; 4]>> = BTreeMap::new();
     for a in accesses {
-        let k = by.entry(a.var).or_default().entry(a.thread).or_default();
-        let c = a.at();
-        match (a.atomic, a.write) {
-            (false, true) => {
-                k.plain_w.push(c.clone());
-                k.plain.push(c);
-            }
-            (false, false) => k.plain.push(c),
-            (true, true) => {
-                k.atomic_w.push(c.clone());
-                k.atomic.push(c);
-            }
-            (true, false) => k.atomic.push(c),
-        }
+        let next = by
+            .entry(a.var)
+            .or_default()
+            .entry(a.thread)
+            .or_insert_with(|| [Cond::False, Cond::False, Cond::False, Cond::False]);
+        let k = KINDS
+            .iter()
+            .position(|&k| k == (a.write, a.atomic))
+            .expect("every kind is listed");
+        next[k] = or(std::mem::replace(&mut next[k], Cond::False), a.at());
     }
-    let any = |v: &[Cond]| v.iter().cloned().fold(Cond::False, or);
     let mut out = Vec::new();
     for threads in by.values() {
-        let list: Vec<&Kinds> = threads.values().collect();
+        let list: Vec<&[Cond; 4]> = threads.values().collect();
         for (i, a) in list.iter().enumerate() {
             for b in &list[i + 1..] {
-                let c = [
-                    and(any(&a.plain_w), or(any(&b.plain), any(&b.atomic))),
-                    and(any(&a.plain), or(any(&b.plain_w), any(&b.atomic_w))),
-                    and(any(&a.atomic_w), any(&b.plain)),
-                    and(any(&a.atomic), any(&b.plain_w)),
-                ]
-                .into_iter()
-                .fold(Cond::False, or);
+                let mut c = Cond::False;
+                for (ka, ca) in KINDS.iter().zip(a.iter()) {
+                    for (kb, cb) in KINDS.iter().zip(b.iter()) {
+                        if kinds_conflict(*ka, *kb) {
+                            c = or(c, and(ca.clone(), cb.clone()));
+                        }
+                    }
+                }
                 if c != Cond::False {
                     out.push(and(c, running.clone()));
                 }
