@@ -461,17 +461,17 @@ impl<'a> Checker<'a> {
             .iter()
             .map(|s| s.as_ref().map(|s| s.iter().map(Vec::as_slice).collect()))
             .collect();
+        let by_points = PointCheck {
+            program: p,
+            cert: self.cert,
+            index: &index,
+            lookup: &lookup,
+            outgoing: &outgoing,
+            error: &error,
+        };
         for (i, inv) in self.cert.invariants.iter().enumerate() {
             let locs = inv.locs.as_slice();
             if let Some(states) = &sets[i] {
-                let by_points = PointCheck {
-                    program: p,
-                    cert: self.cert,
-                    index: &index,
-                    lookup: &lookup,
-                    outgoing: &outgoing,
-                    error: &error,
-                };
                 match by_points.check(locs, states, &mut self.obligations) {
                     Some(Ok(())) => continue,
                     Some(Err(e)) => return Err(e),
