@@ -362,6 +362,9 @@ fn run_c(job: &Job, args: &CheckArgs<'_>, config: &engine::ase::Config) -> anyho
             counted = c;
         }
     }
+    // A bug of the reduced program must be one of the program without the
+    // reduction: its trace is replayed there (SOUNDNESS.md, "Reduction").
+    let unreduced_steps = unreduced_replay(job, &unit, &lowered, &mut outcome);
     let (proof, reachable) = if counted.is_some() {
         (None, None)
     } else {
@@ -396,6 +399,10 @@ fn run_c(job: &Job, args: &CheckArgs<'_>, config: &engine::ase::Config) -> anyho
         witness_cert,
         args.evidence,
     );
+    let evidence = crate::evidence::CEvidence {
+        unreduced_steps,
+        ..evidence
+    };
     if let Some(note) = evidence.write_witness(&outcome)? {
         eprintln!("{note}");
     }
@@ -408,6 +415,45 @@ fn run_c(job: &Job, args: &CheckArgs<'_>, config: &engine::ase::Config) -> anyho
         cert.as_ref(),
     )?;
     Ok(exit_code(&outcome.verdict))
+}
+
+/// Replays an unsafe verdict's trace of the reduced program on the program
+/// lowered without the reduction ([`lowering::unreduced::replay`]); the
+/// length of the unreduced trace, or `None` when there was nothing to
+/// replay. A trace that does not replay turns the verdict into `unknown`
+/// (an internal error: the reduction is wrong for this program).
+fn unreduced_replay(
+    job: &Job,
+    unit: &frontend::ParsedUnit,
+    lowered: &lowering::Lowered,
+    outcome: &mut Outcome,
+) -> Option<usize> {
+    let Verdict::Unsafe(trace) = &outcome.verdict else {
+        return None;
+    };
+    if job.cpp.no_reduce {
+        return None;
+    }
+    let options = lowering::Options {
+        reduce: false,
+        compress: false,
+        ..job.cpp.lowering_options()
+    };
+    let result = lowering::lower_with(unit, &options)
+        .map_err(|e| format!("lowering it: {e}"))
+        .and_then(|unreduced| {
+            lowering::unreduced::replay(lowered, &unreduced, trace).map_err(|e| e.to_string())
+        });
+    match result {
+        Ok(t) => Some(t.steps.len()),
+        Err(why) => {
+            outcome.verdict = Verdict::Unknown(format!(
+                "internal error: the counterexample of the reduced program does not replay on \
+                 the program without the reduction ({why}); `--no-reduce` checks that program"
+            ));
+            None
+        }
+    }
 }
 
 /// The engines' arguments of a check; `target`: the error states that are

@@ -59,6 +59,9 @@ pub struct CEvidence<'a> {
     pub witness_invariants: Option<WitnessInvariants>,
     /// The options.
     pub args: &'a EvidenceArgs,
+    /// For an unsafe verdict of the reduced program: the length of its
+    /// trace replayed on the program without the reduction.
+    pub unreduced_steps: Option<usize>,
 }
 
 impl<'a> CEvidence<'a> {
@@ -103,6 +106,7 @@ impl<'a> CEvidence<'a> {
             proof,
             witness_invariants,
             args,
+            unreduced_steps: None,
         }
     }
 
@@ -199,6 +203,9 @@ impl<'a> CEvidence<'a> {
     /// Adds the source-level trace and invariants to the JSON outcome.
     pub fn extend_json(&self, v: &mut Value) {
         let Some(obj) = v.as_object_mut() else { return };
+        if let Some(n) = self.unreduced_steps {
+            obj.insert("unreduced_replay".into(), json!({ "steps": n }));
+        }
         if let Some(st) = &self.trace {
             obj.insert(
                 "source_trace".into(),

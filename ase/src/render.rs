@@ -169,6 +169,12 @@ pub fn json(p: &Program, o: &Outcome) -> Value {
             "symbolic_states": o.stats.symbolic_states,
             "abstract_states": o.stats.abstract_states,
             "time": o.stats.time.as_secs_f64(),
+        },
+        "model": {
+            "threads": p.threads.len(),
+            "locations": p.threads.iter().map(|t| t.locs.len()).sum::<usize>(),
+            "transitions": p.transitions.len(),
+            "variables": p.vars.len(),
         }
     });
     let obj = v.as_object_mut().expect("object");

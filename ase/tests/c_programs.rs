@@ -282,3 +282,50 @@ fn lowered_programs_parse_back() {
         }
     }
 }
+
+/// An unsafe verdict of the reduced model comes with its trace replayed on
+/// the program lowered without the reduction (`unreduced_replay` in the
+/// JSON): as long as the reduced trace or longer, since each reduced step
+/// is one or more fine-grained ones; and `--no-reduce` has nothing to
+/// replay.
+#[test]
+fn unsafe_traces_replay_without_the_reduction() {
+    for file in [
+        "mutex_tally_loop_unsafe.c",
+        "race_rare_interleaving_unsafe.c",
+    ] {
+        let path = format!("tests-c/programs/{file}");
+        let run = |extra: &[&str]| -> serde_json::Value {
+            let out = Command::new(ASE)
+                .current_dir(root())
+                .args([
+                    "check",
+                    "--format",
+                    "json",
+                    "--jobs",
+                    "1",
+                    "--timeout",
+                    "60",
+                ])
+                .args(extra)
+                .args(program_args(file))
+                .arg(&path)
+                .output()
+                .expect("run ase");
+            serde_json::from_slice(&out.stdout).expect("JSON output")
+        };
+        let v = run(&[]);
+        assert_eq!(v["verdict"], "unsafe", "{file}: {v}");
+        let reduced = v["trace"]["steps"].as_array().expect("trace steps").len();
+        let unreduced = v["unreduced_replay"]["steps"]
+            .as_u64()
+            .unwrap_or_else(|| panic!("{file}: no unreduced_replay in {v}"));
+        assert!(
+            unreduced as usize >= reduced,
+            "{file}: {unreduced} unreduced steps for {reduced} reduced ones"
+        );
+        let fine = run(&["--no-reduce"]);
+        assert_eq!(fine["verdict"], "unsafe", "{file}: {fine}");
+        assert!(fine.get("unreduced_replay").is_none(), "{file}: {fine}");
+    }
+}

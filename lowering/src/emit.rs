@@ -13,7 +13,7 @@ use crate::error::{LowerError, Result};
 use crate::lower::{fresh_name, Lowerer, EXIT};
 use crate::term::{and, cmp, not};
 use crate::types::CType;
-use crate::{Lowered, ThreadInfo};
+use crate::{LocOrigin, Lowered, ThreadInfo};
 
 fn ir_span(s: Option<frontend::lang_c::span::Span>) -> engine::ir::Span {
     match s {
@@ -77,7 +77,11 @@ pub(crate) fn emit(mut l: Lowerer<'_>) -> Result<Lowered> {
         );
     }
     for t in &mut l.threads {
-        t.cfg.compress();
+        if l.compress {
+            t.cfg.compress();
+        } else {
+            t.cfg.edges.retain(|e| !e.dead);
+        }
     }
 
     if l.reduce {
@@ -147,6 +151,17 @@ pub(crate) fn emit(mut l: Lowerer<'_>) -> Result<Lowered> {
             run: t.run,
         });
     }
+    // Per thread, per IR location: where it comes from in the CFG.
+    let mut origins: Vec<Vec<LocOrigin>> = loc_maps
+        .iter()
+        .map(|map| {
+            let mut o = vec![LocOrigin::default(); map.len()];
+            for (&cfg, &id) in map {
+                o[id.index()] = LocOrigin { cfg, havoc: None };
+            }
+            o
+        })
+        .collect();
     let mut race_accesses = Vec::new();
     for (k, t) in l.threads.iter().enumerate() {
         let tid = ThreadId::new(k);
@@ -182,6 +197,10 @@ pub(crate) fn emit(mut l: Lowerer<'_>) -> Result<Lowered> {
                         th.locs.push(name);
                         let m = LocId::new(th.locs.len() - 1);
                         mids.insert((e.from, key.clone()), m);
+                        origins[k].push(LocOrigin {
+                            cfg: e.from,
+                            havoc: Some(key.iter().map(|&v| engine::ir::VarId::new(v)).collect()),
+                        });
                         push_transition(
                             &mut p,
                             tid,
@@ -296,6 +315,7 @@ pub(crate) fn emit(mut l: Lowerer<'_>) -> Result<Lowered> {
         data_model: l.unit.data_model,
         vars,
         loc_spans,
+        loc_origins: origins,
         loop_sites: l.loop_sites.clone(),
         ranges: l.vars.iter().map(|v| (v.range.lo, v.range.hi)).collect(),
         checks: l.checks,

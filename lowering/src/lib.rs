@@ -29,6 +29,7 @@ pub mod races;
 mod reduce;
 mod term;
 mod types;
+pub mod unreduced;
 
 use engine::interp::State;
 use engine::ir::{LocId, Program, ThreadId};
@@ -100,6 +101,19 @@ pub struct VarMeta {
     pub int_type: Option<CInt>,
 }
 
+/// The CFG location an IR location stands for. The lowering builds the
+/// same CFG with and without the reduction (which only merges edges and
+/// drops locations), so equal origins are the same point of the C program.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LocOrigin {
+    /// The CFG location (of the thread instance): the IR location itself,
+    /// or the one a havoc step leaves.
+    pub cfg: usize,
+    /// For the intermediate location after a havoc step: the variables it
+    /// havocs (sorted).
+    pub havoc: Option<Vec<engine::ir::VarId>>,
+}
+
 /// A C integer type, as witnesses need it to write a value in C.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct CInt {
@@ -135,6 +149,10 @@ pub struct Lowered {
     /// Per IR thread, per IR location: the C source the location belongs to
     /// (its first statement), when known.
     pub loc_spans: Vec<Vec<Option<Span>>>,
+    /// Per IR thread, per IR location: the CFG location it stands for
+    /// ([`unreduced::replay`] matches the reduced and the unreduced
+    /// program's locations by it).
+    pub loc_origins: Vec<Vec<LocOrigin>>,
     /// The `pthread_create` sites inside loops that have several instances.
     pub loop_sites: Vec<LoopSite>,
     /// Per IR variable: the least and greatest value it can hold (its C
@@ -254,6 +272,10 @@ pub struct Options {
     /// SOUNDNESS.md). Off: only thread-local steps are merged (`ase lower
     /// --no-reduce`).
     pub reduce: bool,
+    /// Merge thread-local steps into large blocks. Off (with `reduce` off
+    /// too): every CFG edge is its own transition, the finest model, on
+    /// which [`unreduced::replay`] replays reduced traces.
+    pub compress: bool,
     /// Thread instances modelled per `pthread_create` call site inside a
     /// loop (SOUNDNESS.md, "Threads created in loops"): the site starts the
     /// lowest instance not started yet, and running it once more goes to a
@@ -279,6 +301,7 @@ impl Default for Options {
     fn default() -> Self {
         Options {
             reduce: true,
+            compress: true,
             instances: DEFAULT_INSTANCES,
             heap_budget: DEFAULT_HEAP_BUDGET,
             malloc_may_fail: false,
@@ -297,6 +320,7 @@ pub fn lower_with(unit: &ParsedUnit, options: &Options) -> Result<Lowered, Lower
     let make = || -> Result<lower::Lowerer<'_>, LowerError> {
         let mut l = lower::Lowerer::new(unit)?;
         l.reduce = options.reduce;
+        l.compress = options.compress || options.reduce;
         l.heap_budget = options.heap_budget;
         l.malloc_may_fail = options.malloc_may_fail;
         l.instances = options.instances.max(1);

@@ -7,7 +7,9 @@
 //! exhaustively by [`engine::explicit::prove`]. When both searches are
 //! conclusive, their verdicts must agree: both `safe`, or both `unsafe`
 //! with traces that end alike (at an error location, or at a give-up
-//! location — [`lowering::Lowered::trace_end`]). When both are unsafe but
+//! location — [`lowering::Lowered::trace_end`]), and the reduced model's
+//! bug trace must replay on the finest model (`reduce` and `compress` off:
+//! [`lowering::unreduced::replay`]). When both are unsafe but
 //! the shortest traces end differently (a program may reach both), each
 //! kind of error state is searched for on its own, and the models must not
 //! disagree on either. A search that runs out of states or time is
@@ -38,7 +40,7 @@ use std::time::{Duration, Instant};
 
 use engine::explicit::{self, Bounds};
 use engine::ir::Program;
-use engine::verdict::Verdict;
+use engine::verdict::{Trace, Verdict};
 use lowering::{Checks, Lowered, Options, TraceEnd};
 
 /// Programs checked by the default test.
@@ -66,28 +68,34 @@ impl Answer {
     }
 }
 
-fn search(lowered: &Lowered) -> Answer {
-    search_program(lowered, &lowered.program)
+/// Searches `lowered.program`; the answer, and the trace of an unsafe one.
+fn search(lowered: &Lowered) -> (Answer, Option<Trace>) {
+    search_traced(lowered, &lowered.program)
 }
 
 /// Searches `program`, a variant of `lowered.program`.
 fn search_program(lowered: &Lowered, program: &Program) -> Answer {
+    search_traced(lowered, program).0
+}
+
+fn search_traced(lowered: &Lowered, program: &Program) -> (Answer, Option<Trace>) {
     let bounds = Bounds {
         bound: 3,
         max_states: MAX_STATES,
     };
     let outcome = explicit::prove(program, &bounds, Some(Instant::now() + TIMEOUT));
     match outcome.verdict {
-        Verdict::Safe(_) => Answer::Safe,
+        Verdict::Safe(_) => (Answer::Safe, None),
         Verdict::Unsafe(trace) => {
             let last = trace.steps.last().map_or(&trace.initial, |s| &s.state);
             // The two models number their racing accesses differently.
-            Answer::Unsafe(match lowered.trace_end(last) {
+            let end = match lowered.trace_end(last) {
                 TraceEnd::Race(..) => TraceEnd::Race(0, 0),
                 end => end,
-            })
+            };
+            (Answer::Unsafe(end), Some(trace))
         }
-        Verdict::Unknown(why) => Answer::Unknown(why),
+        Verdict::Unknown(why) => (Answer::Unknown(why), None),
     }
 }
 
@@ -128,6 +136,8 @@ struct Counts {
     only_unreduced_conclusive: u64,
     both_unknown: u64,
     both_refused: u64,
+    /// Bug traces of the reduced model replayed on the unreduced one.
+    replayed: u64,
     disagreements: Vec<u64>,
 }
 
@@ -167,15 +177,27 @@ fn check_one(seed: u64, text: &str, run: &mut Run, show: bool, checks: Checks) {
     };
     let reduced = lower(true);
     let unreduced = lower(false);
+    // The finest model (every CFG edge a step), on which bugs replay.
+    let fine = || {
+        lowering::lower_with(
+            &unit,
+            &Options {
+                reduce: false,
+                compress: false,
+                checks,
+                ..Options::default()
+            },
+        )
+    };
     let t = Instant::now();
-    let a_red = match &reduced {
+    let (a_red, red_trace) = match &reduced {
         Ok(l) => search(l),
-        Err(e) => Answer::Refused(e.to_string()),
+        Err(e) => (Answer::Refused(e.to_string()), None),
     };
     run.time_reduced += t.elapsed();
     let t = Instant::now();
     let a_unr = match &unreduced {
-        Ok(l) => search(l),
+        Ok(l) => search(l).0,
         Err(e) => Answer::Refused(e.to_string()),
     };
     run.time_unreduced += t.elapsed();
@@ -223,6 +245,23 @@ fn check_one(seed: u64, text: &str, run: &mut Run, show: bool, checks: Checks) {
             false
         }
     };
+    // Every bug of the reduced model replays on the unreduced one.
+    let replay = match (&a_red, &red_trace, &reduced) {
+        (Answer::Unsafe(TraceEnd::Error | TraceEnd::Race(..)), Some(tr), Ok(r)) => {
+            let result = fine()
+                .map_err(|e| e.to_string())
+                .and_then(|u| lowering::unreduced::replay(r, &u, tr).map_err(|e| e.to_string()));
+            if result.is_ok() {
+                c.replayed += 1;
+            }
+            result.err()
+        }
+        _ => None,
+    };
+    if let Some(e) = &replay {
+        println!("seed {seed}: the reduced trace does not replay on the unreduced program: {e}");
+    }
+    let disagree = disagree || replay.is_some();
     if disagree {
         c.disagreements.push(seed);
         let mut msg = String::new();
@@ -268,7 +307,7 @@ fn run(first: u64, n: u64, checks: Checks) {
          (searches: reduced {:.1?}, unreduced {:.1?})\n  \
          agree-safe {}, agree-unsafe {}, agree-give-up {}, agree-both-kinds {}, \
          only-reduced-conclusive {}, only-unreduced-conclusive {}, \
-         both-unknown {}, both-refused {}, disagreements {} {:?}",
+         both-unknown {}, both-refused {}, replayed {}, disagreements {} {:?}",
         start.elapsed(),
         run.time_reduced,
         run.time_unreduced,
@@ -280,6 +319,7 @@ fn run(first: u64, n: u64, checks: Checks) {
         c.only_unreduced_conclusive,
         c.both_unknown,
         c.both_refused,
+        c.replayed,
         c.disagreements.len(),
         c.disagreements,
     );

@@ -129,6 +129,8 @@ mod tests {
             certificate_seconds: None,
             solve_seconds: None,
             certificate_reason: String::new(),
+            transitions: None,
+            states: None,
         }
     }
 

@@ -51,6 +51,13 @@ pub struct Row {
     /// Why a `true` verdict is not certified; empty otherwise.
     #[serde(default)]
     pub certificate_reason: String,
+    /// Transitions of the checked model (the lowered IR program), when the
+    /// program was lowered.
+    #[serde(default)]
+    pub transitions: Option<u32>,
+    /// States the engines explored (symbolic or concrete), when reported.
+    #[serde(default)]
+    pub states: Option<u64>,
 }
 
 impl Row {
@@ -183,8 +190,26 @@ pub struct Summary {
     pub recheck_ratio_median: Option<f64>,
     /// Maximum of certificate time / solving time over the certified ones.
     pub recheck_ratio_max: Option<f64>,
+    /// Median size of the checked models (IR transitions).
+    pub transitions_median: Option<f64>,
+    /// Median number of explored states.
+    pub states_median: Option<f64>,
     #[serde(skip)]
     ratios: Vec<f64>,
+    #[serde(skip)]
+    transitions: Vec<f64>,
+    #[serde(skip)]
+    states: Vec<f64>,
+}
+
+/// The median of some values (sorted in place).
+fn median(v: &mut [f64]) -> Option<f64> {
+    v.sort_by(f64::total_cmp);
+    match v.len() {
+        0 => None,
+        n if n % 2 == 1 => Some(v[n / 2]),
+        n => Some((v[n / 2 - 1] + v[n / 2]) / 2.0),
+    }
 }
 
 impl Summary {
@@ -201,6 +226,8 @@ impl Summary {
             self.cpu_correct += r.cpu_seconds;
         }
         self.score += r.score;
+        self.transitions.extend(r.transitions.map(f64::from));
+        self.states.extend(r.states.map(|n| n as f64));
         if r.verdict_bool() == Some(true) {
             self.safe_answers += 1;
             self.certified += usize::from(r.certified == Some(true));
@@ -209,15 +236,10 @@ impl Summary {
     }
 
     fn finish(&mut self) {
-        let mut v = std::mem::take(&mut self.ratios);
-        v.sort_by(f64::total_cmp);
-        self.recheck_ratio_max = v.last().copied();
-        self.recheck_ratio_median = match v.len() {
-            0 => None,
-            n if n % 2 == 1 => Some(v[n / 2]),
-            n => Some((v[n / 2 - 1] + v[n / 2]) / 2.0),
-        };
-        self.ratios = v;
+        self.recheck_ratio_median = median(&mut self.ratios);
+        self.recheck_ratio_max = self.ratios.last().copied();
+        self.transitions_median = median(&mut self.transitions);
+        self.states_median = median(&mut self.states);
     }
 
     /// The certification column: `certified/safe answers`, then the median
@@ -406,6 +428,8 @@ pub fn compare(this: &[Row], other: &[Row], this_name: &str, other_name: &str) -
                 pair(a.as_ref(), b.as_ref(), &|s| s.unknown.to_string()),
                 pair(a.as_ref(), b.as_ref(), &|s| s.score.to_string()),
                 pair(a.as_ref(), b.as_ref(), &|s| format!("{:.1}", s.cpu_correct)),
+                pair(a.as_ref(), b.as_ref(), &|s| opt(s.transitions_median)),
+                pair(a.as_ref(), b.as_ref(), &|s| opt(s.states_median)),
             ]
         })
         .collect();
@@ -419,11 +443,18 @@ pub fn compare(this: &[Row], other: &[Row], this_name: &str, other_name: &str) -
             "unknown",
             "score",
             "CPU s (correct)",
+            "model transitions (median)",
+            "states explored (median)",
         ],
-        &[false, true, true, true, true, true, true],
+        &[false, true, true, true, true, true, true, true, true],
         &body,
     ));
     out
+}
+
+/// A median for a table cell.
+fn opt(v: Option<f64>) -> String {
+    v.map_or("—".into(), |v| format!("{v:.0}"))
 }
 
 #[cfg(test)]
@@ -457,6 +488,8 @@ mod tests {
             certificate_seconds: (v == Some(true)).then_some(0.5),
             solve_seconds: v.map(|_| 0.25),
             certificate_reason: String::new(),
+            transitions: None,
+            states: None,
         }
     }
 
@@ -489,6 +522,24 @@ mod tests {
             table.contains("| **total** | 5 | 1 | 1 | 1 | 1 | 1 | -45 | 3.0 | 2/2 (2.00 / 2.00) |"),
             "{table}"
         );
+    }
+
+    #[test]
+    fn model_figures_are_medians_over_the_tasks_that_report_them() {
+        let mut rows = vec![
+            row("a", "t1", Some(true), "true"),
+            row("a", "t2", Some(true), "unknown"),
+            row("a", "t3", Some(false), "false"),
+        ];
+        rows[0].transitions = Some(10);
+        rows[1].transitions = Some(30);
+        rows[0].states = Some(7);
+        let s = &summarize(&rows)[0];
+        assert_eq!(s.transitions_median, Some(20.0));
+        assert_eq!(s.states_median, Some(7.0));
+        let table = compare(&rows, &rows[2..], "this", "other");
+        assert!(table.contains("| a | 3 / 1 |"), "{table}");
+        assert!(table.contains("| 20 / — | 7 / — |"), "{table}");
     }
 
     #[test]

@@ -184,6 +184,8 @@ pub fn run_task(task: &TaskRef, opts: &RunOptions) -> Row {
         certificate_seconds: None,
         solve_seconds: None,
         certificate_reason: String::new(),
+        transitions: None,
+        states: None,
     };
     let def = match TaskDef::read(&task.path) {
         Ok(def) => def,
@@ -274,6 +276,11 @@ pub fn run_task(task: &TaskRef, opts: &RunOptions) -> Row {
                 .and_then(|n| u32::try_from(n).ok())
                 .filter(|_| row.iterations.is_some());
             row.solve_seconds = v["stats"]["time"].as_f64();
+            row.transitions = v["model"]["transitions"]
+                .as_u64()
+                .and_then(|n| u32::try_from(n).ok())
+                .filter(|&n| n > 0);
+            row.states = v["stats"]["symbolic_states"].as_u64().filter(|&n| n > 0);
             if row.verdict == "true" {
                 row.certified = v["certified"].as_bool();
                 row.certificate_seconds = v["certificate_time"].as_f64();

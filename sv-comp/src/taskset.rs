@@ -65,8 +65,16 @@ fn is_task(path: &Path) -> bool {
 fn task_ref(root: &Path, path: &Path) -> TaskRef {
     let parent = path.parent().unwrap_or(Path::new(""));
     let folder = match parent.strip_prefix(root) {
-        Ok(rel) if !rel.as_os_str().is_empty() => rel.to_string_lossy().into_owned(),
-        // Tasks directly in the root, or outside it: the folder's own name.
+        Ok(rel)
+            if !rel.as_os_str().is_empty()
+                && !rel
+                    .components()
+                    .any(|c| c == std::path::Component::ParentDir) =>
+        {
+            rel.to_string_lossy().into_owned()
+        }
+        // Tasks directly in the root, or outside it (a `.set` pattern
+        // starting with `..`): the folder's own name.
         _ => parent
             .file_name()
             .map_or_else(|| ".".into(), |n| n.to_string_lossy().into_owned()),
@@ -181,6 +189,14 @@ mod tests {
             vec!["a/t1".to_string(), "b/t3".into()]
         );
         assert_eq!(names(collect(&dir.join("b/t3.yml")).unwrap()), vec!["b/t3"]);
+        // A set beside the tasks' folders: they keep their own names.
+        std::fs::write(
+            dir.join("a/up.set"),
+            "../b/*.yml
+",
+        )
+        .unwrap();
+        assert_eq!(names(collect(&dir.join("a/up.set")).unwrap()), vec!["b/t3"]);
         std::fs::write(dir.join("bad.set"), "a/[.yml\n").unwrap();
         assert!(matches!(
             collect(&dir.join("bad.set")),

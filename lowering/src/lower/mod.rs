@@ -160,6 +160,8 @@ pub struct Lowerer<'a> {
     statics: HashMap<String, ObjId>,
     /// Whether emission runs the reduction ([`crate::Options::reduce`]).
     pub(crate) reduce: bool,
+    /// Whether emission merges thread-local steps ([`crate::Options::compress`]).
+    pub(crate) compress: bool,
     /// Functions declared without a body: their specifiers and declarator
     /// (the return types of `nondet_*` functions).
     fn_decls: HashMap<String, GlobalDecl<'a>>,
@@ -275,6 +277,7 @@ impl<'a> Lowerer<'a> {
             thread_counts: HashMap::new(),
             statics: HashMap::new(),
             reduce: true,
+            compress: true,
             fn_decls: HashMap::new(),
             atomic_objects: HashSet::new(),
             sync_cells: HashSet::new(),
