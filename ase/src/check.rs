@@ -238,6 +238,8 @@ fn check_only(property: &Property, cpp: &mut CppArgs) {
 fn limit_memory(mb: u64) -> anyhow::Result<()> {
     use nix::sys::resource::{setrlimit, Resource};
     let bytes = mb.saturating_mul(1 << 20);
+    // The engines stop at a share of it with `unknown`, not an abort.
+    engine::memory::set_limit(Some(bytes));
     setrlimit(Resource::RLIMIT_AS, bytes, bytes)
         .with_context(|| format!("cannot limit memory to {mb} MB"))
 }

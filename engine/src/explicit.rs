@@ -48,7 +48,10 @@ enum Cut {
 /// How often (in visited states) the deadline is checked.
 const DEADLINE_EVERY: u64 = 1000;
 
-type FxSet<K> = crate::ase::hash::FxHashSet<K>;
+/// The visited states in the order of their discovery: a state's index is
+/// its node id (each key is stored once).
+type FxIndexSet<K> =
+    indexmap::IndexSet<K, std::hash::BuildHasherDefault<crate::ase::hash::FxHasher>>;
 
 /// A visited state as stored: packed into one integer when it fits (one
 /// byte per location and per value), else in full.
@@ -158,18 +161,14 @@ impl Packing {
 /// list), the transition taken and its inputs.
 type Parent = (usize, TransId, Vec<(VarId, i128)>);
 
-/// A visited state and how it was first reached.
-struct Node {
-    key: Key,
-    /// The predecessor (index into the node list), the transition taken and
-    /// its inputs; `None` for initial states.
-    parent: Option<Parent>,
-}
-
 /// Why the search stopped early.
 enum Stop {
-    StateLimit,
-    TimeLimit,
+    /// The state limit ([`Bounds::max_states`]).
+    States,
+    /// The process reached its memory budget ([`crate::memory`]).
+    Memory,
+    /// The deadline.
+    Time,
 }
 
 /// The search state shared by the initial-state enumeration and the
@@ -180,8 +179,12 @@ struct Search<'a> {
     packing: Option<Packing>,
     max_states: u64,
     deadline: Option<Instant>,
-    nodes: Vec<Node>,
-    visited: FxSet<Key>,
+    /// The visited states; a state's index is its node id.
+    visited: FxIndexSet<Key>,
+    /// Per node: the predecessor (node id), the transition taken and its
+    /// inputs; `None` for initial states.
+    parents: Vec<Option<Parent>>,
+
     /// Transitions of each thread by source location.
     outgoing: Vec<Vec<Vec<TransId>>>,
     /// Exhaustive mode: values are unbounded, and each input whose range is
@@ -231,8 +234,9 @@ impl<'a> Search<'a> {
             },
             max_states: bounds.max_states,
             deadline,
-            nodes: Vec::new(),
-            visited: FxSet::default(),
+            visited: FxIndexSet::default(),
+            parents: Vec::new(),
+
             outgoing,
             exhaustive,
             ranges: if exhaustive {
@@ -260,7 +264,7 @@ impl<'a> Search<'a> {
     }
 
     fn state(&self, id: usize) -> State {
-        match (&self.nodes[id].key, self.packing) {
+        match (&self.visited[id], self.packing) {
             (Key::Packed(k), Some(p)) => p.unpack(*k),
             (Key::Bytes(b), _) => {
                 from_bytes(b, self.program.threads.len(), self.program.vars.len())
@@ -275,13 +279,17 @@ impl<'a> Search<'a> {
 
     /// Checks the limits before a new state is visited.
     fn limit(&self) -> Option<Stop> {
-        let n = self.nodes.len() as u64;
+        let n = self.visited.len() as u64;
         if n >= self.max_states {
-            return Some(Stop::StateLimit);
+            return Some(Stop::States);
         }
-        if n.wrapping_rem(DEADLINE_EVERY) == 0 && self.deadline.is_some_and(|d| Instant::now() >= d)
-        {
-            return Some(Stop::TimeLimit);
+        if n.wrapping_rem(DEADLINE_EVERY) == 0 {
+            if self.deadline.is_some_and(|d| Instant::now() >= d) {
+                return Some(Stop::Time);
+            }
+            if crate::memory::exceeded() {
+                return Some(Stop::Memory);
+            }
         }
         None
     }
@@ -299,9 +307,8 @@ impl<'a> Search<'a> {
         if let Some(stop) = self.limit() {
             return Err(stop);
         }
-        let id = self.nodes.len();
-        self.visited.insert(key.clone());
-        self.nodes.push(Node { key, parent });
+        let (id, _) = self.visited.insert_full(key);
+        self.parents.push(parent);
         // An error condition that overflows is not reported as reached.
         match interp::is_error(self.program, state) {
             Ok(e) => Ok(e.then_some(id)),
@@ -357,7 +364,7 @@ impl<'a> Search<'a> {
             return Ok(Some(id));
         }
         let mut next = 0;
-        while next < self.nodes.len() {
+        while next < self.visited.len() {
             let cur = next;
             next += 1;
             let state = self.state(cur);
@@ -440,7 +447,7 @@ impl<'a> Search<'a> {
     fn trace(&self, id: usize) -> Result<Trace, RunError> {
         let mut steps = Vec::new();
         let mut cur = id;
-        while let Some((parent, t, inputs)) = &self.nodes[cur].parent {
+        while let Some((parent, t, inputs)) = &self.parents[cur] {
             steps.push((*t, inputs.clone()));
             cur = *parent;
         }
@@ -530,7 +537,7 @@ fn search_keeping(
     let start = Instant::now();
     let mut search = Search::new(program, bounds, deadline, exhaustive);
     let result = search.explore();
-    let visited = search.nodes.len() as u64;
+    let visited = search.visited.len() as u64;
     let bound = search.bound;
     let verdict = match result {
         Ok(Some(id)) => match search.trace(id) {
@@ -549,19 +556,20 @@ fn search_keeping(
             )),
         },
         Ok(None) => Verdict::Unknown(format!("no error within bound {bound} ({visited} states)")),
-        Err(Stop::StateLimit) => Verdict::Unknown(if exhaustive {
+        Err(Stop::States) => Verdict::Unknown(if exhaustive {
             format!("state limit reached ({visited} states)")
         } else {
             format!("state limit reached ({visited} states within bound {bound})")
         }),
-        Err(Stop::TimeLimit) => Verdict::Unknown("time limit reached".into()),
+        Err(Stop::Memory) => Verdict::Unknown(format!(
+            "{} ({visited} states)",
+            crate::memory::REASON
+        )),
+        Err(Stop::Time) => Verdict::Unknown("time limit reached".into()),
     };
     if let (Some(keep), Verdict::Safe(_)) = (keep, &verdict) {
         *keep = Some(Reachable {
-            keys: std::mem::take(&mut search.nodes)
-                .into_iter()
-                .map(|n| n.key)
-                .collect(),
+            keys: std::mem::take(&mut search.visited).into_iter().collect(),
             threads: program.threads.len(),
             vars: program.vars.len(),
         });

@@ -11,6 +11,7 @@ pub mod interp;
 pub mod ir;
 pub mod linear;
 pub mod liveness;
+pub mod memory;
 pub mod parse;
 pub mod portfolio;
 pub mod print;

@@ -483,6 +483,13 @@ pub fn explore(
             let end = ExploreEnd::Limit(SmtError::Timeout.to_string());
             return Ok(out(ats, paths, count, end));
         }
+        if count.is_multiple_of(256) && crate::memory::exceeded() {
+            let end = ExploreEnd::Limit(format!(
+                "{} ({count} symbolic states)",
+                crate::memory::REASON
+            ));
+            return Ok(out(ats, paths, count, end));
+        }
         let node = ats.node(&AbsState {
             locs: s.locs.clone(),
             cube: s.cube.clone(),
