@@ -392,7 +392,7 @@ fn run_c(job: &Job, args: &CheckArgs<'_>, config: &engine::ase::Config) -> anyho
     // A certificate of the counter system holds no invariants of the C
     // program's variables and locations: witnesses do not use it.
     let witness_cert = if by_counting { None } else { cert.as_ref() };
-    let evidence = crate::evidence::CEvidence::new(
+    let mut evidence = crate::evidence::CEvidence::new(
         &job.program,
         &unit,
         &lowered,
@@ -401,10 +401,7 @@ fn run_c(job: &Job, args: &CheckArgs<'_>, config: &engine::ase::Config) -> anyho
         witness_cert,
         args.evidence,
     );
-    let evidence = crate::evidence::CEvidence {
-        unreduced_steps,
-        ..evidence
-    };
+    evidence.unreduced_steps = unreduced_steps;
     if let Some(note) = evidence.write_witness(&outcome)? {
         eprintln!("{note}");
     }

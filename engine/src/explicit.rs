@@ -157,8 +157,8 @@ impl Packing {
     }
 }
 
-/// How a state was first reached: the predecessor (index into the node
-/// list), the transition taken and its inputs.
+/// How a state was first reached: the predecessor (its node id, the index
+/// of its key in the visited set), the transition taken and its inputs.
 type Parent = (usize, TransId, Vec<(VarId, i128)>);
 
 /// Why the search stopped early.
@@ -184,7 +184,6 @@ struct Search<'a> {
     /// Per node: the predecessor (node id), the transition taken and its
     /// inputs; `None` for initial states.
     parents: Vec<Option<Parent>>,
-
     /// Transitions of each thread by source location.
     outgoing: Vec<Vec<Vec<TransId>>>,
     /// Exhaustive mode: values are unbounded, and each input whose range is
@@ -236,7 +235,6 @@ impl<'a> Search<'a> {
             deadline,
             visited: FxIndexSet::default(),
             parents: Vec::new(),
-
             outgoing,
             exhaustive,
             ranges: if exhaustive {

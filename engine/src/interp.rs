@@ -1,7 +1,7 @@
 //! A concrete interpreter of the IR: the reference semantics against which
 //! every counterexample is replayed before it is reported.
 
-use crate::ir::{CmpOp, Cond, LocId, Program, Rhs, Term, TransId, VarId};
+use crate::ir::{Cond, LocId, Program, Rhs, Term, TransId, VarId};
 
 /// A concrete state: the location of every thread and the value of every
 /// variable.
@@ -65,14 +65,7 @@ pub fn eval_cond(c: &Cond, s: &State) -> Result<bool, RunError> {
         Cond::False => false,
         Cond::Cmp(op, a, b) => {
             let (a, b) = (eval_term(a, &s.vals)?, eval_term(b, &s.vals)?);
-            match op {
-                CmpOp::Eq => a == b,
-                CmpOp::Ne => a != b,
-                CmpOp::Lt => a < b,
-                CmpOp::Le => a <= b,
-                CmpOp::Gt => a > b,
-                CmpOp::Ge => a >= b,
-            }
+            op.holds(a, b)
         }
         Cond::At(t, l) => s.locs[t.index()] == *l,
         Cond::Not(a) => !eval_cond(a, s)?,

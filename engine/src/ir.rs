@@ -98,6 +98,18 @@ impl CmpOp {
         }
     }
 
+    /// Whether `a op b` holds.
+    pub fn holds<T: PartialOrd>(self, a: T, b: T) -> bool {
+        match self {
+            CmpOp::Eq => a == b,
+            CmpOp::Ne => a != b,
+            CmpOp::Lt => a < b,
+            CmpOp::Le => a <= b,
+            CmpOp::Gt => a > b,
+            CmpOp::Ge => a >= b,
+        }
+    }
+
     /// The complement: `!(a op b)` iff `a op.negated() b`.
     pub fn negated(self) -> CmpOp {
         match self {

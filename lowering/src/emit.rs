@@ -268,22 +268,15 @@ pub(crate) fn emit(mut l: Lowerer<'_>) -> Result<Lowered> {
     }
     errors.sort();
     give_ups.sort();
-    // Source spans of IR locations; a havoc's intermediate location belongs
-    // to the statement of the location it leaves.
-    let mut loc_spans: Vec<Vec<Option<frontend::lang_c::span::Span>>> = Vec::new();
-    for (k, t) in l.threads.iter().enumerate() {
-        let mut spans = vec![None; p.threads[k].locs.len()];
-        for (&cfg_loc, &id) in &loc_maps[k] {
-            spans[id.index()] = t.cfg.locs[cfg_loc].span;
-        }
-        for &tid in &p.threads[k].transitions {
-            let tr = &p.transitions[tid.index()];
-            if spans[tr.to.index()].is_none() && p.threads[k].locs[tr.to.index()].contains(".in") {
-                spans[tr.to.index()] = spans[tr.from.index()];
-            }
-        }
-        loc_spans.push(spans);
-    }
+    // Source spans of IR locations: those of the CFG locations they stand
+    // for (a havoc's intermediate location belongs to the statement of the
+    // location it leaves).
+    let loc_spans: Vec<Vec<Option<frontend::lang_c::span::Span>>> = l
+        .threads
+        .iter()
+        .zip(&origins)
+        .map(|(t, o)| o.iter().map(|o| t.cfg.locs[o.cfg].span).collect())
+        .collect();
     let vars = l.vars.iter().map(|v| v.meta.clone()).collect();
     // The real errors first, then the races, then the give-ups:
     // `Lowered::errors_only` keeps the conditions before the give-ups.

@@ -70,15 +70,11 @@ pub fn neg(a: Term) -> Term {
 /// `a op b`, folded when both sides are literals.
 pub fn cmp(op: CmpOp, a: Term, b: Term) -> Cond {
     if let (Term::Const(x), Term::Const(y)) = (&a, &b) {
-        let holds = match op {
-            CmpOp::Eq => x == y,
-            CmpOp::Ne => x != y,
-            CmpOp::Lt => x < y,
-            CmpOp::Le => x <= y,
-            CmpOp::Gt => x > y,
-            CmpOp::Ge => x >= y,
+        return if op.holds(x, y) {
+            Cond::True
+        } else {
+            Cond::False
         };
-        return if holds { Cond::True } else { Cond::False };
     }
     if a == b {
         return match op {

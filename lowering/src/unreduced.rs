@@ -19,7 +19,7 @@
 //! a race on the same variable. Nothing here is trusted: the result is an
 //! ordinary trace of the unreduced program, executed by the interpreter.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeSet, HashMap, HashSet};
 
 use engine::interp::{self, State};
 use engine::ir::{Cond, Program, Term, TransId, VarId};
@@ -90,17 +90,13 @@ pub fn replay(reduced: &Lowered, unreduced: &Lowered, trace: &Trace) -> Result<T
         .threads
         .iter()
         .map(|th| {
-            let mut out: Vec<i128> = Vec::new();
+            let mut out = BTreeSet::new();
             for &id in &th.transitions {
                 compared_literals(&up.transition(id).guard, &mut |k| {
-                    for c in [k, k - 1, k + 1] {
-                        if !out.contains(&c) {
-                            out.push(c);
-                        }
-                    }
+                    out.extend([k - 1, k, k + 1]);
                 });
             }
-            out
+            out.into_iter().collect()
         })
         .collect();
     // The variables the reduced program reads: a run of the fine-grained
@@ -126,18 +122,15 @@ pub fn replay(reduced: &Lowered, unreduced: &Lowered, trace: &Trace) -> Result<T
             literals: &literals[t],
             read: &read,
         };
-        let run = run_to(up, unreduced, &cur, t, target.cfg, &hints).map_err(|why| {
+        let (run, after) = run_to(up, unreduced, &cur, t, target.cfg, &hints).map_err(|why| {
             ReplayError::Step {
                 step: i + 1,
                 thread: rp.threads[t].name.clone(),
                 why,
             }
         })?;
-        for (id, inputs) in run {
-            cur = interp::step(up, &cur, id, &inputs)
-                .map_err(|e| ReplayError::End(format!("re-running the found run: {e}")))?;
-            moves.push((id, inputs));
-        }
+        moves.extend(run);
+        cur = after;
         pending[t].clear();
     }
     // A thread the reduced trace leaves after a havoc step (a race on the
@@ -222,18 +215,14 @@ struct Hints<'a> {
 }
 
 impl Hints<'_> {
-    /// Candidate values of an input to `v`, best first, without repeats:
-    /// the reduced trace's, then small ones, the range's ends, and the
-    /// literals `v` is compared with in thread `t`'s guards (and their
-    /// neighbours), for an input the reduction decided away.
+    /// Candidate values of an input to `v` within its range, best first,
+    /// without repeats: the reduced trace's, then small ones, the range's
+    /// ends, and the literals of the thread's guards (for an input the
+    /// reduction decided away).
     fn candidates(&self, v: VarId, current: i128) -> Vec<i128> {
         let (lo, hi) = self.ranges.get(v.index()).copied().unwrap_or((None, None));
-        let mut out = Vec::new();
-        let mut push = |c: i128| {
-            if !out.contains(&c) && lo.is_none_or(|l| c >= l) && hi.is_none_or(|h| c <= h) {
-                out.push(c);
-            }
-        };
+        let in_range = |c: &i128| lo.is_none_or(|l| *c >= l) && hi.is_none_or(|h| *c <= h);
+        let mut out: Vec<i128> = Vec::new();
         for c in [
             self.chosen.get(&v).copied(),
             self.after.get(v.index()).copied(),
@@ -246,10 +235,16 @@ impl Hints<'_> {
         .into_iter()
         .flatten()
         {
-            push(c);
+            if in_range(&c) && !out.contains(&c) {
+                out.push(c);
+            }
         }
+        // The literals have no repeats among themselves.
+        let head = out.len();
         for &c in self.literals {
-            push(c);
+            if in_range(&c) && !out[..head].contains(&c) {
+                out.push(c);
+            }
         }
         out
     }
@@ -270,17 +265,15 @@ impl Hints<'_> {
 /// `p` reads it.
 fn reads(p: &Program) -> Vec<bool> {
     let mut out = vec![false; p.vars.len()];
-    let mut mark = |c: &Cond| c.for_each_var(&mut |v| out[v.index()] = true);
-    for tr in &p.transitions {
-        mark(&tr.guard);
-    }
+    let mut mark = |v: VarId| out[v.index()] = true;
     for c in p.error.iter().chain(&p.init) {
-        mark(c);
+        c.for_each_var(&mut mark);
     }
     for tr in &p.transitions {
+        tr.guard.for_each_var(&mut mark);
         for a in &tr.assigns {
             if let engine::ir::Rhs::Expr(e) = &a.rhs {
-                e.for_each_var(&mut |v| out[v.index()] = true);
+                e.for_each_var(&mut mark);
             }
         }
     }
@@ -306,7 +299,8 @@ fn compared_literals(c: &Cond, f: &mut impl FnMut(i128)) {
 }
 
 /// A run of thread `t` alone from `s` to a location standing for CFG
-/// location `cfg` (at least one step): depth-first, inputs from `hints`.
+/// location `cfg` (at least one step), and the state it ends in:
+/// depth-first, inputs from `hints`.
 fn run_to(
     p: &Program,
     l: &Lowered,
@@ -314,23 +308,24 @@ fn run_to(
     t: usize,
     cfg: usize,
     hints: &Hints<'_>,
-) -> Result<Vec<Move>, String> {
+) -> Result<(Vec<Move>, State), String> {
     let origin = |loc: engine::ir::LocId| &l.loc_origins[t][loc.index()];
     let arrived = |o: &LocOrigin| o.cfg == cfg && o.havoc.is_none();
     let mut seen: HashSet<State> = HashSet::new();
-    // (state, path to it, next transition index to try)
+    // A state to expand and the path to it.
     let mut stack: Vec<(State, Vec<Move>)> = vec![(s.clone(), Vec::new())];
     let mut visited = 0usize;
-    // The first run found, and how many states were visited then: a run
-    // that also agrees with the reduced state is preferred, for a while.
-    let mut first: Option<(Vec<Move>, usize)> = None;
+    // The first run found, its end, and how many states were visited
+    // then: a run that also agrees with the reduced state is preferred,
+    // for a while.
+    let mut first: Option<(Vec<Move>, State, usize)> = None;
     while let Some((state, path)) = stack.pop() {
         if !path.is_empty() && arrived(origin(state.locs[t])) {
             if hints.agrees(&state) {
-                return Ok(path);
+                return Ok((path, state));
             }
             if first.is_none() {
-                first = Some((path, visited));
+                first = Some((path, state, visited));
             }
             continue;
         }
@@ -338,7 +333,7 @@ fn run_to(
             continue;
         }
         visited += 1;
-        if let Some((_, at)) = &first {
+        if let Some((_, _, at)) = &first {
             if visited > at + PREFERENCE_BUDGET {
                 break;
             }
@@ -374,7 +369,9 @@ fn run_to(
         // candidate first.
         stack.extend(next.into_iter().rev());
     }
-    first.map(|(path, _)| path).ok_or_else(String::new)
+    first
+        .map(|(path, state, _)| (path, state))
+        .ok_or_else(String::new)
 }
 
 /// The input vectors to try for a step havocking `vars`: the i-th

@@ -5,22 +5,15 @@
 use engine::verdict::Verdict;
 use lowering::counter::counter_system;
 use lowering::{Lowered, Options};
-use std::path::Path;
+
+mod common;
 
 fn lower(name: &str, text: &str, instances: usize) -> Lowered {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("counter");
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let path = dir.join(format!("{name}.c"));
-    std::fs::write(&path, text).expect("write program");
-    let unit = frontend::parse_file(&path, &frontend::Options::default()).expect("parses");
-    lowering::lower_with(
-        &unit,
-        &Options {
-            instances,
-            ..Options::default()
-        },
-    )
-    .expect("lowers")
+    let options = Options {
+        instances,
+        ..Options::default()
+    };
+    common::lower_text("counter", name, text, &options)
 }
 
 const WORKERS: &str = r#"

@@ -4,7 +4,8 @@
 //! lowering must stop (overlap, no terminator, beyond the object, a size
 //! that is not a constant) and nowhere else.
 
-use std::path::Path;
+mod common;
+
 use std::time::{Duration, Instant};
 
 use engine::explicit::{self, Bounds};
@@ -16,22 +17,14 @@ fn lower(name: &str, body: &str) -> Lowered {
         "#include <string.h>\nextern void reach_error(void);\nextern int __VERIFIER_nondet_int(void);\n\
          int main(void) {{\n{body}\n  return 0;\n}}\n"
     );
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("strings");
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let path = dir.join(format!("{name}.c"));
-    std::fs::write(&path, text).expect("write program");
-    let unit = frontend::parse_file(&path, &frontend::Options::default()).expect("parses");
-    lowering::lower_with(
-        &unit,
-        &Options {
-            checks: Checks {
-                assertions: true,
-                races: false,
-            },
-            ..Options::default()
+    let options = Options {
+        checks: Checks {
+            assertions: true,
+            races: false,
         },
-    )
-    .expect("lowers")
+        ..Options::default()
+    };
+    common::lower_text("strings", name, &text, &options)
 }
 
 /// Whether (a real error, a give-up) is reachable.

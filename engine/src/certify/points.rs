@@ -116,14 +116,7 @@ pub(super) fn cond(c: &Cond, locs: &[LocId], s: &[i128]) -> Option<bool> {
         Cond::False => false,
         Cond::Cmp(op, a, b) => {
             let (a, b) = (term(a, s)?, term(b, s)?);
-            match op {
-                CmpOp::Eq => a == b,
-                CmpOp::Ne => a != b,
-                CmpOp::Lt => a < b,
-                CmpOp::Le => a <= b,
-                CmpOp::Gt => a > b,
-                CmpOp::Ge => a >= b,
-            }
+            op.holds(a, b)
         }
         Cond::At(t, l) => locs.get(t.index()) == Some(l),
         Cond::Not(a) => !cond(a, locs, s)?,
