@@ -472,12 +472,13 @@ impl Ctx<'_> {
                         None => Cond::False,
                     }
                 } else if self.sites.iter().any(|s| s.dropped.contains(t)) {
-                    // The first instance's counters stand for this one.
-                    if positive {
-                        Cond::False
-                    } else {
-                        Cond::True
-                    }
+                    // The first instance's counters stand for this one: its
+                    // tests are false, under a negation too (so "no
+                    // instance is at `L`" is the first instance's "the
+                    // counters at `L` sum to 0"). Guards only test it
+                    // positively (refused above), where an instance id
+                    // never names it: every id is the first instance's.
+                    Cond::False
                 } else {
                     Cond::At(self.map[t], *l)
                 }

@@ -2,7 +2,8 @@
 //!
 //! Before the CFGs are compressed into large blocks, this pass
 //! 1. propagates constants of thread-local variables and removes the edges
-//!    they show infeasible ([`constprop`]);
+//!    they show infeasible ([`constprop`]), then does the same with the
+//!    flow-insensitive value sets of all variables ([`values`]);
 //! 2. finds where `main` runs alone ([`alone`]), the mutexes the lowering
 //!    fully understands and the locks each thread holds at each location
 //!    ([`locks`]), and folds that knowledge into the guards (the give-up
@@ -22,6 +23,7 @@ mod alone;
 mod cleanup;
 mod constprop;
 mod locks;
+mod values;
 
 use std::collections::{BTreeSet, HashSet};
 
@@ -60,7 +62,7 @@ pub(crate) fn reduce(
 ) -> Concurrency {
     let runs: Vec<Option<VarId>> = threads.iter().map(|t| t.run).collect();
     let is_run = |v: VarId| runs.contains(&Some(v));
-    // 1. Constants of thread-local variables and of variables no edge writes.
+    // 1. Values of thread-local variables and of variables no edge writes.
     let users = thread_users(
         &threads.iter().map(|t| &t.cfg).collect::<Vec<_>>(),
         vars.len(),
@@ -76,6 +78,7 @@ pub(crate) fn reduce(
             }
         }
     }
+    let mut local = Vec::with_capacity(threads.len());
     for (k, t) in threads.iter_mut().enumerate() {
         let tracked = |v: VarId| {
             let u = &users[v.index()];
@@ -85,11 +88,24 @@ pub(crate) fn reduce(
         let entry = (0..vars.len())
             .map(VarId::new)
             .filter(|&v| tracked(v))
-            .filter_map(|v| vars[v.index()].init.map(|c| (v, c)))
+            .filter_map(|v| vars[v.index()].init.map(|c| (v, BTreeSet::from([c]))))
             .collect();
         let envs = constprop::analyse(&t.cfg, entry, &tracked);
         constprop::simplify(&mut t.cfg, &envs);
         t.cfg.drop_unreachable();
+        local.push(envs);
+    }
+    // Values of shared variables too, flow-insensitively: removes the
+    // cases of a pointer another thread stored that it cannot hold.
+    let sets = values::value_sets(
+        &threads.iter().map(|t| &t.cfg).collect::<Vec<_>>(),
+        vars,
+        &local,
+    );
+    for (t, envs) in threads.iter_mut().zip(&local) {
+        if values::remove_infeasible(&mut t.cfg, &sets, Some(envs)) > 0 {
+            t.cfg.drop_unreachable();
+        }
     }
 
     // 2. Where main runs alone; clean mutexes; locksets.

@@ -1,0 +1,137 @@
+//! The control-flow proof: a program none of whose error conditions can
+//! hold at any tuple of thread locations reachable in its control flow.
+//!
+//! The tuples are explored from the initial one by every transition whose
+//! guard is not false at the tuple, where only location tests and literals
+//! are evaluated (comparisons of variables may be either way: three-valued
+//! logic). That over-approximates the reachable tuples, so when every error
+//! condition is false at each of them in the same logic, no reachable state
+//! is an error. The tuples, each with the invariant `true`, are an
+//! inductive invariant: [`proof`] gives them as abstract states without
+//! predicates, and the certificate checker re-checks them like any other.
+//!
+//! This decides programs whose errors the lowering's value analysis has
+//! already removed (a counter system with `error false`), on which the
+//! refinement loop would search for an invariant it does not need.
+
+use std::collections::{HashSet, VecDeque};
+
+use crate::ir::{Cond, LocId, Program};
+use crate::verdict::ProofStates;
+
+/// Most tuples explored before giving up (the proof is then left to the
+/// refinement loop).
+const MAX_TUPLES: usize = 100_000;
+
+/// The control-flow proof of `program`, when there is one: the reachable
+/// tuples as abstract states without predicates.
+pub fn proof(program: &Program) -> Option<ProofStates> {
+    let initial: Vec<LocId> = program.threads.iter().map(|t| t.initial).collect();
+    let mut seen: HashSet<Vec<LocId>> = HashSet::from([initial.clone()]);
+    let mut order = vec![initial.clone()];
+    let mut work = VecDeque::from([initial]);
+    while let Some(locs) = work.pop_front() {
+        if program
+            .error
+            .iter()
+            .any(|e| decide(e, &locs) != Some(false))
+        {
+            return None;
+        }
+        for (k, thread) in program.threads.iter().enumerate() {
+            for &id in &thread.transitions {
+                let tr = program.transition(id);
+                if tr.from != locs[k] || decide(&tr.guard, &locs) == Some(false) {
+                    continue;
+                }
+                let mut next = locs.clone();
+                next[k] = tr.to;
+                if seen.insert(next.clone()) {
+                    if seen.len() > MAX_TUPLES {
+                        return None;
+                    }
+                    order.push(next.clone());
+                    work.push_back(next);
+                }
+            }
+        }
+    }
+    Some(ProofStates {
+        predicates: Vec::new(),
+        states: order.into_iter().map(|locs| (locs, Vec::new())).collect(),
+        fragment: None,
+    })
+}
+
+/// The truth value of a condition at a tuple of locations, when the
+/// location tests and literals decide it.
+fn decide(c: &Cond, locs: &[LocId]) -> Option<bool> {
+    match c {
+        Cond::True => Some(true),
+        Cond::False => Some(false),
+        Cond::Cmp(..) => None,
+        Cond::At(t, l) => locs.get(t.index()).map(|at| at == l),
+        Cond::Not(a) => decide(a, locs).map(|b| !b),
+        Cond::And(a, b) => match (decide(a, locs), decide(b, locs)) {
+            (Some(false), _) | (_, Some(false)) => Some(false),
+            (Some(true), Some(true)) => Some(true),
+            _ => None,
+        },
+        Cond::Or(a, b) => match (decide(a, locs), decide(b, locs)) {
+            (Some(true), _) | (_, Some(true)) => Some(true),
+            (Some(false), Some(false)) => Some(false),
+            _ => None,
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::parse::parse_program as parse;
+
+    #[test]
+    fn an_error_location_without_a_path_is_proved_by_control_flow() {
+        let p = parse(
+            "var x = 0;\n\
+             thread a at s { s -> t when x > 0 do x := x + 1; t -> s; }\n\
+             thread b at s { s -> s do x := x - 1; u -> e; }\n\
+             error b@e;\n",
+        )
+        .unwrap();
+        let proof = proof(&p).expect("no path reaches b@e");
+        assert_eq!(proof.states.len(), 2);
+        assert!(proof.predicates.is_empty());
+    }
+
+    #[test]
+    fn a_data_condition_or_a_reachable_error_location_is_left_to_the_engines() {
+        let reachable = parse(
+            "var x = 0;\n\
+             thread a at s { s -> e when x > 5; }\n\
+             error a@e;\n",
+        )
+        .unwrap();
+        assert!(proof(&reachable).is_none());
+        let data = parse(
+            "var x = 0;\n\
+             thread a at s { s -> s do x := x + 1; }\n\
+             error x > 3;\n",
+        )
+        .unwrap();
+        assert!(proof(&data).is_none());
+    }
+
+    #[test]
+    fn location_tests_in_guards_cut_the_control_flow() {
+        // b only moves to e when a is at t, which a never reaches.
+        let p = parse(
+            "var x = 0;\n\
+             thread a at s { s -> s do x := 1; t -> s; }\n\
+             thread b at s { s -> e when a@t && x == 1; }\n\
+             error b@e;\n",
+        )
+        .unwrap();
+        assert!(proof(&p).is_some());
+    }
+}

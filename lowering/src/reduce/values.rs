@@ -1,0 +1,397 @@
+//! Flow-insensitive value sets, and the removal of the edges they show
+//! infeasible.
+//!
+//! Every value a variable holds in a reachable state is its initial value
+//! or a value some live edge of some thread assigns to it: a variable that
+//! is never havocked and only ever receives literals, or copies and small
+//! combinations of variables that do, has a finite set of possible values.
+//! The set is computed as a least fixed point over all threads' edges at
+//! once, in any order and ignoring guards, which only over-approximates
+//! it. A guard that is false for every combination of these values (see
+//! [`decide`]) never holds in a reachable state, so its edge never fires and is removed. Nothing
+//! else is rewritten: the remaining edges read what they read, so the race
+//! check sees the same accesses.
+//!
+//! This is what decides the case splits of the lowering over a pointer that
+//! another thread stored (`v = malloc(...)` in one thread, `*v = ...` in
+//! another): the pointer can only hold the addresses actually stored.
+
+use std::collections::BTreeSet;
+
+use engine::interp::eval_term;
+use engine::ir::{Cond, Term, VarId};
+
+use super::constprop::Env;
+use crate::cfg::Cfg;
+use crate::lower::VarInfo;
+
+/// Most values a set holds before it becomes "any value".
+const MAX_VALUES: usize = 64;
+/// Most combinations of values enumerated to evaluate one term or atom.
+const MAX_COMBINATIONS: usize = 256;
+
+/// The possible values of one variable: `None` is any value.
+pub(super) type Values = Option<BTreeSet<i64>>;
+
+/// The value set of every variable over the live edges of `cfgs`.
+/// `local[k][l]`, when given, holds sets of some of thread `k`'s variables
+/// at its location `l` ([`super::constprop`]); they take precedence there.
+pub(super) fn value_sets(
+    cfgs: &[&Cfg],
+    vars: &[VarInfo],
+    local: &[Vec<Option<Env>>],
+) -> Vec<Values> {
+    let mut sets: Vec<Values> = vars
+        .iter()
+        .map(|v| v.init.map(|c| BTreeSet::from([c])))
+        .collect();
+    let mut scratch = vec![0i128; vars.len()];
+    loop {
+        let mut changed = false;
+        for (k, cfg) in cfgs.iter().enumerate() {
+            for e in cfg.live() {
+                let env = local.get(k).and_then(|envs| envs[e.from].as_ref());
+                for v in &e.havoc {
+                    changed |= sets[v.index()].take().is_some();
+                }
+                for (v, t) in &e.assigns {
+                    if sets[v.index()].is_none() {
+                        continue;
+                    }
+                    let new = {
+                        // The right-hand side reads the state after the
+                        // havoc: a havocked variable takes any value.
+                        let known = |w: VarId| {
+                            if e.havoc.contains(&w) {
+                                None
+                            } else {
+                                env.and_then(|env| env.get(&w)).or(sets[w.index()].as_ref())
+                            }
+                        };
+                        term_values(t, &known, &mut scratch)
+                    };
+                    let slot = &mut sets[v.index()];
+                    match (new, slot.as_mut()) {
+                        (None, _) => {
+                            *slot = None;
+                            changed = true;
+                        }
+                        (Some(new), Some(old)) => {
+                            let before = old.len();
+                            old.extend(new);
+                            if old.len() > MAX_VALUES {
+                                *slot = None;
+                                changed = true;
+                            } else {
+                                changed |= old.len() != before;
+                            }
+                        }
+                        (Some(_), None) => {}
+                    }
+                }
+            }
+        }
+        if !changed {
+            return sets;
+        }
+    }
+}
+
+/// Removes the live edges whose guard no combination of the value sets
+/// satisfies (variables the edge havocs take any value; `local` as for
+/// [`value_sets`]). Returns how many.
+pub(super) fn remove_infeasible(
+    cfg: &mut Cfg,
+    sets: &[Values],
+    local: Option<&[Option<Env>]>,
+) -> usize {
+    let mut scratch = vec![0i128; sets.len()];
+    let mut removed = 0;
+    for e in cfg.edges.iter_mut().filter(|e| !e.dead) {
+        let env = local.and_then(|envs| envs[e.from].as_ref());
+        let known = |v: VarId| {
+            if e.havoc.contains(&v) {
+                None
+            } else {
+                env.and_then(|env| env.get(&v)).or(sets[v.index()].as_ref())
+            }
+        };
+        if decide(&e.guard, &known, &mut scratch) == Some(false) {
+            e.dead = true;
+            removed += 1;
+        }
+    }
+    removed
+}
+
+/// The values of `t` over every combination of its variables' values, or
+/// `None` when a variable may take any value, there are too many
+/// combinations, or the arithmetic overflows.
+pub(super) fn term_values<'a>(
+    t: &Term,
+    known: &impl Fn(VarId) -> Option<&'a BTreeSet<i64>>,
+    scratch: &mut [i128],
+) -> Values {
+    let mut out = BTreeSet::new();
+    let complete =
+        for_each_combination(
+            &vars_of_term(t),
+            known,
+            scratch,
+            &mut |vals| match eval_term(t, vals).ok().and_then(|x| i64::try_from(x).ok()) {
+                Some(x) => {
+                    out.insert(x);
+                    true
+                }
+                None => false,
+            },
+        );
+    complete.then_some(out)
+}
+
+/// Whether a condition has the same truth value for every combination of
+/// the values: `Some(b)` when it is `b` for all of them, `None` when that
+/// is not known. The condition is evaluated as a whole over the
+/// combinations of all its variables when they are few, else in
+/// three-valued (Kleene) logic over its parts.
+pub(super) fn decide<'a>(
+    c: &Cond,
+    known: &impl Fn(VarId) -> Option<&'a BTreeSet<i64>>,
+    scratch: &mut [i128],
+) -> Option<bool> {
+    let mut vars = BTreeSet::new();
+    let mut at = false;
+    vars_of_cond(c, &mut vars, &mut at);
+    if !at {
+        let (mut seen_true, mut seen_false) = (false, false);
+        let complete = for_each_combination(&vars, known, scratch, &mut |vals| match eval_cond_at(
+            c, vals,
+        ) {
+            Some(b) => {
+                seen_true |= b;
+                seen_false |= !b;
+                !(seen_true && seen_false)
+            }
+            None => false,
+        });
+        if complete {
+            return match (seen_true, seen_false) {
+                (true, false) => Some(true),
+                (false, true) => Some(false),
+                _ => None,
+            };
+        }
+        if seen_true && seen_false {
+            return None;
+        }
+    }
+    match c {
+        Cond::True => Some(true),
+        Cond::False => Some(false),
+        Cond::At(..) | Cond::Cmp(..) => None,
+        Cond::Not(a) => decide(a, known, scratch).map(|b| !b),
+        Cond::And(a, b) => match (decide(a, known, scratch), decide(b, known, scratch)) {
+            (Some(false), _) | (_, Some(false)) => Some(false),
+            (Some(true), Some(true)) => Some(true),
+            _ => None,
+        },
+        Cond::Or(a, b) => match (decide(a, known, scratch), decide(b, known, scratch)) {
+            (Some(true), _) | (_, Some(true)) => Some(true),
+            (Some(false), Some(false)) => Some(false),
+            _ => None,
+        },
+    }
+}
+
+/// The truth value of a condition without location tests over the values
+/// in `vals` (`None` on an overflow).
+fn eval_cond_at(c: &Cond, vals: &[i128]) -> Option<bool> {
+    Some(match c {
+        Cond::True => true,
+        Cond::False => false,
+        Cond::At(..) => return None,
+        Cond::Cmp(op, a, b) => op.holds(eval_term(a, vals).ok()?, eval_term(b, vals).ok()?),
+        Cond::Not(a) => !eval_cond_at(a, vals)?,
+        Cond::And(a, b) => eval_cond_at(a, vals)? && eval_cond_at(b, vals)?,
+        Cond::Or(a, b) => eval_cond_at(a, vals)? || eval_cond_at(b, vals)?,
+    })
+}
+
+/// The variables of a condition, and whether it tests a location.
+fn vars_of_cond(c: &Cond, vars: &mut BTreeSet<VarId>, at: &mut bool) {
+    match c {
+        Cond::True | Cond::False => {}
+        Cond::At(..) => *at = true,
+        Cond::Cmp(_, a, b) => {
+            vars.extend(vars_of_term(a));
+            vars.extend(vars_of_term(b));
+        }
+        Cond::Not(a) => vars_of_cond(a, vars, at),
+        Cond::And(a, b) | Cond::Or(a, b) => {
+            vars_of_cond(a, vars, at);
+            vars_of_cond(b, vars, at);
+        }
+    }
+}
+
+/// The variables of a term, each once.
+fn vars_of_term(t: &Term) -> BTreeSet<VarId> {
+    let mut vars = BTreeSet::new();
+    t.for_each_var(&mut |v| {
+        vars.insert(v);
+    });
+    vars
+}
+
+/// Calls `f` with `scratch` holding each combination of the variables'
+/// values. Returns `false` (having stopped) when a variable has no finite
+/// set, there are more than [`MAX_COMBINATIONS`], or `f` returns `false`.
+fn for_each_combination<'a>(
+    vars: &BTreeSet<VarId>,
+    known: &impl Fn(VarId) -> Option<&'a BTreeSet<i64>>,
+    scratch: &mut [i128],
+    f: &mut impl FnMut(&[i128]) -> bool,
+) -> bool {
+    let mut domains: Vec<(VarId, Vec<i64>)> = Vec::with_capacity(vars.len());
+    let mut count = 1usize;
+    for &v in vars {
+        let Some(set) = known(v) else { return false };
+        count = count.saturating_mul(set.len());
+        if count > MAX_COMBINATIONS {
+            return false;
+        }
+        domains.push((v, set.iter().copied().collect()));
+    }
+    if count == 0 {
+        // A variable with no value at all: nothing to evaluate, and no
+        // reachable state either.
+        return true;
+    }
+    let mut index = vec![0usize; domains.len()];
+    loop {
+        for (i, (v, vals)) in domains.iter().enumerate() {
+            scratch[v.index()] = vals[index[i]] as i128;
+        }
+        if !f(scratch) {
+            return false;
+        }
+        // Next combination (odometer order).
+        let mut i = 0;
+        loop {
+            if i == domains.len() {
+                return true;
+            }
+            index[i] += 1;
+            if index[i] < domains[i].1.len() {
+                break;
+            }
+            index[i] = 0;
+            i += 1;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cfg::{Edge, LocKind};
+    use crate::term::Range;
+    use engine::ir::CmpOp;
+
+    fn var(name: &str, init: Option<i64>) -> VarInfo {
+        VarInfo {
+            name: name.into(),
+            init,
+            range: Range::new(-1000, 1000),
+            meta: crate::VarMeta {
+                c_name: None,
+                origin: crate::VarOrigin::Internal,
+                int_type: None,
+            },
+        }
+    }
+
+    fn eq(v: VarId, k: i64) -> Cond {
+        Cond::Cmp(CmpOp::Eq, Term::Var(v), Term::Const(k))
+    }
+
+    #[test]
+    fn a_pointer_stored_by_another_thread_holds_only_stored_addresses() {
+        // Thread 0: p := 100. Thread 1: q := p; then splits on q == 100,
+        // q == 101 and q == 0: the middle case is removed.
+        let (p, q) = (VarId(0), VarId(1));
+        let vars = [var("p", Some(0)), var("q", Some(0))];
+        let mut writer = Cfg::default();
+        let a = writer.loc(LocKind::Normal, None);
+        let b = writer.loc(LocKind::Normal, None);
+        writer.edge(Edge::new(a, b, Cond::True, vec![(p, Term::Const(100))]));
+        let mut reader = Cfg::default();
+        let a = reader.loc(LocKind::Normal, None);
+        let b = reader.loc(LocKind::Normal, None);
+        let c = reader.loc(LocKind::Normal, None);
+        reader.edge(Edge::new(a, b, Cond::True, vec![(q, Term::Var(p))]));
+        for k in [100, 101, 0] {
+            reader.edge(Edge::new(b, c, eq(q, k), vec![]));
+        }
+        let sets = value_sets(&[&writer, &reader], &vars, &[]);
+        assert_eq!(sets[q.index()], Some(BTreeSet::from([0, 100])));
+        assert_eq!(remove_infeasible(&mut reader, &sets, None), 1);
+        let guards: Vec<_> = reader.live().map(|e| e.guard.clone()).collect();
+        assert_eq!(guards, vec![Cond::True, eq(q, 100), eq(q, 0)]);
+    }
+
+    #[test]
+    fn havocked_and_growing_variables_take_any_value() {
+        // x := x + 1 in a loop grows past any bound; h is an input.
+        let (x, h, y) = (VarId(0), VarId(1), VarId(2));
+        let vars = [var("x", Some(0)), var("h", Some(0)), var("y", Some(0))];
+        let mut cfg = Cfg::default();
+        let a = cfg.loc(LocKind::Normal, None);
+        cfg.edge(Edge::new(
+            a,
+            a,
+            Cond::True,
+            vec![(
+                x,
+                Term::Add(Box::new(Term::Var(x)), Box::new(Term::Const(1))),
+            )],
+        ));
+        let mut input = Edge::new(a, a, Cond::True, vec![(y, Term::Var(h))]);
+        input.havoc = vec![h];
+        cfg.edge(input);
+        cfg.edge(Edge::new(a, a, eq(x, 12345), vec![]));
+        cfg.edge(Edge::new(a, a, eq(y, 77), vec![]));
+        let sets = value_sets(&[&cfg], &vars, &[]);
+        assert_eq!(sets, vec![None, None, None]);
+        assert_eq!(remove_infeasible(&mut cfg, &sets, None), 0);
+    }
+
+    #[test]
+    fn atoms_are_decided_alone_and_combined_in_three_valued_logic() {
+        // f in {0, 1}, g in {0, 1}: `f == 2 || g == 3` is false;
+        // `f == 1 && g <= 5` is unknown; `!(f <= 1)` is false.
+        let (f, g) = (VarId(0), VarId(1));
+        let vars = [var("f", Some(0)), var("g", Some(0))];
+        let mut cfg = Cfg::default();
+        let a = cfg.loc(LocKind::Normal, None);
+        cfg.edge(Edge::new(a, a, Cond::True, vec![(f, Term::Const(1))]));
+        cfg.edge(Edge::new(a, a, Cond::True, vec![(g, Term::Var(f))]));
+        let le = |v: VarId, k: i64| Cond::Cmp(CmpOp::Le, Term::Var(v), Term::Const(k));
+        cfg.edge(Edge::new(
+            a,
+            a,
+            Cond::Or(Box::new(eq(f, 2)), Box::new(eq(g, 3))),
+            vec![],
+        ));
+        cfg.edge(Edge::new(
+            a,
+            a,
+            Cond::And(Box::new(eq(f, 1)), Box::new(le(g, 5))),
+            vec![],
+        ));
+        cfg.edge(Edge::new(a, a, Cond::Not(Box::new(le(f, 1))), vec![]));
+        let sets = value_sets(&[&cfg], &vars, &[]);
+        assert_eq!(remove_infeasible(&mut cfg, &sets, None), 2);
+        assert_eq!(cfg.live().count(), 3);
+    }
+}
