@@ -9,15 +9,21 @@ void worker(int step) {
   __CPROVER_atomic_begin();
   x = x + step;
   x = x + step;
-  __CPROVER_atomic_end();
   done = 1;
+  __CPROVER_atomic_end();
 }
 
 int main(void) {
   __CPROVER_ASYNC_1: worker(1);
+  __CPROVER_atomic_begin();
   int seen = x;
+  __CPROVER_atomic_end();
   __CPROVER_assert(seen != 1, "x is never odd");
-  __CPROVER_assume(done == 1);
-  __CPROVER_assert(x == 2, "the worker finished");
+  __CPROVER_atomic_begin();
+  int finished = done;
+  int last = x;
+  __CPROVER_atomic_end();
+  __CPROVER_assume(finished == 1);
+  __CPROVER_assert(last == 2, "the worker finished");
   return 0;
 }

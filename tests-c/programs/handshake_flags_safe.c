@@ -5,8 +5,8 @@
 #include <pthread.h>
 #include <assert.h>
 
-int data = 0, flag = 0;
-int ack = 0, turn = 0;
+_Atomic int data = 0, flag = 0;
+_Atomic int ack = 0, turn = 0;
 
 void *sender(void *arg) {
   data = 42;

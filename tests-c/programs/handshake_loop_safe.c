@@ -7,8 +7,8 @@ extern int __VERIFIER_nondet_int(void);
 extern void reach_error(void);
 void __VERIFIER_assert(int c) { if (!c) reach_error(); }
 
-int turn = 0;
-int x = 0;
+_Atomic int turn = 0;
+_Atomic int x = 0;
 
 void *ping(void *arg) {
   while (__VERIFIER_nondet_int()) {

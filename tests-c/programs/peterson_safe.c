@@ -7,9 +7,9 @@ extern void __assert_fail(const char *, const char *, unsigned int, const char *
 void reach_error() { __assert_fail("0", "peterson_safe.c", 5, "reach_error"); }
 #include <pthread.h>
 
-int flag1 = 0, flag2 = 0;
-int turn;
-int x;
+_Atomic int flag1 = 0, flag2 = 0;
+_Atomic int turn;
+_Atomic int x;
 
 void *thr1(void *_) {
   flag1 = 1;

@@ -5,7 +5,7 @@
 #include <pthread.h>
 #include <assert.h>
 
-int lock = 0;
+_Atomic int lock = 0;
 int counter = 0;
 
 void *worker(void *arg) {

@@ -8,7 +8,7 @@ extern int __VERIFIER_nondet_int(void);
 void __VERIFIER_atomic_begin(void);
 void __VERIFIER_atomic_end(void);
 int lock = 0;
-int result = 0;
+_Atomic int result = 0;
 void acquire(void) {
   __VERIFIER_atomic_begin();
   if (lock != 0) abort();

@@ -5,7 +5,7 @@
 #include <pthread.h>
 extern void reach_error(void);
 
-int a = 0, b = 0;
+_Atomic int a = 0, b = 0;
 
 void *t1f(void *arg) {
   a = 1;

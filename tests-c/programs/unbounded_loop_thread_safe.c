@@ -5,7 +5,7 @@
 #include <pthread.h>
 extern void reach_error(void);
 
-int c = 0;
+_Atomic int c = 0;
 
 void *spinner(void *arg) {
   while (1) {
