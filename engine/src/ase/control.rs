@@ -14,7 +14,7 @@
 //! already removed (a counter system with `error false`), on which the
 //! refinement loop would search for an invariant it does not need.
 
-use std::collections::{HashSet, VecDeque};
+use indexmap::IndexSet;
 
 use crate::ir::{Cond, LocId, Program};
 use crate::verdict::ProofStates;
@@ -27,10 +27,11 @@ const MAX_TUPLES: usize = 100_000;
 /// tuples as abstract states without predicates.
 pub fn proof(program: &Program) -> Option<ProofStates> {
     let initial: Vec<LocId> = program.threads.iter().map(|t| t.initial).collect();
-    let mut seen: HashSet<Vec<LocId>> = HashSet::from([initial.clone()]);
-    let mut order = vec![initial.clone()];
-    let mut work = VecDeque::from([initial]);
-    while let Some(locs) = work.pop_front() {
+    // Breadth first: the set's order is the queue.
+    let mut seen: IndexSet<Vec<LocId>> = IndexSet::from([initial]);
+    let mut next_index = 0;
+    while let Some(locs) = seen.get_index(next_index).cloned() {
+        next_index += 1;
         if program
             .error
             .iter()
@@ -46,19 +47,16 @@ pub fn proof(program: &Program) -> Option<ProofStates> {
                 }
                 let mut next = locs.clone();
                 next[k] = tr.to;
-                if seen.insert(next.clone()) {
-                    if seen.len() > MAX_TUPLES {
-                        return None;
-                    }
-                    order.push(next.clone());
-                    work.push_back(next);
+                seen.insert(next);
+                if seen.len() > MAX_TUPLES {
+                    return None;
                 }
             }
         }
     }
     Some(ProofStates {
         predicates: Vec::new(),
-        states: order.into_iter().map(|locs| (locs, Vec::new())).collect(),
+        states: seen.into_iter().map(|locs| (locs, Vec::new())).collect(),
         fragment: None,
     })
 }

@@ -32,8 +32,13 @@ pub(super) type Env = BTreeMap<VarId, BTreeSet<i64>>;
 
 /// Propagates the values of the variables `tracked` in one thread's CFG,
 /// starting from `entry`, and returns the environment of every reached
-/// location (`None`: not reached).
-pub(super) fn analyse(cfg: &Cfg, entry: Env, tracked: &dyn Fn(VarId) -> bool) -> Vec<Option<Env>> {
+/// location (`None`: not reached). `nvars`: the program's variables.
+pub(super) fn analyse(
+    cfg: &Cfg,
+    nvars: usize,
+    entry: Env,
+    tracked: &dyn Fn(VarId) -> bool,
+) -> Vec<Option<Env>> {
     let mut envs: Vec<Option<Env>> = vec![None; cfg.locs.len()];
     let mut out: Vec<Vec<usize>> = vec![Vec::new(); cfg.locs.len()];
     for (i, e) in cfg.edges.iter().enumerate() {
@@ -41,18 +46,6 @@ pub(super) fn analyse(cfg: &Cfg, entry: Env, tracked: &dyn Fn(VarId) -> bool) ->
             out[e.from].push(i);
         }
     }
-    let nvars = cfg
-        .edges
-        .iter()
-        .filter(|e| !e.dead)
-        .map(|e| {
-            let mut m = 0;
-            e.for_each_var(&mut |v| m = m.max(v.index() + 1));
-            m
-        })
-        .chain(entry.keys().map(|v| v.index() + 1))
-        .max()
-        .unwrap_or(0);
     let mut scratch = vec![0i128; nvars];
     envs[0] = Some(entry);
     let mut work: VecDeque<usize> = VecDeque::from([0]);
@@ -217,14 +210,8 @@ fn fold_decided<'a>(
 /// right-hand sides and the comparisons the sets decide into its guard
 /// (never a variable the edge havocs), and removes the edges whose guard
 /// becomes `false`. Returns whether anything changed.
-pub(super) fn simplify(cfg: &mut Cfg, envs: &[Option<Env>]) -> bool {
+pub(super) fn simplify(cfg: &mut Cfg, nvars: usize, envs: &[Option<Env>]) -> bool {
     let mut changed = false;
-    let nvars = envs
-        .iter()
-        .flatten()
-        .flat_map(|env| env.keys().map(|v| v.index() + 1))
-        .max()
-        .unwrap_or(0);
     let mut scratch = vec![0i128; nvars];
     for e in cfg.edges.iter_mut().filter(|e| !e.dead) {
         let Some(env) = &envs[e.from] else {
@@ -291,12 +278,12 @@ mod tests {
                 vec![],
             ));
         }
-        let envs = analyse(&cfg, Env::new(), &|v| v == h);
+        let envs = analyse(&cfg, 1, Env::new(), &|v| v == h);
         assert_eq!(
             envs[b].as_ref().and_then(|e| e.get(&h)),
             Some(&BTreeSet::from([2]))
         );
-        assert!(simplify(&mut cfg, &envs));
+        assert!(simplify(&mut cfg, 1, &envs));
         let live: Vec<_> = cfg.live().collect();
         assert_eq!(live.len(), 2);
         assert_eq!(live[1].guard, Cond::True);
@@ -317,13 +304,13 @@ mod tests {
             Cond::Cmp(CmpOp::Eq, Term::Var(x), Term::Const(1)),
             vec![],
         ));
-        let envs = analyse(&cfg, Env::new(), &|v| v == x);
+        let envs = analyse(&cfg, 1, Env::new(), &|v| v == x);
         assert_eq!(
             envs[b].as_ref().and_then(|e| e.get(&x)),
             Some(&BTreeSet::from([1, 2]))
         );
         // `x == 1` is still undecided.
-        assert!(!simplify(&mut cfg, &envs));
+        assert!(!simplify(&mut cfg, 1, &envs));
     }
 
     #[test]
@@ -347,8 +334,8 @@ mod tests {
             Cond::Not(Box::new(Cond::Or(Box::new(eq(1000)), Box::new(eq(1002))))),
             vec![],
         ));
-        let envs = analyse(&cfg, Env::new(), &|v| v == f);
-        assert!(simplify(&mut cfg, &envs));
+        let envs = analyse(&cfg, 1, Env::new(), &|v| v == f);
+        assert!(simplify(&mut cfg, 1, &envs));
         let guards: Vec<_> = cfg.live().map(|e| e.guard.clone()).collect();
         assert_eq!(guards, vec![Cond::True, eq(1000), Cond::True, eq(1002)]);
     }
@@ -370,7 +357,7 @@ mod tests {
                 Term::Add(Box::new(Term::Var(x)), Box::new(Term::Const(1))),
             )],
         ));
-        let envs = analyse(&cfg, Env::new(), &|v| v == x);
+        let envs = analyse(&cfg, 1, Env::new(), &|v| v == x);
         assert_eq!(envs[b].as_ref().map(|e| e.len()), Some(0));
     }
 }

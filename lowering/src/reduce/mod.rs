@@ -90,8 +90,8 @@ pub(crate) fn reduce(
             .filter(|&v| tracked(v))
             .filter_map(|v| vars[v.index()].init.map(|c| (v, BTreeSet::from([c]))))
             .collect();
-        let envs = constprop::analyse(&t.cfg, entry, &tracked);
-        constprop::simplify(&mut t.cfg, &envs);
+        let envs = constprop::analyse(&t.cfg, vars.len(), entry, &tracked);
+        constprop::simplify(&mut t.cfg, vars.len(), &envs);
         t.cfg.drop_unreachable();
         local.push(envs);
     }

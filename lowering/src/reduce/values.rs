@@ -22,7 +22,7 @@ use engine::interp::eval_term;
 use engine::ir::{Cond, Term, VarId};
 
 use super::constprop::Env;
-use crate::cfg::Cfg;
+use crate::cfg::{Cfg, Edge};
 use crate::lower::VarInfo;
 
 /// Most values a set holds before it becomes "any value".
@@ -58,18 +58,7 @@ pub(super) fn value_sets(
                     if sets[v.index()].is_none() {
                         continue;
                     }
-                    let new = {
-                        // The right-hand side reads the state after the
-                        // havoc: a havocked variable takes any value.
-                        let known = |w: VarId| {
-                            if e.havoc.contains(&w) {
-                                None
-                            } else {
-                                env.and_then(|env| env.get(&w)).or(sets[w.index()].as_ref())
-                            }
-                        };
-                        term_values(t, &known, &mut scratch)
-                    };
+                    let new = term_values(t, &|w| at_edge(e, env, &sets, w), &mut scratch);
                     let slot = &mut sets[v.index()];
                     match (new, slot.as_mut()) {
                         (None, _) => {
@@ -109,19 +98,28 @@ pub(super) fn remove_infeasible(
     let mut removed = 0;
     for e in cfg.edges.iter_mut().filter(|e| !e.dead) {
         let env = local.and_then(|envs| envs[e.from].as_ref());
-        let known = |v: VarId| {
-            if e.havoc.contains(&v) {
-                None
-            } else {
-                env.and_then(|env| env.get(&v)).or(sets[v.index()].as_ref())
-            }
-        };
-        if decide(&e.guard, &known, &mut scratch) == Some(false) {
+        if decide(&e.guard, &|v| at_edge(e, env, sets, v), &mut scratch) == Some(false) {
             e.dead = true;
             removed += 1;
         }
     }
     removed
+}
+
+/// The values `v` may have where edge `e` reads it (after its havoc): any
+/// value when `e` havocs it, else its set at `e`'s source location when
+/// `env` has one, else its flow-insensitive set.
+fn at_edge<'a>(
+    e: &Edge,
+    env: Option<&'a Env>,
+    sets: &'a [Values],
+    v: VarId,
+) -> Option<&'a BTreeSet<i64>> {
+    if e.havoc.contains(&v) {
+        None
+    } else {
+        env.and_then(|env| env.get(&v)).or(sets[v.index()].as_ref())
+    }
 }
 
 /// The values of `t` over every combination of its variables' values, or
@@ -294,7 +292,7 @@ fn for_each_combination<'a>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cfg::{Edge, LocKind};
+    use crate::cfg::LocKind;
     use crate::term::Range;
     use engine::ir::CmpOp;
 
