@@ -60,6 +60,10 @@ pub fn after_check(
     Ok(Some(c))
 }
 
+/// How long `ase certify` searches for the speculating counter system a
+/// certificate may name.
+const SPECULATION_TIME: Duration = Duration::from_secs(60);
+
 /// The program a certificate of a C program is about: the lowered program,
 /// or, for a program that creates threads in loops, the counter system (or
 /// its coarse version) whose fingerprint the certificate names
@@ -78,7 +82,11 @@ fn counter_program(lowered: lowering::Lowered, text: &str) -> Program {
     match system.coarse {
         Some(c) if names(&c) => c,
         _ if names(&system.program) => system.program,
-        _ => lowered.program,
+        // The speculating system of the saturated search, found again.
+        _ => match crate::counting::saturated(&lowered, Some(SPECULATION_TIME)).proof {
+            Ok((s, ..)) if names(&s.program) => s.program,
+            _ => lowered.program,
+        },
     }
 }
 

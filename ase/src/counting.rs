@@ -6,9 +6,14 @@
 
 use crate::certify::CertifyArgs;
 use engine::certify::{Certification, Evidence};
+use engine::explicit::Reachable;
+use engine::ir::VarId;
+use engine::saturate::Saturation;
 use engine::verdict::{Outcome, Verdict};
+use lowering::counter::CounterSystem;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// Tries to prove the program for any number of instances. `why`: the
 /// reason of the bounded check's `unknown`, kept when no proof is found.
@@ -33,15 +38,53 @@ pub fn prove(
     if std::env::var_os("ASE_PRINT_COUNTERS").is_some() {
         eprintln!("{}", engine::print::print_program(&system.program));
     }
+    // A proof of the counter system `checked`: its note and certification.
+    let finish = |checked: &engine::ir::Program,
+                  outcome: &mut Outcome,
+                  evidence: Evidence<'_>,
+                  templates: &str| {
+        eprintln!(
+            "note: proved for any number of threads started in loops by counter abstraction \
+             ({templates}); the certificate is of the counter system"
+        );
+        let name = format!("{} (counter system)", program.display());
+        match crate::certify::after_check(certify, checked, &name, outcome, evidence, left) {
+            Ok(c) => (outcome.clone(), Some(c)),
+            Err(e) => (unknown(format!("certificate: {e}")), None),
+        }
+    };
     let config = *config;
     let mut spent = Duration::ZERO;
+    // The explicit search with saturated counters first: it ends when the
+    // other variables take finitely many values.
+    let saturated = saturated(lowered, left.map(|t| t / 3));
+    spent += saturated.spent;
+    // A proof by too many states for a certificate waits until ASE has
+    // tried to find one that can be certified.
+    let mut pending = None;
+    let mut capped_why = String::new();
+    match saturated.proof {
+        Err(why) => capped_why = why,
+        Ok((checked, mut outcome, reachable, cap)) => {
+            let what = format!("{}; counters capped at {cap}", describe(&checked));
+            if reachable.len() <= CERTIFIABLE_STATES {
+                return finish(
+                    &checked.program,
+                    &mut outcome,
+                    Evidence::Explicit(&reachable),
+                    &what,
+                );
+            }
+            pending = Some((checked, outcome, reachable, what));
+        }
+    }
     // The coarse system first, for a third of the time: when the creators'
     // own variables (loop counters) do not matter, it is much easier.
     let mut checked = &system.program;
     let (mut outcome, mut proof) = (None, None);
     if let Some(coarse) = &system.coarse {
         let c = engine::ase::Config {
-            timeout: left.map(|t| t / 3),
+            timeout: left.map(|t| t.saturating_sub(spent) / 3),
             ..config
         };
         let (o, p) = engine::ase::check_with_proof(coarse, &c);
@@ -49,7 +92,7 @@ pub fn prove(
             checked = coarse;
             (outcome, proof) = (Some(o), p);
         } else {
-            spent = o.stats.time;
+            spent += o.stats.time;
         }
     }
     let (mut outcome, proof) = match outcome {
@@ -63,56 +106,152 @@ pub fn prove(
         }
     };
     outcome.stats.time += spent;
-    let mut templates = system
-        .templates
-        .iter()
-        .map(|(t, n)| format!("{t}: {n} local states"))
-        .collect::<Vec<_>>()
-        .join(", ");
-    if !system.forgotten.is_empty() {
-        templates = format!(
-            "{templates}; values forgotten: {}",
-            system.forgotten.join(", ")
+    if let (false, Some((checked, mut saturated, reachable, what))) =
+        (matches!(outcome.verdict, Verdict::Safe(_)), pending)
+    {
+        saturated.stats.time = outcome.stats.time;
+        return finish(
+            &checked.program,
+            &mut saturated,
+            Evidence::Explicit(&reachable),
+            &what,
         );
     }
+    let templates = describe(&system);
     match &outcome.verdict {
         Verdict::Safe(_) => {
-            eprintln!(
-                "note: proved for any number of threads started in loops by counter \
-                 abstraction ({templates}); the certificate is of the counter system"
-            );
             let evidence = match &proof {
                 Some(p) => Evidence::Abstract(p),
                 None => Evidence::None,
             };
-            let name = format!("{} (counter system)", program.display());
-            let cert = match crate::certify::after_check(
-                certify,
-                checked,
-                &name,
-                &mut outcome,
-                evidence,
-                left,
-            ) {
-                Ok(c) => c,
-                Err(e) => return (unknown(format!("certificate: {e}")), None),
-            };
-            (outcome, Some(cert))
+            finish(checked, &mut outcome, evidence, &templates)
         }
         Verdict::Unsafe(_) => {
             let stats = outcome.stats.clone();
             let mut o = unknown(format!(
                 "the counter abstraction ({templates}) has an error trace, which is not \
-                 replayed on the program"
+                 replayed on the program; with capped counters: {capped_why}"
             ));
             o.stats = stats;
             (o, None)
         }
         Verdict::Unknown(r) => {
             let stats = outcome.stats.clone();
-            let mut o = unknown(format!("the counter abstraction ({templates}): {r}"));
+            let mut o = unknown(format!(
+                "the counter abstraction ({templates}): {r}; with capped counters: {capped_why}"
+            ));
             o.stats = stats;
             (o, None)
         }
+    }
+}
+
+/// The outcome of [`saturated`].
+pub struct Saturated {
+    /// The proof: the counter system, the outcome, the states visited and
+    /// the cap of the counters; else why there is none.
+    pub proof: Result<(CounterSystem, Outcome, Reachable, i128), String>,
+    /// The time spent.
+    spent: Duration,
+}
+
+/// A proof of the saturated search by more states than this is certified
+/// only if ASE finds no proof (its certificate would be too large to check
+/// in reasonable time).
+const CERTIFIABLE_STATES: usize = 50_000;
+
+/// The least cap of the saturated counters: 2 tells "one thread in the
+/// critical section" from "several".
+const MIN_CAP: i128 = 2;
+
+/// At most this many speculated values per variable.
+const MAX_SPECULATED: usize = 256;
+
+/// The explicit search of the counter system with saturated counters
+/// (`engine::saturate`), within `budget`. Values of shared variables that
+/// templates read into locals of large types are speculated
+/// (`lowering::counter::counter_system_speculating`): first the initial
+/// values; while the search reaches a violation state, the values the
+/// speculated variables took in the visited states are added and the
+/// search runs again.
+pub fn saturated(lowered: &lowering::Lowered, budget: Option<Duration>) -> Saturated {
+    let start = Instant::now();
+    let deadline = budget.map(|t| start + t);
+    let mut speculate: BTreeMap<VarId, BTreeSet<i64>> = lowered
+        .program
+        .vars
+        .iter()
+        .enumerate()
+        .filter_map(|(i, v)| v.init.map(|c| (VarId::new(i), BTreeSet::from([c]))))
+        .collect();
+    let proof = loop {
+        let system = match lowering::counter::counter_system_speculating(lowered, &speculate) {
+            Ok(s) => s,
+            Err(e) => break Err(e),
+        };
+        let saturation = match Saturation::new(&system.program, &system.counters, MIN_CAP) {
+            Ok(s) => s,
+            Err(e) => break Err(format!("the counters cannot be capped: {e}")),
+        };
+        let (outcome, reachable) = engine::explicit::prove_saturated(
+            &system.program,
+            &saturation,
+            &SATURATED_BOUNDS,
+            deadline,
+        );
+        let why = match &outcome.verdict {
+            Verdict::Unknown(r) => r.clone(),
+            _ => String::new(),
+        };
+        let Some(reachable) = reachable else {
+            break Err(why);
+        };
+        if matches!(outcome.verdict, Verdict::Safe(_)) {
+            break Ok((system, outcome, reachable, saturation.cap()));
+        }
+        // New values of the speculated variables?
+        let mut grew = false;
+        for state in reachable.states() {
+            for &x in &system.speculated {
+                let Ok(v) = i64::try_from(state.vals[x.index()]) else {
+                    continue;
+                };
+                grew |= speculate.entry(x).or_default().insert(v);
+            }
+        }
+        let too_many = speculate.values().any(|s| s.len() > MAX_SPECULATED);
+        let late = deadline.is_some_and(|d| Instant::now() >= d);
+        if !grew || too_many || late {
+            break Err(why);
+        }
+    };
+    Saturated {
+        proof,
+        spent: start.elapsed(),
+    }
+}
+
+/// The bounds of the saturated search: values are unbounded (only inputs
+/// without a known range are sampled, which makes it give up).
+const SATURATED_BOUNDS: engine::explicit::Bounds = engine::explicit::Bounds {
+    bound: 8,
+    max_states: 5_000_000,
+};
+
+/// The templates and their local states, and what was forgotten.
+fn describe(system: &CounterSystem) -> String {
+    let templates = system
+        .templates
+        .iter()
+        .map(|(t, n)| format!("{t}: {n} local states"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    if system.forgotten.is_empty() {
+        templates
+    } else {
+        format!(
+            "{templates}; values forgotten: {}",
+            system.forgotten.join(", ")
+        )
     }
 }

@@ -24,6 +24,7 @@
 
 use crate::interp::{self, RunError, State};
 use crate::ir::{CmpOp, Cond, LocId, Program, Rhs, Term, TransId, VarId};
+use crate::saturate::Saturation;
 use crate::verdict::{Outcome, Proof, Stats, Trace, Verdict};
 use std::time::Instant;
 
@@ -193,6 +194,9 @@ struct Search<'a> {
     ranges: crate::ase::hash::FxHashMap<(TransId, VarId), (i128, i128)>,
     /// The first reason the exhaustive search missed states, if any.
     cut: Option<Cut>,
+    /// Exhaustive mode over saturated counters ([`crate::saturate`]): a
+    /// state stands for many, and an error state is only abstract.
+    saturation: Option<&'a Saturation>,
 }
 
 impl<'a> Search<'a> {
@@ -201,6 +205,7 @@ impl<'a> Search<'a> {
         bounds: &Bounds,
         deadline: Option<Instant>,
         exhaustive: bool,
+        saturation: Option<&'a Saturation>,
     ) -> Self {
         let declared = program
             .vars
@@ -243,6 +248,7 @@ impl<'a> Search<'a> {
                 Default::default()
             },
             cut: None,
+            saturation,
         }
     }
 
@@ -335,7 +341,10 @@ impl<'a> Search<'a> {
         loop {
             // Combinations that violate `init` (or overflow in it) are not
             // initial states.
-            if let Ok(s) = interp::initial_state(self.program, vals.clone()) {
+            if let Ok(mut s) = interp::initial_state(self.program, vals.clone()) {
+                if let Some(sat) = self.saturation {
+                    sat.clamp(&mut s.vals);
+                }
                 if let Some(id) = self.visit(&s, None)? {
                     return Ok(Some(id));
                 }
@@ -363,6 +372,11 @@ impl<'a> Search<'a> {
         }
         let mut next = 0;
         while next < self.visited.len() {
+            // With saturated counters only a proof is of use: stop at the
+            // first missed state.
+            if self.saturation.is_some() && self.cut.is_some() {
+                return Ok(None);
+            }
             let cur = next;
             next += 1;
             let state = self.state(cur);
@@ -418,7 +432,7 @@ impl<'a> Search<'a> {
         loop {
             match interp::step(self.program, state, t, &values) {
                 Ok(s) => {
-                    if let Some(id) = self.visit(&s, Some((cur, t, values.clone())))? {
+                    if let Some(id) = self.visit_saturated(cur, state, s, t, &values)? {
                         return Ok(Some(id));
                     }
                 }
@@ -434,6 +448,44 @@ impl<'a> Search<'a> {
                     break;
                 }
                 *x = lo;
+            }
+            if carry {
+                return Ok(None);
+            }
+        }
+    }
+
+    /// Visits the successor `next` of node `cur` by `t` with inputs
+    /// `values` — with saturated counters, each of its abstract versions.
+    fn visit_saturated(
+        &mut self,
+        cur: usize,
+        state: &State,
+        mut next: State,
+        t: TransId,
+        values: &[(VarId, i128)],
+    ) -> Result<Option<usize>, Stop> {
+        let Some(sat) = self.saturation else {
+            return self.visit(&next, Some((cur, t, values.to_vec())));
+        };
+        let choices = sat.choices(t, &state.vals);
+        let mut pick = vec![0usize; choices.len()];
+        loop {
+            for ((c, vals), &i) in choices.iter().zip(&pick) {
+                next.vals[c.index()] = vals[i];
+            }
+            if let Some(id) = self.visit(&next, Some((cur, t, values.to_vec())))? {
+                return Ok(Some(id));
+            }
+            // The next combination (odometer).
+            let mut carry = true;
+            for ((_, vals), i) in choices.iter().zip(pick.iter_mut()) {
+                if *i + 1 < vals.len() {
+                    *i += 1;
+                    carry = false;
+                    break;
+                }
+                *i = 0;
             }
             if carry {
                 return Ok(None);
@@ -458,7 +510,7 @@ impl<'a> Search<'a> {
 /// for an error state. Answers `unsafe` (with a shortest trace within the
 /// bound) or `unknown`; never `safe`.
 pub fn check(program: &Program, bounds: &Bounds, deadline: Option<Instant>) -> Outcome {
-    search(program, bounds, deadline, false)
+    search_keeping(program, bounds, deadline, false, None, None)
 }
 
 /// Exhaustive explicit-state search: like [`check`], but values are
@@ -470,7 +522,7 @@ pub fn check(program: &Program, bounds: &Bounds, deadline: Option<Instant>) -> O
 /// many reachable states and small-ranged inputs (loop-free or bounded
 /// concurrent C) are proved this way.
 pub fn prove(program: &Program, bounds: &Bounds, deadline: Option<Instant>) -> Outcome {
-    search(program, bounds, deadline, true)
+    search_keeping(program, bounds, deadline, true, None, None)
 }
 
 /// The states an exhaustive search visited: when it proved the program
@@ -480,6 +532,9 @@ pub struct Reachable {
     keys: Vec<Key>,
     threads: usize,
     vars: usize,
+    /// With saturated counters: the counters and their cap (a counter at
+    /// the cap stands for every count at or above it).
+    saturated: Option<(Vec<VarId>, i128)>,
 }
 
 impl Reachable {
@@ -490,6 +545,11 @@ impl Reachable {
     /// Whether there are none.
     pub fn is_empty(&self) -> bool {
         self.keys.is_empty()
+    }
+    /// With saturated counters: the counters and their cap `K` (a state
+    /// with a counter at `K` stands for every count `>= K`).
+    pub fn saturated(&self) -> Option<(&[VarId], i128)> {
+        self.saturated.as_ref().map(|(v, k)| (v.as_slice(), *k))
     }
     /// The states, in the order of the search.
     pub fn states(&self) -> impl Iterator<Item = State> + '_ {
@@ -512,17 +572,33 @@ pub fn prove_with_states(
     deadline: Option<Instant>,
 ) -> (Outcome, Option<Reachable>) {
     let mut keys = None;
-    let outcome = search_keeping(program, bounds, deadline, true, Some(&mut keys));
+    let outcome = search_keeping(program, bounds, deadline, true, None, Some(&mut keys));
     (outcome, keys)
 }
 
-fn search(
+/// The exhaustive search of a counter system with its counters saturated
+/// ([`crate::saturate`]): `safe` ([`Proof::SaturatedSearch`]) when no error
+/// is among the visited abstract states, every input tried and nothing
+/// overflowed; `unknown` otherwise. The visited states are returned in
+/// both cases. An error state found is
+/// only abstract (a saturated counter stands for many counts), so it is
+/// reported as `unknown`, never `unsafe`.
+pub fn prove_saturated(
     program: &Program,
+    saturation: &Saturation,
     bounds: &Bounds,
     deadline: Option<Instant>,
-    exhaustive: bool,
-) -> Outcome {
-    search_keeping(program, bounds, deadline, exhaustive, None)
+) -> (Outcome, Option<Reachable>) {
+    let mut keys = None;
+    let outcome = search_keeping(
+        program,
+        bounds,
+        deadline,
+        true,
+        Some(saturation),
+        Some(&mut keys),
+    );
+    (outcome, keys)
 }
 
 fn search_keeping(
@@ -530,14 +606,20 @@ fn search_keeping(
     bounds: &Bounds,
     deadline: Option<Instant>,
     exhaustive: bool,
+    saturation: Option<&Saturation>,
     keep: Option<&mut Option<Reachable>>,
 ) -> Outcome {
     let start = Instant::now();
-    let mut search = Search::new(program, bounds, deadline, exhaustive);
+    let mut search = Search::new(program, bounds, deadline, exhaustive, saturation);
     let result = search.explore();
     let visited = search.visited.len() as u64;
     let bound = search.bound;
     let verdict = match result {
+        Ok(Some(_)) if saturation.is_some() => Verdict::Unknown(format!(
+            "the search with counters capped at {} reaches an error state ({visited} states), \
+             which may stand for no real one",
+            saturation.map_or(0, Saturation::cap)
+        )),
         Ok(Some(id)) => match search.trace(id) {
             Ok(trace) => Verdict::Unsafe(trace),
             Err(e) => Verdict::Unknown(format!(
@@ -545,6 +627,7 @@ fn search_keeping(
             )),
         },
         Ok(None) if exhaustive => match search.cut {
+            None if saturation.is_some() => Verdict::Safe(Proof::SaturatedSearch),
             None => Verdict::Safe(Proof::ExhaustiveSearch),
             Some(Cut::Input) => Verdict::Unknown(format!(
                 "no error in {visited} states, but some inputs were only tried in [-{bound}, {bound}]"
@@ -565,11 +648,21 @@ fn search_keeping(
         )),
         Err(Stop::Time) => Verdict::Unknown("time limit reached".into()),
     };
-    if let (Some(keep), Verdict::Safe(_)) = (keep, &verdict) {
+    // With saturated counters, the states also when there is no proof:
+    // they show the values the variables reached.
+    let keep = keep.filter(|_| matches!(verdict, Verdict::Safe(_)) || saturation.is_some());
+    if let Some(keep) = keep {
         *keep = Some(Reachable {
             keys: std::mem::take(&mut search.visited).into_iter().collect(),
             threads: program.threads.len(),
             vars: program.vars.len(),
+            saturated: saturation.map(|s| {
+                let counters = (0..program.vars.len())
+                    .map(VarId::new)
+                    .filter(|&v| s.is_counter(v))
+                    .collect();
+                (counters, s.cap())
+            }),
         });
     }
     Outcome {

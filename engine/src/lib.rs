@@ -15,6 +15,7 @@ pub mod memory;
 pub mod parse;
 pub mod portfolio;
 pub mod print;
+pub mod saturate;
 pub mod smt;
 pub mod ur;
 pub mod verdict;

@@ -17,6 +17,9 @@ pub enum Proof {
     /// The explicit search visited every reachable state, trying every
     /// value of every input (ES).
     ExhaustiveSearch,
+    /// The explicit search of a counter system with saturated counters
+    /// visited every reachable abstract state (SC).
+    SaturatedSearch,
 }
 
 impl Proof {
@@ -27,6 +30,7 @@ impl Proof {
             Proof::InductiveInvariant => "II",
             Proof::ExactAbstraction => "EX",
             Proof::ExhaustiveSearch => "ES",
+            Proof::SaturatedSearch => "SC",
         }
     }
     /// A phrase for users.
@@ -36,6 +40,7 @@ impl Proof {
             Proof::InductiveInvariant => "inductive-invariant check",
             Proof::ExactAbstraction => "exactness checks of under-approximation refinement",
             Proof::ExhaustiveSearch => "exhaustive explicit-state search (finitely many reachable states, every input value tried)",
+            Proof::SaturatedSearch => "exhaustive explicit-state search of the counter system, counters capped (finitely many abstract states, every input value tried)",
         }
     }
 }

@@ -27,7 +27,7 @@
 //! instances, and a location test of an instance under a negation in a
 //! guard.
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 use engine::ir::{
     Assign, CmpOp, Cond, LocId, Program, Rhs, Term, Thread, ThreadId, TransId, Transition, VarDecl,
@@ -61,6 +61,14 @@ pub struct CounterSystem {
     /// the creators' loop counters do not matter; a proof of it is a proof
     /// of [`CounterSystem::program`].
     pub coarse: Option<Program>,
+    /// The counter variables (of both programs: the coarse one keeps the
+    /// variable ids). Each starts at 0, is only incremented or decremented
+    /// by constants, and is only compared, in sums, with constants
+    /// (what [`engine::saturate`] needs to cap them).
+    pub counters: Vec<VarId>,
+    /// The shared variables whose values read into template locals are
+    /// speculated ([`counter_system_speculating`]).
+    pub speculated: Vec<VarId>,
 }
 
 /// A value of a template local in a local state.
@@ -71,7 +79,14 @@ enum Val {
     /// Forgotten (uninitialised, or one of too many values): comparisons
     /// reading it are true, values computed from it are inputs.
     Any,
+    /// A value outside the speculated ones ([`counter_system_speculating`]):
+    /// the instance goes to the violation state.
+    Outside,
 }
+
+/// The location of the violation state of a template: an instance that
+/// read a shared value outside the speculated ones.
+const VIOLATION: LocId = LocId(u32::MAX);
 
 /// A local state of a template: its location and its locals' values.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -87,7 +102,7 @@ type Spawn = (TransId, usize, Vec<(Cond, LocalState)>);
 /// One loop site being abstracted.
 struct Site {
     /// Locals whose values the abstraction forgets (described).
-    forgotten: std::collections::BTreeSet<String>,
+    forgotten: BTreeSet<String>,
     rep: ThreadId,
     dropped: Vec<ThreadId>,
     ids: Vec<i64>,
@@ -103,6 +118,21 @@ struct Site {
 
 /// Builds the counter system, or says why it cannot.
 pub fn counter_system(l: &Lowered) -> Result<CounterSystem, String> {
+    counter_system_speculating(l, &BTreeMap::new())
+}
+
+/// [`counter_system`], where a template local assigned a value read from a
+/// shared variable `x` of `speculate` (a value of a large type, which it
+/// would forget) takes each value of `x` in `speculate[x]` exactly, and an
+/// instance reading any other value goes to a *violation state* whose
+/// counter the error condition tests (`n >= 1`). So a proof of the system
+/// shows that every read value was speculated, and the abstraction of those
+/// reads was exact; an error trace to the violation state says which
+/// values to add ([`CounterSystem::speculated`]).
+pub fn counter_system_speculating(
+    l: &Lowered,
+    speculate: &BTreeMap<VarId, BTreeSet<i64>>,
+) -> Result<CounterSystem, String> {
     let p = &l.program;
     if l.loop_sites.is_empty() {
         return Err("no thread is created in a loop".into());
@@ -227,19 +257,20 @@ pub fn counter_system(l: &Lowered) -> Result<CounterSystem, String> {
     }
     // Explore the local states of each template.
     let mut counter_moves: Vec<Vec<Transition>> = Vec::new();
+    let mut speculated = BTreeSet::new();
     for site in sites.iter_mut() {
-        counter_moves.push(explore(l, site)?);
+        counter_moves.push(explore(l, site, speculate, &mut speculated)?);
     }
     // Counters.
     for site in sites.iter_mut() {
         let tname = sanitize(&p.thread(site.rep).name);
         for (j, st) in site.states.iter().enumerate() {
-            let base = format!(
-                "n_{}_{}_{}",
-                tname,
-                sanitize(p.loc_name(site.rep, st.loc)),
-                j
-            );
+            let loc = if st.loc == VIOLATION {
+                "violation"
+            } else {
+                p.loc_name(site.rep, st.loc)
+            };
+            let base = format!("n_{}_{}_{}", tname, sanitize(loc), j);
             let mut n = base.clone();
             let mut c = 1;
             while !names.insert(n.clone()) {
@@ -394,6 +425,14 @@ pub fn counter_system(l: &Lowered) -> Result<CounterSystem, String> {
     for e in &p.error {
         out.error.push(ctx.error(e)?);
     }
+    for site in &sites {
+        for (j, st) in site.states.iter().enumerate() {
+            if st.loc == VIOLATION {
+                out.error
+                    .push(cmp(CmpOp::Ge, Term::Var(site.counters[j]), Term::Const(1)));
+            }
+        }
+    }
     let creators: HashSet<ThreadId> = spawns
         .iter()
         .map(|(t, _, _)| map[&p.transition(*t).thread])
@@ -401,6 +440,11 @@ pub fn counter_system(l: &Lowered) -> Result<CounterSystem, String> {
     let coarse = forget_creator_locals(&out, &creators);
     Ok(CounterSystem {
         coarse,
+        counters: sites
+            .iter()
+            .flat_map(|s| s.counters.iter().copied())
+            .collect(),
+        speculated: speculated.into_iter().collect(),
         forgotten: sites
             .iter()
             .flat_map(|s| s.forgotten.iter().cloned())
@@ -728,6 +772,34 @@ fn split(l: &Lowered, v: VarId, t: &Term) -> Option<Vec<(Cond, Val)>> {
     )
 }
 
+/// The speculated values of a term over one shared variable `x` of
+/// `speculate`: `x == c → e[c]` per speculated `c`, and `x` outside them →
+/// [`Val::Outside`].
+fn speculation(
+    e: &Term,
+    speculate: &BTreeMap<VarId, BTreeSet<i64>>,
+) -> Option<(VarId, Vec<(Cond, Val)>)> {
+    let mut vars = BTreeSet::new();
+    e.for_each_var(&mut |v| {
+        vars.insert(v);
+    });
+    let x = match vars.into_iter().collect::<Vec<_>>()[..] {
+        [x] => x,
+        _ => return None,
+    };
+    let values = speculate.get(&x)?;
+    let mut out = Vec::with_capacity(values.len() + 1);
+    let mut outside = Cond::True;
+    for &c in values {
+        let at = cmp(CmpOp::Eq, Term::Var(x), Term::Const(c));
+        let v = eval(&subst_term(e, &|w| (w == x).then_some(Term::Const(c))))?;
+        out.push((at, Val::Known(v)));
+        outside = and(outside, cmp(CmpOp::Ne, Term::Var(x), Term::Const(c)));
+    }
+    out.push((outside, Val::Outside));
+    Some((x, out))
+}
+
 /// Every combination of choices, with the conjunction of their conditions.
 fn product(choices: &[Vec<(Cond, Val)>]) -> Vec<(Cond, Vec<Val>)> {
     let mut out = vec![(Cond::True, Vec::new())];
@@ -784,7 +856,12 @@ fn fold(c: &Cond) -> Cond {
 /// one move per (local state, template transition, choice of the values
 /// of locals it assigns), with the local states' indices as its `from` and
 /// `to` (the caller numbers the counters in the order of `site.states`).
-fn explore(l: &Lowered, site: &mut Site) -> Result<Vec<Transition>, String> {
+fn explore(
+    l: &Lowered,
+    site: &mut Site,
+    speculate: &BTreeMap<VarId, BTreeSet<i64>>,
+    speculated: &mut BTreeSet<VarId>,
+) -> Result<Vec<Transition>, String> {
     let p = &l.program;
     let tname = p.thread(site.rep).name.clone();
     let pos: HashMap<VarId, usize> = site
@@ -818,7 +895,7 @@ fn explore(l: &Lowered, site: &mut Site) -> Result<Vec<Transition>, String> {
                 match pos.get(&v).map(|&i| s.vals[i]) {
                     Some(Val::Known(c)) => Some(Term::Const(c)),
                     // A forgotten value: the local stays, and is dropped below.
-                    Some(Val::Any) | None => None,
+                    Some(Val::Any | Val::Outside) | None => None,
                 }
             };
             let is_local = |t: &Term| {
@@ -885,10 +962,17 @@ fn explore(l: &Lowered, site: &mut Site) -> Result<Vec<Transition>, String> {
                         assigned.push(i);
                         let e = subst_term(e, &f);
                         let split = (!is_local(&e)).then(|| split(l, a.var, &e)).flatten();
-                        choices.push(match (eval(&e), split) {
-                            (Some(c), _) => vec![(Cond::True, Val::Known(c))],
-                            (None, Some(cs)) => cs,
-                            (None, None) => {
+                        let guessed = (!is_local(&e))
+                            .then(|| speculation(&e, speculate))
+                            .flatten();
+                        choices.push(match (eval(&e), split, guessed) {
+                            (Some(c), _, _) => vec![(Cond::True, Val::Known(c))],
+                            (None, Some(cs), _) => cs,
+                            (None, None, Some((x, cs))) => {
+                                speculated.insert(x);
+                                cs
+                            }
+                            (None, None, None) => {
                                 if !is_local(&e) {
                                     site.forgotten.insert(format!(
                                         "`{}` of {tname} (unboundedly many values: `{}`)",
@@ -907,11 +991,19 @@ fn explore(l: &Lowered, site: &mut Site) -> Result<Vec<Transition>, String> {
                 if g == Cond::False {
                     continue;
                 }
-                let mut vals = s.vals.clone();
-                for (&i, v) in assigned.iter().zip(vs) {
-                    vals[i] = v;
-                }
-                let (ti, _) = intern(site, LocalState { loc: tr.to, vals });
+                let state = if vs.contains(&Val::Outside) {
+                    LocalState {
+                        loc: VIOLATION,
+                        vals: vec![Val::Any; s.vals.len()],
+                    }
+                } else {
+                    let mut vals = s.vals.clone();
+                    for (&i, v) in assigned.iter().zip(vs) {
+                        vals[i] = v;
+                    }
+                    LocalState { loc: tr.to, vals }
+                };
+                let (ti, _) = intern(site, state);
                 moves.push((si, ti, g, shared.clone(), tr.label.clone()));
             }
         }

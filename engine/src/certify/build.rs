@@ -181,6 +181,16 @@ pub fn from_proof_states(program: ProgramRef, proof: &str, states: &ProofStates)
     }
 }
 
+/// `v >= k`.
+fn at_least(v: usize, k: i128) -> Result<Cond, BuildError> {
+    let k = i64::try_from(k).map_err(|_| BuildError::ValueTooLarge)?;
+    Ok(Cond::Cmp(
+        CmpOp::Ge,
+        Term::Var(VarId::new(v)),
+        Term::Const(k),
+    ))
+}
+
 fn eq(v: usize, x: i128) -> Result<Cond, BuildError> {
     let k = i64::try_from(x).map_err(|_| BuildError::ValueTooLarge)?;
     Ok(Cond::Cmp(
@@ -213,15 +223,28 @@ struct Summary {
 /// range ([`crate::explicit::input_ranges`]) is, at a tuple where its owner
 /// waits at the input's target location, also allowed any value outside
 /// the range (the search tried only the range: a value outside blocks the
-/// owner for good, and no other thread reads the variable).
+/// owner for good, and no other thread reads the variable). With
+/// `saturated` counters and their cap `K`, a counter at `K` is `>= K`
+/// ([`crate::saturate`]).
 pub fn from_states<I: Iterator<Item = State>>(
     program: ProgramRef,
     proof: &str,
     ir: &Program,
     states: impl Fn() -> I,
+    saturated: Option<(&[VarId], i128)>,
     max_conjuncts: usize,
 ) -> Result<Certificate, BuildError> {
     let nvars = ir.vars.len();
+    let mut cap = vec![None; nvars];
+    if let Some((counters, k)) = saturated {
+        for c in counters {
+            cap[c.index()] = Some(k);
+        }
+    }
+    let eq = |v: usize, x: i128| match cap[v] {
+        Some(k) if x >= k => at_least(v, k),
+        _ => eq(v, x),
+    };
     let mut summaries: BTreeMap<Vec<LocId>, Summary> = BTreeMap::new();
     let mut count = 0usize;
     for s in states() {

@@ -206,6 +206,7 @@ pub fn certify(
             proof.describe(),
             program,
             || reachable.states(),
+            reachable.saturated(),
             MAX_EXPLICIT_CONJUNCTS,
         ) {
             Ok(c) => Ok(c),
