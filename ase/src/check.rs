@@ -298,7 +298,20 @@ fn run_c(job: &Job, args: &CheckArgs<'_>, config: &engine::ase::Config) -> anyho
             }
             _ => (args.engine.check(program, config, &bugs), None, None),
         };
-    let (mut outcome, proof, reachable) = search(&lowered.program, config, want_proof);
+    // Threads created in loops: the bounded instances get two thirds of the
+    // time, so that the counter abstraction has a third even when they
+    // exhaust their budget.
+    let bounded = engine::ase::Config {
+        timeout: config.timeout.map(|t| {
+            if lowered.loop_sites.is_empty() {
+                t
+            } else {
+                t * 2 / 3
+            }
+        }),
+        ..*config
+    };
+    let (mut outcome, proof, reachable) = search(&lowered.program, &bounded, want_proof);
     let mut counted: Option<Option<engine::certify::Certification>> = None;
     let mut counting_reason: Option<String> = None;
     if let Verdict::Unsafe(trace) = &outcome.verdict {

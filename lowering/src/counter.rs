@@ -37,6 +37,12 @@ use engine::ir::{
 use crate::term::{and, cmp, not, or, subst_cond, subst_term};
 use crate::Lowered;
 
+mod order;
+
+/// At most this many order-only locals per template get representative
+/// values ([`order`]); more would multiply the local states.
+const MAX_ORDER_ONLY: usize = 4;
+
 /// At most this many local states per template.
 const MAX_LOCAL_STATES: usize = 2000;
 /// A local assigned a value read from shared memory or an input is
@@ -114,6 +120,11 @@ struct Site {
     index: HashMap<LocalState, usize>,
     /// The counter variable of each local state.
     counters: Vec<VarId>,
+    /// Locals of large types only compared and copied ([`order`]), the
+    /// constants they are compared with, and the values their inputs take.
+    order_only: BTreeSet<VarId>,
+    order_constants: BTreeSet<i64>,
+    input_values: Vec<i64>,
 }
 
 /// Builds the counter system, or says why it cannot.
@@ -187,7 +198,26 @@ pub fn counter_system_speculating(
             same_shape(p, rep, d)?;
         }
         let locals = template_locals(l, rep, &runs);
+        let run = l.threads[rep.index()]
+            .run
+            .expect("instances have a run flag");
+        let starts: Vec<TransId> = (0..p.transitions.len())
+            .map(TransId::new)
+            .filter(|&t| p.transition(t).assigns.iter().any(|a| a.var == run))
+            .collect();
+        // The locals that only hold constants are compared with the others
+        // as constants: theirs count in (renaming keeps them).
+        let compared = order::order_only(p, rep, &locals, &starts);
+        let order_constants = order::constants(p, rep, &compared, &starts);
+        let mut order_only = order::input_fed(p, rep, &compared, &starts);
+        if order_only.len() > MAX_ORDER_ONLY {
+            order_only.clear();
+        }
+        let input_values = order::input_values(&order_constants, order_only.len());
         sites.push(Site {
+            order_only,
+            order_constants,
+            input_values,
             forgotten: Default::default(),
             rep,
             dropped: s.instances[1..].to_vec(),
@@ -458,6 +488,39 @@ pub fn counter_system_speculating(
 }
 
 impl Site {
+    /// Renames the values of the order-only locals to their canonical
+    /// form ([`order::canonical`]).
+    fn canonical(&self, vals: &mut [Val]) {
+        let positions: Vec<usize> = self
+            .locals
+            .iter()
+            .enumerate()
+            .filter(|(_, v)| self.order_only.contains(v))
+            .map(|(i, _)| i)
+            .collect();
+        if positions.is_empty() {
+            return;
+        }
+        let mut known: Vec<Option<i64>> = vals
+            .iter()
+            .map(|v| match v {
+                Val::Known(c) => Some(*c),
+                _ => None,
+            })
+            .collect();
+        order::canonical(
+            &mut known,
+            &positions,
+            &self.order_constants,
+            positions.len(),
+        );
+        for &i in &positions {
+            if let Some(c) = known[i] {
+                vals[i] = Val::Known(c);
+            }
+        }
+    }
+
     fn dropped_run(&self, l: &Lowered, v: VarId) -> bool {
         self.dropped
             .iter()
@@ -949,6 +1012,12 @@ fn explore(
                         assigned.push(i);
                         choices.push(match split(l, a.var, &Term::Const(0)) {
                             Some(cs) => cs.into_iter().map(|(_, v)| (Cond::True, v)).collect(),
+                            // Only its order matters: representatives.
+                            None if site.order_only.contains(&a.var) => site
+                                .input_values
+                                .iter()
+                                .map(|&c| (Cond::True, Val::Known(c)))
+                                .collect(),
                             None => {
                                 site.forgotten.insert(format!(
                                     "`{}` of {tname} (an input of a large type)",
@@ -1001,6 +1070,7 @@ fn explore(
                     for (&i, v) in assigned.iter().zip(vs) {
                         vals[i] = v;
                     }
+                    site.canonical(&mut vals);
                     LocalState { loc: tr.to, vals }
                 };
                 let (ti, _) = intern(site, state);
