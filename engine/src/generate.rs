@@ -91,10 +91,10 @@ const THREAD_NAMES: [&str; 3] = ["p1", "p2", "p3"];
 const MAX_LOCS: usize = 10;
 
 /// SplitMix64: a tiny, well-mixed, seedable generator.
-struct Rng(u64);
+pub(crate) struct Rng(pub(crate) u64);
 
 impl Rng {
-    fn next(&mut self) -> u64 {
+    pub(crate) fn next(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
@@ -103,7 +103,7 @@ impl Rng {
     }
 
     /// A number in `0..n` (`0` when `n == 0`).
-    fn below(&mut self, n: usize) -> usize {
+    pub(crate) fn below(&mut self, n: usize) -> usize {
         if n == 0 {
             return 0;
         }

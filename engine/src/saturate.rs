@@ -278,27 +278,12 @@ mod tests {
         );
     }
 
-    /// SplitMix64.
-    struct Rng(u64);
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-            let mut z = self.0;
-            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-            z ^ (z >> 31)
-        }
-        fn below(&mut self, n: u64) -> u64 {
-            self.next() % n
-        }
-    }
-
     /// A random counter system: a spawner adding to `n0`, a thread of
     /// moves between 2–4 counters guarded by counter tests and a global
     /// `g`, an error over counters and `g`.
     fn random_system(seed: u64) -> String {
-        let mut r = Rng(seed);
-        let k = 2 + r.below(3) as usize;
+        let mut r = crate::generate::Rng(seed);
+        let k = 2 + r.below(3);
         let mut src = String::from("var g = 0");
         for i in 0..k {
             src += &format!(", n{i} = 0");
@@ -306,14 +291,14 @@ mod tests {
         src += ";\nthread spawner at s { s -> s do n0 := n0 + 1; }\nthread counters at r {\n";
         let ops = [">=", "==", "<", ">", "<=", "!="];
         for _ in 0..2 + r.below(5) {
-            let (from, to) = (r.below(k as u64), r.below(k as u64));
+            let (from, to) = (r.below(k), r.below(k));
             let mut guard = format!("n{from} >= 1");
             if r.below(2) == 0 {
                 guard += &format!(" && g == {}", r.below(3));
             }
             if r.below(3) == 0 {
-                let op = ops[r.below(ops.len() as u64) as usize];
-                guard += &format!(" && n{} {op} {}", r.below(k as u64), r.below(3));
+                let op = ops[r.below(ops.len())];
+                guard += &format!(" && n{} {op} {}", r.below(k), r.below(3));
             }
             let mut assigns = if from == to {
                 Vec::new()
@@ -331,11 +316,11 @@ mod tests {
             }
             src += &format!("  r -> r when {guard} do {};\n", assigns.join(", "));
         }
-        let op = ops[r.below(ops.len() as u64) as usize];
+        let op = ops[r.below(ops.len())];
         src += &format!(
             "}}\nerror n{} + n{} {op} {} && g == {};\n",
-            r.below(k as u64),
-            r.below(k as u64),
+            r.below(k),
+            r.below(k),
             1 + r.below(3),
             r.below(3)
         );

@@ -181,23 +181,19 @@ pub fn from_proof_states(program: ProgramRef, proof: &str, states: &ProofStates)
     }
 }
 
+/// `v op x`.
+fn var_cmp(op: CmpOp, v: usize, x: i128) -> Result<Cond, BuildError> {
+    let k = i64::try_from(x).map_err(|_| BuildError::ValueTooLarge)?;
+    Ok(Cond::Cmp(op, Term::Var(VarId::new(v)), Term::Const(k)))
+}
+
 /// `v >= k`.
 fn at_least(v: usize, k: i128) -> Result<Cond, BuildError> {
-    let k = i64::try_from(k).map_err(|_| BuildError::ValueTooLarge)?;
-    Ok(Cond::Cmp(
-        CmpOp::Ge,
-        Term::Var(VarId::new(v)),
-        Term::Const(k),
-    ))
+    var_cmp(CmpOp::Ge, v, k)
 }
 
 fn eq(v: usize, x: i128) -> Result<Cond, BuildError> {
-    let k = i64::try_from(x).map_err(|_| BuildError::ValueTooLarge)?;
-    Ok(Cond::Cmp(
-        CmpOp::Eq,
-        Term::Var(VarId::new(v)),
-        Term::Const(k),
-    ))
+    var_cmp(CmpOp::Eq, v, x)
 }
 
 /// `v < lo || v > hi`.
