@@ -106,9 +106,8 @@ pub fn prove(
         }
     };
     outcome.stats.time += spent;
-    if let (false, Some((checked, mut saturated, reachable, what))) =
-        (matches!(outcome.verdict, Verdict::Safe(_)), pending)
-    {
+    let proved = matches!(outcome.verdict, Verdict::Safe(_));
+    if let Some((checked, mut saturated, reachable, what)) = pending.filter(|_| !proved) {
         saturated.stats.time = outcome.stats.time;
         return finish(
             &checked.program,
@@ -126,21 +125,15 @@ pub fn prove(
             };
             finish(checked, &mut outcome, evidence, &templates)
         }
-        Verdict::Unsafe(_) => {
-            let stats = outcome.stats.clone();
+        verdict => {
+            let found = match verdict {
+                Verdict::Unknown(r) => format!(": {r}"),
+                _ => " has an error trace, which is not replayed on the program".into(),
+            };
             let mut o = unknown(format!(
-                "the counter abstraction ({templates}) has an error trace, which is not \
-                 replayed on the program; with capped counters: {capped_why}"
+                "the counter abstraction ({templates}){found}; with capped counters: {capped_why}"
             ));
-            o.stats = stats;
-            (o, None)
-        }
-        Verdict::Unknown(r) => {
-            let stats = outcome.stats.clone();
-            let mut o = unknown(format!(
-                "the counter abstraction ({templates}): {r}; with capped counters: {capped_why}"
-            ));
-            o.stats = stats;
+            o.stats = outcome.stats.clone();
             (o, None)
         }
     }

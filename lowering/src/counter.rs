@@ -39,8 +39,8 @@ use crate::Lowered;
 
 mod order;
 
-/// At most this many order-only locals per template get representative
-/// values ([`order`]); more would multiply the local states.
+/// At most this many order-only locals per template get canonical values
+/// ([`order`]); more would multiply the local states.
 const MAX_ORDER_ONLY: usize = 4;
 
 /// At most this many local states per template.
@@ -123,6 +123,8 @@ struct Site {
     /// Locals of large types only compared and copied ([`order`]), the
     /// constants they are compared with, and the values their inputs take.
     order_only: BTreeSet<VarId>,
+    /// Their positions in `locals`.
+    order_positions: Vec<usize>,
     order_constants: BTreeSet<i64>,
     input_values: Vec<i64>,
 }
@@ -205,17 +207,28 @@ pub fn counter_system_speculating(
             .map(TransId::new)
             .filter(|&t| p.transition(t).assigns.iter().any(|a| a.var == run))
             .collect();
+        let code: Vec<&Transition> = p
+            .thread(rep)
+            .transitions
+            .iter()
+            .chain(&starts)
+            .map(|&t| p.transition(t))
+            .collect();
+        let compared = order::order_only(&code, &locals);
         // The locals that only hold constants are compared with the others
         // as constants: theirs count in (renaming keeps them).
-        let compared = order::order_only(p, rep, &locals, &starts);
-        let order_constants = order::constants(p, rep, &compared, &starts);
-        let mut order_only = order::input_fed(p, rep, &compared, &starts);
+        let order_constants = order::constants(p, &code, &compared);
+        let mut order_only = order::input_fed(&code, &compared);
         if order_only.len() > MAX_ORDER_ONLY {
             order_only.clear();
         }
         let input_values = order::input_values(&order_constants, order_only.len());
+        let order_positions = (0..locals.len())
+            .filter(|&i| order_only.contains(&locals[i]))
+            .collect();
         sites.push(Site {
             order_only,
+            order_positions,
             order_constants,
             input_values,
             forgotten: Default::default(),
@@ -491,13 +504,7 @@ impl Site {
     /// Renames the values of the order-only locals to their canonical
     /// form ([`order::canonical`]).
     fn canonical(&self, vals: &mut [Val]) {
-        let positions: Vec<usize> = self
-            .locals
-            .iter()
-            .enumerate()
-            .filter(|(_, v)| self.order_only.contains(v))
-            .map(|(i, _)| i)
-            .collect();
+        let positions = &self.order_positions;
         if positions.is_empty() {
             return;
         }
@@ -510,11 +517,11 @@ impl Site {
             .collect();
         order::canonical(
             &mut known,
-            &positions,
+            positions,
             &self.order_constants,
             positions.len(),
         );
-        for &i in &positions {
+        for &i in positions {
             if let Some(c) = known[i] {
                 vals[i] = Val::Known(c);
             }
@@ -683,6 +690,19 @@ fn template_locals(l: &Lowered, rep: ThreadId, runs: &HashMap<VarId, ThreadId>) 
         .collect()
 }
 
+/// The comparisons `(a, b)` of `a op b` in `c`, in any polarity.
+fn cmps<'a>(c: &'a Cond, out: &mut Vec<(&'a Term, &'a Term)>) {
+    match c {
+        Cond::Cmp(_, a, b) => out.push((a, b)),
+        Cond::Not(a) => cmps(a, out),
+        Cond::And(a, b) | Cond::Or(a, b) => {
+            cmps(a, out);
+            cmps(b, out);
+        }
+        _ => {}
+    }
+}
+
 /// Instances must be lowered alike: the same locations and transitions
 /// (a cheap check that no analysis treated one instance differently).
 fn same_shape(p: &Program, a: ThreadId, b: ThreadId) -> Result<(), String> {
@@ -744,17 +764,6 @@ fn check_ids(l: &Lowered, sites: &[Site]) -> Result<(), String> {
         hit
     };
     let has_id = |t: &Term| has_const(t, &ids);
-    fn cmps<'a>(c: &'a Cond, out: &mut Vec<(&'a Term, &'a Term)>) {
-        match c {
-            Cond::Cmp(_, a, b) => out.push((a, b)),
-            Cond::Not(a) => cmps(a, out),
-            Cond::And(a, b) | Cond::Or(a, b) => {
-                cmps(a, out);
-                cmps(b, out);
-            }
-            _ => {}
-        }
-    }
     let template = |t: ThreadId| sites.iter().any(|s| s.rep == t || s.dropped.contains(&t));
     for tr in &p.transitions {
         let mut cs = Vec::new();

@@ -15,32 +15,37 @@
 
 use std::collections::{BTreeSet, HashSet};
 
-use engine::ir::{Cond, Program, Rhs, Term, ThreadId, VarId};
+use engine::ir::{Program, Rhs, Term, Transition, VarId};
 
-/// The locals of `rep` among `locals` that are only compared and copied:
-/// every comparison mentioning one has a local of the set or a constant on
-/// each side, every value computed from one is a copy into a local of the
-/// set, and every value assigned to one is an input, a constant or a copy
-/// of one. `spawns` are the transitions that start the template (they may
-/// assign its parameter, which must then be a constant).
-pub(super) fn order_only(
-    p: &Program,
-    rep: ThreadId,
-    locals: &[VarId],
-    spawns: &[engine::ir::TransId],
-) -> BTreeSet<VarId> {
+/// The locals among `locals` that are only compared and copied by `code`
+/// (the template's transitions and the spawns that start it): every
+/// comparison mentioning one has a local of the set or a constant on each
+/// side, every value computed from one is a copy into a local of the set,
+/// and every value assigned to one is an input, a constant or a copy of
+/// one.
+pub(super) fn order_only(code: &[&Transition], locals: &[VarId]) -> BTreeSet<VarId> {
     let mut set: BTreeSet<VarId> = locals.iter().copied().collect();
-    let transitions: Vec<&engine::ir::Transition> = p
-        .thread(rep)
-        .transitions
-        .iter()
-        .chain(spawns)
-        .map(|&t| p.transition(t))
-        .collect();
+    let plain = |t: &Term, set: &BTreeSet<VarId>| match t {
+        Term::Var(v) => set.contains(v),
+        Term::Const(_) => true,
+        _ => false,
+    };
     loop {
         let mut out: HashSet<VarId> = HashSet::new();
-        for tr in &transitions {
-            guard_uses(&tr.guard, &set, &mut out);
+        for tr in code {
+            let mut cs = Vec::new();
+            super::cmps(&tr.guard, &mut cs);
+            for (a, b) in cs {
+                if !(plain(a, &set) && plain(b, &set)) {
+                    for t in [a, b] {
+                        t.for_each_var(&mut |v| {
+                            if set.contains(&v) {
+                                out.insert(v);
+                            }
+                        });
+                    }
+                }
+            }
             for a in &tr.assigns {
                 let copy_of = match &a.rhs {
                     Rhs::Expr(Term::Var(w)) => Some(*w),
@@ -80,20 +85,15 @@ pub(super) fn order_only(
     }
 }
 
-/// The locals of `set` that hold an input's value on some path: assigned
-/// an input (by the template or a spawn), or a copy of such a local. The
-/// others only ever hold constants ([`constants`] has them).
-pub(super) fn input_fed(
-    p: &Program,
-    rep: ThreadId,
-    set: &BTreeSet<VarId>,
-    spawns: &[engine::ir::TransId],
-) -> BTreeSet<VarId> {
+/// The locals of `set` that hold an input's value on some path of `code`:
+/// assigned an input (by the template or a spawn), or a copy of such a
+/// local. The others only ever hold constants ([`constants`] has them).
+pub(super) fn input_fed(code: &[&Transition], set: &BTreeSet<VarId>) -> BTreeSet<VarId> {
     let mut fed = BTreeSet::new();
     loop {
         let before = fed.len();
-        for &t in p.thread(rep).transitions.iter().chain(spawns) {
-            for a in &p.transition(t).assigns {
+        for tr in code {
+            for a in &tr.assigns {
                 let from_input = match &a.rhs {
                     Rhs::Nondet => true,
                     Rhs::Expr(Term::Var(w)) => fed.contains(w),
@@ -110,63 +110,20 @@ pub(super) fn input_fed(
     }
 }
 
-/// Marks the locals of `set` that a comparison of `c` uses other than
-/// against a local of the set or a constant.
-fn guard_uses(c: &Cond, set: &BTreeSet<VarId>, out: &mut HashSet<VarId>) {
-    match c {
-        Cond::True | Cond::False | Cond::At(..) => {}
-        Cond::Not(a) => guard_uses(a, set, out),
-        Cond::And(a, b) | Cond::Or(a, b) => {
-            guard_uses(a, set, out);
-            guard_uses(b, set, out);
-        }
-        Cond::Cmp(_, a, b) => {
-            let plain = |t: &Term| match t {
-                Term::Var(v) => set.contains(v),
-                Term::Const(_) => true,
-                _ => false,
-            };
-            if !(plain(a) && plain(b)) {
-                for t in [a, b] {
-                    t.for_each_var(&mut |v| {
-                        if set.contains(&v) {
-                            out.insert(v);
-                        }
-                    });
+/// The constants `code` compares locals of `set` with or assigns to them,
+/// and their initial values.
+pub(super) fn constants(p: &Program, code: &[&Transition], set: &BTreeSet<VarId>) -> BTreeSet<i64> {
+    let mut out: BTreeSet<i64> = set.iter().filter_map(|v| p.var(*v).init).collect();
+    for tr in code {
+        let mut cs = Vec::new();
+        super::cmps(&tr.guard, &mut cs);
+        for (a, b) in cs {
+            if let (Term::Var(v), Term::Const(k)) | (Term::Const(k), Term::Var(v)) = (a, b) {
+                if set.contains(v) {
+                    out.insert(*k);
                 }
             }
         }
-    }
-}
-
-/// The constants the template compares locals of `set` with or assigns to
-/// them, and their initial values.
-pub(super) fn constants(
-    p: &Program,
-    rep: ThreadId,
-    set: &BTreeSet<VarId>,
-    spawns: &[engine::ir::TransId],
-) -> BTreeSet<i64> {
-    fn cmp_consts(c: &Cond, set: &BTreeSet<VarId>, out: &mut BTreeSet<i64>) {
-        match c {
-            Cond::Not(a) => cmp_consts(a, set, out),
-            Cond::And(a, b) | Cond::Or(a, b) => {
-                cmp_consts(a, set, out);
-                cmp_consts(b, set, out);
-            }
-            Cond::Cmp(_, Term::Var(v), Term::Const(k))
-            | Cond::Cmp(_, Term::Const(k), Term::Var(v))
-                if set.contains(v) =>
-            {
-                out.insert(*k);
-            }
-            _ => {}
-        }
-    }
-    let mut out: BTreeSet<i64> = set.iter().filter_map(|v| p.var(*v).init).collect();
-    for &t in p.thread(rep).transitions.iter().chain(spawns) {
-        let tr = p.transition(t);
-        cmp_consts(&tr.guard, set, &mut out);
         for a in &tr.assigns {
             if let (true, Rhs::Expr(Term::Const(k))) = (set.contains(&a.var), &a.rhs) {
                 out.insert(*k);
@@ -339,11 +296,9 @@ mod tests {
              error g == 7;",
         );
         let v = |n: &str| VarId::new(p.vars.iter().position(|d| d.name == n).expect("var"));
-        let set = order_only(&p, ThreadId::new(0), &[v("x"), v("y"), v("z")], &[]);
+        let code: Vec<&Transition> = p.transitions.iter().collect();
+        let set = order_only(&code, &[v("x"), v("y"), v("z")]);
         assert_eq!(set, BTreeSet::from([v("x"), v("y")]));
-        assert_eq!(
-            constants(&p, ThreadId::new(0), &set, &[]),
-            BTreeSet::from([0, 5])
-        );
+        assert_eq!(constants(&p, &code, &set), BTreeSet::from([0, 5]));
     }
 }
