@@ -161,15 +161,55 @@ const MIN_CAP: i128 = 2;
 const MAX_SPECULATED: usize = 256;
 
 /// The explicit search of the counter system with saturated counters
-/// (`engine::saturate`), within `budget`. Values of shared variables that
-/// templates read into locals of large types are speculated
-/// (`lowering::counter::counter_system_speculating`): first the initial
-/// values; while the search reaches a violation state, the values the
-/// speculated variables took in the visited states are added and the
-/// search runs again.
+/// (`engine::saturate`), within `budget`. Shared variables that steps set
+/// from their own value (reference counts, allocation indices) grow
+/// without bound; when the program has some, it is first searched with
+/// them forgotten (`lowering::counter::forget`), for half of the budget:
+/// that proof holds for the program, and it ends where they do not matter.
+/// Then the program itself, with [`speculating`].
 pub fn saturated(lowered: &lowering::Lowered, budget: Option<Duration>) -> Saturated {
     let start = Instant::now();
-    let deadline = budget.map(|t| start + t);
+    let growing = lowering::counter::self_updated_shared(lowered);
+    if !growing.is_empty() {
+        let forgotten = lowering::Lowered {
+            program: lowering::counter::forget(&lowered.program, &growing),
+            ..lowered.clone()
+        };
+        let mut proof = speculating(&forgotten, budget.map(|t| start + t / 2));
+        if let Ok((system, ..)) = &mut proof {
+            let mut names: Vec<String> = growing
+                .iter()
+                .map(|v| {
+                    format!(
+                        "`{}` (shared, set from its own value)",
+                        lowered.program.var(*v).name
+                    )
+                })
+                .collect();
+            names.sort();
+            system.forgotten.extend(names);
+            return Saturated {
+                proof,
+                spent: start.elapsed(),
+            };
+        }
+    }
+    Saturated {
+        proof: speculating(lowered, budget.map(|t| start + t)),
+        spent: start.elapsed(),
+    }
+}
+
+/// The saturated search of the counter system, until `deadline`. Values of
+/// shared variables that templates read into locals of large types are
+/// speculated (`lowering::counter::counter_system_speculating`): first the
+/// initial values; while the search reaches a violation state, the values
+/// the speculated variables took in the visited states are added and the
+/// search runs again.
+fn speculating(
+    lowered: &lowering::Lowered,
+    deadline: Option<Instant>,
+) -> Result<(CounterSystem, Outcome, Reachable, i128), String> {
     let mut speculate: BTreeMap<VarId, BTreeSet<i64>> = lowered
         .program
         .vars
@@ -177,7 +217,7 @@ pub fn saturated(lowered: &lowering::Lowered, budget: Option<Duration>) -> Satur
         .enumerate()
         .filter_map(|(i, v)| v.init.map(|c| (VarId::new(i), BTreeSet::from([c]))))
         .collect();
-    let proof = loop {
+    loop {
         let system = match lowering::counter::counter_system_speculating(lowered, &speculate) {
             Ok(s) => s,
             Err(e) => break Err(e),
@@ -217,10 +257,6 @@ pub fn saturated(lowered: &lowering::Lowered, budget: Option<Duration>) -> Satur
         if !grew || too_many || late {
             break Err(why);
         }
-    };
-    Saturated {
-        proof,
-        spent: start.elapsed(),
     }
 }
 

@@ -295,7 +295,7 @@ impl Cfg {
                 if self.locs[l].kind.is_special() {
                     continue;
                 }
-                if self.try_eliminate(l) {
+                if self.try_eliminate(l, true) {
                     merged_any = true;
                 }
             }
@@ -304,6 +304,42 @@ impl Cfg {
             }
         }
         self.edges.retain(|e| !e.dead);
+    }
+
+    /// Merges the inside of atomic sections before the reduction classifies
+    /// the steps: rule (c) of [`Cfg::compress`] alone, for every location
+    /// inside a section that cannot block. A section without a blocking
+    /// step or a loop becomes one step per path through it. Such a step
+    /// from outside to outside every section no longer writes the atomic
+    /// flag: it sets it to 1 and back to 0, under the guard `flag == 0`
+    /// that emission adds to every step leaving a location outside the
+    /// sections, so it is an ordinary atomic step (SOUNDNESS.md,
+    /// "Reduction": flag locks).
+    pub fn collapse_atomic_sections(&mut self, flag: VarId) {
+        loop {
+            let mut merged_any = false;
+            for l in 1..self.locs.len() {
+                let info = &self.locs[l];
+                if info.depth > 0
+                    && !info.blocking
+                    && !info.kind.is_special()
+                    && self.try_eliminate(l, false)
+                {
+                    merged_any = true;
+                }
+            }
+            if !merged_any {
+                break;
+            }
+        }
+        self.edges.retain(|e| !e.dead);
+        for e in &mut self.edges {
+            let (from, to) = (&self.locs[e.from], &self.locs[e.to]);
+            if from.depth == 0 && to.depth == 0 && !to.kind.is_special() {
+                e.assigns
+                    .retain(|(v, t)| !(*v == flag && *t == Term::Const(0)));
+            }
+        }
     }
 
     /// Classifies the edges without any knowledge of locks: an edge that
@@ -328,7 +364,14 @@ impl Cfg {
         vis
     }
 
-    fn try_eliminate(&mut self, l: Loc) -> bool {
+    /// Removes location `l` when a rule of [`Cfg::compress`] allows it.
+    ///
+    /// With `inputs_late`, a step that havocs is not merged after a step
+    /// that is not a both-mover: a thread does not choose its inputs before
+    /// it waits for a lock (the choice is local, so this is only about the
+    /// size of the model: a waiting thread holding an input is a state per
+    /// value).
+    fn try_eliminate(&mut self, l: Loc, inputs_late: bool) -> bool {
         let ins: Vec<usize> = (0..self.edges.len())
             .filter(|&i| !self.edges[i].dead && self.edges[i].to == l)
             .collect();
@@ -351,6 +394,12 @@ impl Cfg {
             return false;
         }
         let mut composed = Vec::new();
+        if inputs_late
+            && ins.iter().any(|&i| self.edges[i].mover != Mover::Both)
+            && outs.iter().any(|&o| !self.edges[o].havoc.is_empty())
+        {
+            return false;
+        }
         for &i in &ins {
             for &o in &outs {
                 match compose(&self.edges[i], &self.edges[o]) {

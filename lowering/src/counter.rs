@@ -730,9 +730,38 @@ fn same_shape(p: &Program, a: ThreadId, b: ThreadId) -> Result<(), String> {
 /// variables with the ids of other threads (joins, mutex owners), but not
 /// for an instance comparing ids (its own, as a mutex owner, or two held in
 /// variables): refused.
+///
+/// In an instance's own code, a constant is its id only where the
+/// instances' code differs: [`same_shape`] aligns their transitions, and a
+/// literal that happens to equal some instance's id is the same in all of
+/// them. Elsewhere every constant equal to an id is taken for one.
 fn check_ids(l: &Lowered, sites: &[Site]) -> Result<(), String> {
     let p = &l.program;
     let ids: HashSet<i64> = sites.iter().flat_map(|s| s.ids.iter().copied()).collect();
+    // Each instance's transition and the one at its place in another
+    // instance of its template.
+    let mut sibling: HashMap<usize, &Transition> = HashMap::new();
+    for s in sites {
+        let Some(&other) = s.dropped.first() else {
+            continue;
+        };
+        for &t in std::iter::once(&s.rep).chain(&s.dropped) {
+            let sib = if t == s.rep { other } else { s.rep };
+            for (&a, &b) in p
+                .thread(t)
+                .transitions
+                .iter()
+                .zip(&p.thread(sib).transitions)
+            {
+                sibling.insert(a.index(), p.transition(b));
+            }
+        }
+    }
+    // Whether `t` (at the place of `twin` in a sibling, if any) holds an id.
+    let has_id = |t: &Term, twin: Option<&Term>| match twin {
+        Some(u) => constants_of(t) != constants_of(u),
+        None => has_const(t, &ids),
+    };
     // Variables that may hold an instance's id (not the sites' own
     // counters and run flags, whose small values are no ids).
     let machinery: HashSet<VarId> = sites
@@ -743,10 +772,15 @@ fn check_ids(l: &Lowered, sites: &[Site]) -> Result<(), String> {
     let mut idvars: HashSet<VarId> = HashSet::new();
     loop {
         let before = idvars.len();
-        for tr in &p.transitions {
-            for a in &tr.assigns {
+        for (k, tr) in p.transitions.iter().enumerate() {
+            let sib = sibling.get(&k);
+            for (i, a) in tr.assigns.iter().enumerate() {
                 if let Rhs::Expr(t) = &a.rhs {
-                    let mut hit = matches!(t, Term::Const(c) if ids.contains(c));
+                    let twin = sib.map(|s| match &s.assigns[i].rhs {
+                        Rhs::Expr(u) => u,
+                        Rhs::Nondet => t,
+                    });
+                    let mut hit = matches!(t, Term::Const(_)) && has_id(t, twin);
                     t.for_each_var(&mut |v| hit |= idvars.contains(&v));
                     if hit && !machinery.contains(&a.var) {
                         idvars.insert(a.var);
@@ -763,12 +797,15 @@ fn check_ids(l: &Lowered, sites: &[Site]) -> Result<(), String> {
         t.for_each_var(&mut |v| hit |= idvars.contains(&v));
         hit
     };
-    let has_id = |t: &Term| has_const(t, &ids);
     let template = |t: ThreadId| sites.iter().any(|s| s.rep == t || s.dropped.contains(&t));
-    for tr in &p.transitions {
+    for (k, tr) in p.transitions.iter().enumerate() {
         let mut cs = Vec::new();
         cmps(&tr.guard, &mut cs);
-        for (a, b) in cs {
+        let mut twins = Vec::new();
+        if let Some(s) = sibling.get(&k) {
+            cmps(&s.guard, &mut twins);
+        }
+        for (j, &(a, b)) in cs.iter().enumerate() {
             if mentions(a) && mentions(b) {
                 return Err(format!(
                     "thread {} compares two thread ids (or mutex owners) while instances of a \
@@ -776,7 +813,11 @@ fn check_ids(l: &Lowered, sites: &[Site]) -> Result<(), String> {
                     p.thread(tr.thread).name
                 ));
             }
-            let id_test = (has_id(a) || has_id(b)) && (mentions(a) || mentions(b));
+            let (ta, tb) = match twins.get(j) {
+                Some(&(u, w)) if twins.len() == cs.len() => (Some(u), Some(w)),
+                _ => (None, None),
+            };
+            let id_test = (has_id(a, ta) || has_id(b, tb)) && (mentions(a) || mentions(b));
             // Elsewhere, only joins compare a handle with an instance's id:
             // positively together with the instance's end, or negated in
             // the edge to "not created here", over all ids.
@@ -808,13 +849,25 @@ fn check_ids(l: &Lowered, sites: &[Site]) -> Result<(), String> {
 }
 
 fn has_const(t: &Term, ids: &HashSet<i64>) -> bool {
-    match t {
-        Term::Const(c) => ids.contains(c),
-        Term::Var(_) => false,
-        Term::Add(a, b) | Term::Sub(a, b) => has_const(a, ids) || has_const(b, ids),
-        Term::Mul(_, a) | Term::Neg(a) | Term::Div(a, _) | Term::Mod(a, _) => has_const(a, ids),
-        Term::Nl(_, a, b) => has_const(a, ids) || has_const(b, ids),
+    constants_of(t).iter().any(|c| ids.contains(c))
+}
+
+/// The literals of `t`, in order.
+fn constants_of(t: &Term) -> Vec<i64> {
+    fn walk(t: &Term, out: &mut Vec<i64>) {
+        match t {
+            Term::Const(c) => out.push(*c),
+            Term::Var(_) => {}
+            Term::Add(a, b) | Term::Sub(a, b) | Term::Nl(_, a, b) => {
+                walk(a, out);
+                walk(b, out);
+            }
+            Term::Mul(_, a) | Term::Neg(a) | Term::Div(a, _) | Term::Mod(a, _) => walk(a, out),
+        }
     }
+    let mut out = Vec::new();
+    walk(t, &mut out);
+    out
 }
 
 fn intern(site: &mut Site, st: LocalState) -> (usize, bool) {
@@ -1122,20 +1175,11 @@ fn sanitize(s: &str) -> String {
 }
 
 /// The program with the variables that only one creating thread uses (and
-/// the error and initial conditions do not mention) forgotten: atoms over
-/// them become true in the negation normal form of every guard, their
-/// assignments are dropped, and assignments reading them become inputs.
-/// Every execution of `p` is one of the result (with the forgotten
-/// variables' values ignored), so a proof of the result is one of `p`.
+/// the error and initial conditions do not mention) forgotten ([`forget`]).
 fn forget_creator_locals(p: &Program, creators: &HashSet<ThreadId>) -> Option<Program> {
     let owners = engine::liveness::owners(p);
-    let mut in_conds = HashSet::new();
-    for c in p.error.iter().chain(&p.init) {
-        c.for_each_var(&mut |v| {
-            in_conds.insert(v);
-        });
-    }
-    let forget: HashSet<VarId> = owners
+    let in_conds = condition_vars(p);
+    let vars: HashSet<VarId> = owners
         .iter()
         .enumerate()
         .filter(|(i, o)| {
@@ -1143,25 +1187,93 @@ fn forget_creator_locals(p: &Program, creators: &HashSet<ThreadId>) -> Option<Pr
         })
         .map(|(i, _)| VarId::new(i))
         .collect();
-    if forget.is_empty() {
-        return None;
+    (!vars.is_empty()).then(|| forget(p, &vars))
+}
+
+/// The variables the error and initial conditions mention.
+fn condition_vars(p: &Program) -> HashSet<VarId> {
+    let mut vars = HashSet::new();
+    for c in p.error.iter().chain(&p.init) {
+        c.for_each_var(&mut |v| {
+            vars.insert(v);
+        });
     }
+    vars
+}
+
+/// Shared variables of large types whose new values steps compute from
+/// their old ones, possibly through locals (reference counts, allocation
+/// indices, tickets: `tmp = x; x = tmp + 1`), and that the error and
+/// initial conditions do not mention. Their values grow without bound, so
+/// the saturated search of a counter system that keeps them does not end;
+/// where they do not matter, [`forget`]ting them keeps it finite.
+pub fn self_updated_shared(l: &Lowered) -> HashSet<VarId> {
+    let p = &l.program;
+    let owners = engine::liveness::owners(p);
+    let in_conds = condition_vars(p);
+    let large = |v: VarId| match l.ranges.get(v.index()) {
+        Some(&(Some(lo), Some(hi))) => hi - lo + 1 > MAX_SPLIT,
+        _ => true,
+    };
+    // Which variables each variable's assignments read.
+    let mut from: HashMap<VarId, HashSet<VarId>> = HashMap::new();
+    for tr in &p.transitions {
+        for a in &tr.assigns {
+            if let Rhs::Expr(t) = &a.rhs {
+                t.for_each_var(&mut |v| {
+                    from.entry(a.var).or_default().insert(v);
+                });
+            }
+        }
+    }
+    let feeds_itself = |x: VarId| {
+        let mut seen = HashSet::new();
+        let mut todo: Vec<VarId> = from.get(&x).into_iter().flatten().copied().collect();
+        while let Some(v) = todo.pop() {
+            if v == x {
+                return true;
+            }
+            if seen.insert(v) {
+                todo.extend(from.get(&v).into_iter().flatten().copied());
+            }
+        }
+        false
+    };
+    (0..p.vars.len())
+        .map(VarId::new)
+        .filter(|&v| {
+            owners[v.index()].is_none()
+                && from.contains_key(&v)
+                && !in_conds.contains(&v)
+                && large(v)
+                && feeds_itself(v)
+        })
+        .collect()
+}
+
+/// `p` with `vars` forgotten: atoms over them become true in the negation
+/// normal form of every guard, their assignments are dropped, and
+/// assignments reading them become inputs. Every execution of `p` is one
+/// of the result (with the forgotten variables' values ignored), so when
+/// the error conditions do not mention them, a proof of the result is one
+/// of `p`.
+pub fn forget(p: &Program, vars: &HashSet<VarId>) -> Program {
     let mentions = |t: &Term| {
         let mut hit = false;
-        t.for_each_var(&mut |v| hit |= forget.contains(&v));
+        t.for_each_var(&mut |v| hit |= vars.contains(&v));
         hit
     };
     let mut q = p.clone();
     for tr in &mut q.transitions {
         tr.guard = drop_atoms(&tr.guard, true, &mentions);
-        tr.assigns.retain(|a| !forget.contains(&a.var));
+        tr.assigns.retain(|a| !vars.contains(&a.var));
         for a in &mut tr.assigns {
             if matches!(&a.rhs, Rhs::Expr(t) if mentions(t)) {
                 a.rhs = Rhs::Nondet;
             }
         }
     }
-    Some(q)
+    q
 }
 
 /// The negation normal form of `c` (under `positive`) with every

@@ -44,6 +44,12 @@ pub(crate) fn emit(mut l: Lowerer<'_>) -> Result<Lowered> {
             })?;
         }
         t.cfg.drop_unreachable();
+        // Sections as single steps make flag locks visible to the
+        // reduction. The race check reads the accesses inside sections
+        // one by one, so it keeps them.
+        if let Some(f) = flag.filter(|_| l.reduce && !l.checks.races) {
+            t.cfg.collapse_atomic_sections(f);
+        }
     }
     let users = crate::reduce::thread_users(
         &l.threads.iter().map(|t| &t.cfg).collect::<Vec<_>>(),

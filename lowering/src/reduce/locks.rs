@@ -12,8 +12,20 @@
 //! exact for clean mutexes: `m` is in `held(L)` when every path of thread
 //! `k` to `L` acquires `m` after it last released or wrote it, and then
 //! `m == k + 1` in every reachable state where `k` is at `L`.
+//!
+//! A *flag lock* holds 1 while held, whoever holds it: SV-COMP's
+//! `__VERIFIER_atomic_acquire` (`assume(m == 0); m = 1;` in an atomic
+//! section) and `__VERIFIER_atomic_release`. Every step that writes it
+//! must acquire it (guard `m == 0 && ...`, `m := 1`) or release it
+//! (`m := 0`), and every other step that reads it, releases included, must
+//! be taken where its thread surely holds it, except a step that stops the
+//! program inside an atomic section ([`flag_locks_hold`]). Then `m == 1`
+//! exactly when one thread holds it: an acquire needs `m == 0`, so nobody
+//! holds it, and only the holder releases it. So the locksets are exact for
+//! flag locks too; what they cannot say is that a thread *not* holding `m`
+//! sees `m == 0` (another may hold it).
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use engine::ir::{CmpOp, Cond, Term, VarId};
 
@@ -120,23 +132,29 @@ pub(super) fn is_clean(m: VarId, cfgs: &[&Cfg], alone: &[bool]) -> bool {
 }
 
 /// Folds what the locksets say about `m == me` into the guards of thread
-/// `me - 1`: where `m` is surely held the guard reads `m` as `me`, where it
-/// is surely not held `m == me` is false. Removes edges that become
+/// `me - 1`: where `m` is surely held the guard reads `m` as `me` (as 1 for
+/// a flag lock), where it is surely not held `m == me` is false (for the
+/// mutexes that hold their owner's id). Removes edges that become
 /// infeasible; returns whether anything changed.
 pub(super) fn fold_guards(
     cfg: &mut Cfg,
     sets: &Locksets,
     me: i64,
     clean: &dyn Fn(VarId) -> bool,
+    flag_lock: &dyn Fn(VarId) -> bool,
 ) -> bool {
     let mut changed = false;
+    let owned = |v: VarId| clean(v) && !flag_lock(v);
     for e in cfg.edges.iter_mut().filter(|e| !e.dead) {
         let (Some(must), Some(may)) = (&sets.must[e.from], &sets.may[e.from]) else {
             continue;
         };
-        let held = |v: VarId| must.contains(&v).then_some(Term::Const(me));
+        let held = |v: VarId| {
+            must.contains(&v)
+                .then_some(Term::Const(if flag_lock(v) { 1 } else { me }))
+        };
         let mut g = subst_cond(&e.guard, &held);
-        g = not_mine(&g, may, me, clean);
+        g = not_mine(&g, may, me, &owned);
         if g != e.guard {
             changed = true;
             if g == Cond::False {
@@ -176,4 +194,125 @@ fn not_mine(c: &Cond, may: &Locks, me: i64, clean: &dyn Fn(VarId) -> bool) -> Co
         Cond::Or(a, b) => or(not_mine(a, may, me, clean), not_mine(b, may, me, clean)),
         c => c.clone(),
     }
+}
+
+/// What a step does to a candidate flag lock `m` it writes: `Some(true)`
+/// for an acquire (a conjunct `m == 0` of its guard, `m := 1`),
+/// `Some(false)` for a release (`m := 0`), `None` for anything else.
+fn flag_op(e: &crate::cfg::Edge, m: VarId) -> Option<bool> {
+    if e.havoc.contains(&m) {
+        return None;
+    }
+    let (_, t) = e.assigns.iter().find(|(v, _)| *v == m)?;
+    match t {
+        Term::Const(1) if conjuncts(&e.guard).any(|c| is_zero_test(c, m)) => Some(true),
+        Term::Const(0) => Some(false),
+        _ => None,
+    }
+}
+
+fn conjuncts(c: &Cond) -> Box<dyn Iterator<Item = &Cond> + '_> {
+    match c {
+        Cond::And(a, b) => Box::new(conjuncts(a).chain(conjuncts(b))),
+        c => Box::new(std::iter::once(c)),
+    }
+}
+
+fn is_zero_test(c: &Cond, m: VarId) -> bool {
+    match c {
+        Cond::Cmp(CmpOp::Eq, Term::Var(v), Term::Const(0))
+        | Cond::Cmp(CmpOp::Eq, Term::Const(0), Term::Var(v)) => *v == m,
+        _ => false,
+    }
+}
+
+/// The candidate flag locks (cells `eligible` accepts) whose every write,
+/// in every thread, acquires or releases them, with at least one of each;
+/// marks those steps ([`Sync`], owner 1). A step writing two candidates is
+/// marked for neither, and neither is a flag lock.
+pub(super) fn mark_flag_locks(cfgs: &mut [&mut Cfg], eligible: &dyn Fn(VarId) -> bool) -> Locks {
+    // The candidates some step acquires.
+    let mut acquired = Locks::new();
+    for cfg in cfgs.iter() {
+        for e in cfg.live() {
+            for (v, _) in &e.assigns {
+                if eligible(*v) && flag_op(e, *v) == Some(true) {
+                    acquired.insert(*v);
+                }
+            }
+        }
+    }
+    // Per candidate: every write understood, an acquire seen, a release seen.
+    let mut seen: BTreeMap<VarId, (bool, bool, bool)> = BTreeMap::new();
+    for cfg in cfgs.iter() {
+        for e in cfg.live() {
+            let written: BTreeSet<VarId> = e
+                .assigns
+                .iter()
+                .map(|(v, _)| *v)
+                .chain(e.havoc.iter().copied())
+                .filter(|v| acquired.contains(v))
+                .collect();
+            for &m in &written {
+                let s = seen.entry(m).or_insert((true, false, false));
+                match flag_op(e, m) {
+                    Some(true) if written.len() == 1 => s.1 = true,
+                    Some(false) if written.len() == 1 => s.2 = true,
+                    _ => s.0 = false,
+                }
+            }
+        }
+    }
+    let flags: Locks = seen
+        .into_iter()
+        .filter(|(_, s)| *s == (true, true, true))
+        .map(|(m, _)| m)
+        .collect();
+    for cfg in cfgs.iter_mut() {
+        for e in cfg.edges.iter_mut().filter(|e| !e.dead) {
+            for &m in &flags {
+                match flag_op(e, m) {
+                    Some(true) => e.sync = Sync::Acquire(m, 1),
+                    Some(false) => e.sync = Sync::Release(m, 1),
+                    None => {}
+                }
+            }
+        }
+    }
+    flags
+}
+
+/// Whether every step touching the flag lock `m` other than its acquires is
+/// taken where its thread surely holds `m` (`sets`, per thread), or stops
+/// the program inside an atomic section (enters an exit location setting
+/// the atomic flag, without writing `m`): then `m == 1` exactly when one
+/// thread holds it (see the module's documentation).
+pub(super) fn flag_lock_holds(
+    m: VarId,
+    cfgs: &[&Cfg],
+    sets: &[Locksets],
+    atomic_flag: Option<VarId>,
+) -> bool {
+    for (k, cfg) in cfgs.iter().enumerate() {
+        for e in cfg.live() {
+            let mut touches = false;
+            e.for_each_var(&mut |v| touches |= v == m);
+            if !touches || matches!(e.sync, Sync::Acquire(x, _) if x == m) {
+                continue;
+            }
+            let held = sets[k].must[e.from]
+                .as_ref()
+                .is_some_and(|s| s.contains(&m));
+            let stops = cfg.locs[e.to].kind == LocKind::Exit
+                && !e.havoc.contains(&m)
+                && !e.assigns.iter().any(|(v, _)| *v == m)
+                && e.assigns
+                    .iter()
+                    .any(|(v, t)| Some(*v) == atomic_flag && *t == Term::Const(1));
+            if !held && !stops {
+                return false;
+            }
+        }
+    }
+    true
 }

@@ -124,17 +124,54 @@ pub(crate) fn reduce(
             }
         }
     }
-    let clean: HashSet<VarId> = candidates
-        .into_iter()
+    let mut clean: HashSet<VarId> = candidates
+        .iter()
+        .copied()
         .filter(|&m| vars[m.index()].init == Some(0) && locks::is_clean(m, &cfgs, &alone))
         .collect();
+    // Flag locks: cells that hold 1 while held (`__VERIFIER_atomic_acquire`).
+    let eligible = |v: VarId| {
+        vars[v.index()].init == Some(0)
+            && Some(v) != atomic_flag
+            && !is_run(v)
+            && !candidates.contains(&v)
+    };
+    let mut flags = {
+        let mut cfgs: Vec<&mut Cfg> = threads.iter_mut().map(|t| &mut t.cfg).collect();
+        locks::mark_flag_locks(&mut cfgs, &eligible)
+    };
+    // Until every flag lock left is shown to be one: a failed one is an
+    // ordinary variable, and the locksets change.
+    let sets = loop {
+        let is_clean = |v: VarId| clean.contains(&v) || flags.contains(&v);
+        let sets: Vec<locks::Locksets> = threads
+            .iter()
+            .map(|t| locks::locksets(&t.cfg, &is_clean))
+            .collect();
+        let cfgs: Vec<&Cfg> = threads.iter().map(|t| &t.cfg).collect();
+        let failed: Vec<VarId> = flags
+            .iter()
+            .copied()
+            .filter(|&m| !locks::flag_lock_holds(m, &cfgs, &sets, atomic_flag))
+            .collect();
+        if failed.is_empty() {
+            break sets;
+        }
+        for m in failed {
+            flags.remove(&m);
+            for e in threads.iter_mut().flat_map(|t| t.cfg.edges.iter_mut()) {
+                if matches!(e.sync, Sync::Acquire(x, _) | Sync::Release(x, _) if x == m) {
+                    e.sync = Sync::None;
+                }
+            }
+        }
+    };
+    clean.extend(flags.iter().copied());
     let is_clean = |v: VarId| clean.contains(&v);
-    let mut sets = Vec::new();
+    let is_flag = |v: VarId| flags.contains(&v);
     for (k, t) in threads.iter_mut().enumerate() {
-        let s = locks::locksets(&t.cfg, &is_clean);
-        locks::fold_guards(&mut t.cfg, &s, k as i64 + 1, &is_clean);
+        locks::fold_guards(&mut t.cfg, &sets[k], k as i64 + 1, &is_clean, &is_flag);
         t.cfg.drop_unreachable();
-        sets.push(s);
     }
 
     // 3. Protection of shared variables, then mover classes.
