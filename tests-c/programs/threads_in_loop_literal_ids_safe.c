@@ -3,14 +3,15 @@
 // Workers started in a loop store literals that equal the ids the lowering
 // gives the modelled instances (2, 3 and 4). They are literals, not thread
 // ids: the instances stay interchangeable and the counter abstraction
-// proves the program for any number of workers.
+// proves the program for any number of workers. `s` is atomic, so there is
+// no data race either.
 extern void abort(void);
 extern void __assert_fail(const char *, const char *, unsigned int, const char *);
 void reach_error() { __assert_fail("0", "threads_in_loop_literal_ids_safe.c", 9, "reach_error"); }
 extern int __VERIFIER_nondet_int(void);
 #include <pthread.h>
 
-int s = 2;
+_Atomic int s = 2;
 
 void *worker(void *arg) {
   s = 4;

@@ -9,7 +9,7 @@ void reach_error() { __assert_fail("0", "threads_in_loop_literal_ids_unsafe.c", 
 extern int __VERIFIER_nondet_int(void);
 #include <pthread.h>
 
-int s = 2;
+_Atomic int s = 2;
 
 void *worker(void *arg) {
   s = 4;
