@@ -289,13 +289,16 @@ impl Cfg {
     /// Every edge's [`Mover`] class must be set; a composed edge gets the
     /// class of the sequence.
     pub fn compress(&mut self) {
+        self.eliminate_while(&|info| !info.kind.is_special(), true);
+    }
+
+    /// Removes the locations `pick` accepts while [`Cfg::try_eliminate`]
+    /// can, then drops the dead edges.
+    fn eliminate_while(&mut self, pick: &dyn Fn(&LocInfo) -> bool, inputs_late: bool) {
         loop {
             let mut merged_any = false;
             for l in 1..self.locs.len() {
-                if self.locs[l].kind.is_special() {
-                    continue;
-                }
-                if self.try_eliminate(l, true) {
+                if pick(&self.locs[l]) && self.try_eliminate(l, inputs_late) {
                     merged_any = true;
                 }
             }
@@ -316,23 +319,10 @@ impl Cfg {
     /// sections, so it is an ordinary atomic step (SOUNDNESS.md,
     /// "Reduction": flag locks).
     pub fn collapse_atomic_sections(&mut self, flag: VarId) {
-        loop {
-            let mut merged_any = false;
-            for l in 1..self.locs.len() {
-                let info = &self.locs[l];
-                if info.depth > 0
-                    && !info.blocking
-                    && !info.kind.is_special()
-                    && self.try_eliminate(l, false)
-                {
-                    merged_any = true;
-                }
-            }
-            if !merged_any {
-                break;
-            }
-        }
-        self.edges.retain(|e| !e.dead);
+        self.eliminate_while(
+            &|info| info.depth > 0 && !info.blocking && !info.kind.is_special(),
+            false,
+        );
         for e in &mut self.edges {
             let (from, to) = (&self.locs[e.from], &self.locs[e.to]);
             if from.depth == 0 && to.depth == 0 && !to.kind.is_special() {
@@ -393,13 +383,13 @@ impl Cfg {
         if !ok {
             return false;
         }
-        let mut composed = Vec::new();
         if inputs_late
             && ins.iter().any(|&i| self.edges[i].mover != Mover::Both)
             && outs.iter().any(|&o| !self.edges[o].havoc.is_empty())
         {
             return false;
         }
+        let mut composed = Vec::new();
         for &i in &ins {
             for &o in &outs {
                 match compose(&self.edges[i], &self.edges[o]) {

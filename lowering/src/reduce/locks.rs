@@ -19,13 +19,13 @@
 //! must acquire it (guard `m == 0 && ...`, `m := 1`) or release it
 //! (`m := 0`), and every other step that reads it, releases included, must
 //! be taken where its thread surely holds it, except a step that stops the
-//! program inside an atomic section ([`flag_locks_hold`]). Then `m == 1`
+//! program inside an atomic section ([`flag_lock_holds`]). Then `m == 1`
 //! exactly when one thread holds it: an acquire needs `m == 0`, so nobody
 //! holds it, and only the holder releases it. So the locksets are exact for
 //! flag locks too; what they cannot say is that a thread *not* holding `m`
 //! sees `m == 0` (another may hold it).
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 
 use engine::ir::{CmpOp, Cond, Term, VarId};
 
@@ -226,47 +226,41 @@ fn is_zero_test(c: &Cond, m: VarId) -> bool {
     }
 }
 
-/// The candidate flag locks (cells `eligible` accepts) whose every write,
-/// in every thread, acquires or releases them, with at least one of each;
-/// marks those steps ([`Sync`], owner 1). A step writing two candidates is
-/// marked for neither, and neither is a flag lock.
+/// The candidate flag locks (cells `eligible` accepts that some step
+/// acquires) that some step releases, and whose every write, in every
+/// thread, is a step that acquires or releases it and nothing else the
+/// lowering marked ([`Sync`]); marks those steps (owner 1). A step writing
+/// two candidates disqualifies both.
 pub(super) fn mark_flag_locks(cfgs: &mut [&mut Cfg], eligible: &dyn Fn(VarId) -> bool) -> Locks {
-    // The candidates some step acquires.
-    let mut acquired = Locks::new();
-    for cfg in cfgs.iter() {
-        for e in cfg.live() {
-            for (v, _) in &e.assigns {
-                if eligible(*v) && flag_op(e, *v) == Some(true) {
-                    acquired.insert(*v);
-                }
-            }
+    let candidates: Locks = cfgs
+        .iter()
+        .flat_map(|cfg| cfg.live())
+        .flat_map(|e| e.assigns.iter().map(move |(v, _)| (e, *v)))
+        .filter(|&(e, v)| eligible(v) && flag_op(e, v) == Some(true))
+        .map(|(_, v)| v)
+        .collect();
+    let (mut acquired, mut released, mut other) = (Locks::new(), Locks::new(), Locks::new());
+    for e in cfgs.iter().flat_map(|cfg| cfg.live()) {
+        let written: Locks = e
+            .assigns
+            .iter()
+            .map(|(v, _)| *v)
+            .chain(e.havoc.iter().copied())
+            .filter(|v| candidates.contains(v))
+            .collect();
+        let alone = written.len() == 1 && e.sync == Sync::None;
+        for &m in &written {
+            match flag_op(e, m) {
+                Some(true) if alone => acquired.insert(m),
+                Some(false) if alone => released.insert(m),
+                _ => other.insert(m),
+            };
         }
     }
-    // Per candidate: every write understood, an acquire seen, a release seen.
-    let mut seen: BTreeMap<VarId, (bool, bool, bool)> = BTreeMap::new();
-    for cfg in cfgs.iter() {
-        for e in cfg.live() {
-            let written: BTreeSet<VarId> = e
-                .assigns
-                .iter()
-                .map(|(v, _)| *v)
-                .chain(e.havoc.iter().copied())
-                .filter(|v| acquired.contains(v))
-                .collect();
-            for &m in &written {
-                let s = seen.entry(m).or_insert((true, false, false));
-                match flag_op(e, m) {
-                    Some(true) if written.len() == 1 => s.1 = true,
-                    Some(false) if written.len() == 1 => s.2 = true,
-                    _ => s.0 = false,
-                }
-            }
-        }
-    }
-    let flags: Locks = seen
-        .into_iter()
-        .filter(|(_, s)| *s == (true, true, true))
-        .map(|(m, _)| m)
+    let flags: Locks = acquired
+        .intersection(&released)
+        .filter(|m| !other.contains(m))
+        .copied()
         .collect();
     for cfg in cfgs.iter_mut() {
         for e in cfg.edges.iter_mut().filter(|e| !e.dead) {
