@@ -49,6 +49,23 @@ enum Cut {
 /// How often (in visited states) the deadline is checked.
 const DEADLINE_EVERY: u64 = 1000;
 
+/// Advances `digits` to the next combination, digit `i` ranging over the
+/// `i`-th range `(lo, hi)` (the first digit turning fastest); `false`
+/// after the last combination (every digit back at its `lo`).
+fn odometer<'d>(
+    digits: impl Iterator<Item = &'d mut i128>,
+    ranges: impl Iterator<Item = (i128, i128)>,
+) -> bool {
+    for (x, (lo, hi)) in digits.zip(ranges) {
+        if *x < hi {
+            *x += 1;
+            return true;
+        }
+        *x = lo;
+    }
+    false
+}
+
 /// The visited states in the order of their discovery: a state's index is
 /// its node id (each key is stored once).
 type FxIndexSet<K> =
@@ -349,17 +366,14 @@ impl<'a> Search<'a> {
                     return Ok(Some(id));
                 }
             }
-            // The next combination (odometer over the free variables).
-            let mut carry = true;
-            for &v in &free {
-                if vals[v] < self.bound {
-                    vals[v] += 1;
-                    carry = false;
-                    break;
-                }
-                vals[v] = -self.bound;
-            }
-            if carry {
+            // The next combination of the free variables.
+            let digits = free.iter().map(|_| (-self.bound, self.bound));
+            let free_vals = vals
+                .iter_mut()
+                .enumerate()
+                .filter(|(v, _)| free.binary_search(v).is_ok())
+                .map(|(_, x)| x);
+            if !odometer(free_vals, digits) {
                 return Ok(None);
             }
         }
@@ -440,16 +454,7 @@ impl<'a> Search<'a> {
                 // outside the exhaustive mode).
                 Err(_) => self.note_cut(Cut::Overflow),
             }
-            let mut carry = true;
-            for ((_, x), &(lo, hi)) in values.iter_mut().zip(&ranges) {
-                if *x < hi {
-                    *x += 1;
-                    carry = false;
-                    break;
-                }
-                *x = lo;
-            }
-            if carry {
+            if !odometer(values.iter_mut().map(|(_, x)| x), ranges.iter().copied()) {
                 return Ok(None);
             }
         }
@@ -469,25 +474,17 @@ impl<'a> Search<'a> {
             return self.visit(&next, Some((cur, t, values.to_vec())));
         };
         let choices = sat.choices(t, &state.vals);
-        let mut pick = vec![0usize; choices.len()];
+        // Indices into each counter's choices.
+        let mut pick = vec![0i128; choices.len()];
         loop {
             for ((c, vals), &i) in choices.iter().zip(&pick) {
-                next.vals[c.index()] = vals[i];
+                next.vals[c.index()] = vals[i as usize];
             }
             if let Some(id) = self.visit(&next, Some((cur, t, values.to_vec())))? {
                 return Ok(Some(id));
             }
-            // The next combination (odometer).
-            let mut carry = true;
-            for ((_, vals), i) in choices.iter().zip(pick.iter_mut()) {
-                if *i + 1 < vals.len() {
-                    *i += 1;
-                    carry = false;
-                    break;
-                }
-                *i = 0;
-            }
-            if carry {
+            let digits = choices.iter().map(|(_, vals)| (0, vals.len() as i128 - 1));
+            if !odometer(pick.iter_mut(), digits) {
                 return Ok(None);
             }
         }
