@@ -396,13 +396,24 @@ impl<'a> Checker<'a> {
                     state,
                 })
             }
-            SatResult::Unknown => Err(Failure::Undecided {
-                obligation: obligation(),
-                reason: self
+            SatResult::Unknown => {
+                let reason = self
                     .solver
                     .get_reason_unknown()
-                    .unwrap_or_else(|| "the prover answered unknown".into()),
-            }),
+                    .unwrap_or_else(|| "the prover answered unknown".into());
+                // Z3 says "canceled" or "timeout" when its timer fires; with
+                // a deadline set, that is this check's time limit.
+                let timer = matches!(reason.as_str(), "canceled" | "timeout");
+                let past = self.deadline.is_some_and(|d| Instant::now() >= d);
+                Err(Failure::Undecided {
+                    obligation: obligation(),
+                    reason: if past || (timer && self.deadline.is_some()) {
+                        "time limit reached".into()
+                    } else {
+                        reason
+                    },
+                })
+            }
         }
     }
 
