@@ -93,6 +93,7 @@ struct Job {
 
 /// Runs `ase check`.
 pub fn run(args: &CheckArgs<'_>) -> anyhow::Result<u8> {
+    let started = std::time::Instant::now();
     if let Some(mb) = args.memlimit_mb {
         limit_memory(mb)?;
     }
@@ -114,7 +115,7 @@ pub fn run(args: &CheckArgs<'_>) -> anyhow::Result<u8> {
     };
     let sv_comp = job.property.as_ref().map(Property::name);
     if cfront::is_c(&job.program) {
-        return run_c(&job, args, &config);
+        return run_c(&job, args, &config, started);
     }
     if args.evidence.witness.is_some() || args.evidence.invariants {
         eprintln!("error: --witness and --invariants need C input");
@@ -256,7 +257,12 @@ fn resources() -> Option<(f64, u64)> {
 
 /// `ase check` on C input: lower, check, and turn a trace that ends in
 /// behaviour the lowering does not model into `unknown`.
-fn run_c(job: &Job, args: &CheckArgs<'_>, config: &engine::ase::Config) -> anyhow::Result<u8> {
+fn run_c(
+    job: &Job,
+    args: &CheckArgs<'_>,
+    config: &engine::ase::Config,
+    started: std::time::Instant,
+) -> anyhow::Result<u8> {
     let sv_comp = job.property.as_ref().map(Property::name);
     let (unit, lowered) = match cfront::load(&job.program, &job.cpp) {
         Ok(x) => x,
@@ -277,6 +283,24 @@ fn run_c(job: &Job, args: &CheckArgs<'_>, config: &engine::ase::Config) -> anyho
             return Ok(EXIT_UNKNOWN);
         }
     };
+    // The time limit covers preprocessing and lowering too: the engines get
+    // what is left.
+    let spent = started.elapsed();
+    let config = &engine::ase::Config {
+        timeout: config.timeout.map(|t| t.saturating_sub(spent)),
+        ..*config
+    };
+    if config.timeout.is_some_and(|t| t.is_zero()) {
+        let outcome = Outcome {
+            verdict: Verdict::Unknown(format!(
+                "time limit reached (preprocessing and lowering took {:.1} s)",
+                spent.as_secs_f64()
+            )),
+            stats: Default::default(),
+        };
+        print_outcome(&lowered.program, &outcome, args.format, sv_comp)?;
+        return Ok(EXIT_UNKNOWN);
+    }
     // Abstract states for `--invariants`, and for a witness when no
     // certificate will give its invariants.
     let want_proof =

@@ -54,7 +54,8 @@ pub enum Format {
 /// Budgets shared by the subcommands.
 #[derive(clap::Args, Clone, Copy, Debug)]
 pub struct Limits {
-    /// Wall-clock limit in seconds; the verdict is `unknown` when it runs out.
+    /// Wall-clock limit in seconds, from the start (C input: preprocessing and
+    /// lowering included); the verdict is `unknown` when it runs out.
     #[arg(long, value_name = "SECONDS", default_value_t = 900.0)]
     pub timeout: f64,
     /// Maximal number of abstraction-refinement iterations.

@@ -392,6 +392,26 @@ fn json_unknown_states() {
     check_stats(&v);
 }
 
+/// The time limit covers preprocessing and lowering: a limit shorter than
+/// they take ends in `unknown` without running an engine.
+#[test]
+fn json_unknown_time_spent_lowering() {
+    let v = json(
+        &[
+            "--timeout",
+            "0.000001",
+            "tests-c/programs/lost_update_race_unsafe.c",
+        ],
+        3,
+    );
+    assert_eq!(v["verdict"], "unknown");
+    let reason = v["reason"].as_str().expect("\"reason\" is a string");
+    assert!(
+        reason.starts_with("time limit reached (preprocessing and lowering took"),
+        "reason = {reason}"
+    );
+}
+
 /// The engine is deterministic: two runs give the same output but the time
 /// and the process's resources.
 #[test]

@@ -167,9 +167,13 @@ pub fn replay(reduced: &Lowered, unreduced: &Lowered, trace: &Trace) -> Result<T
             .iter()
             .map(|a| (a.var, pending[t].get(&a.var).copied().unwrap_or(0)))
             .collect();
-        cur = interp::step(up, &cur, id, &inputs)
-            .map_err(|e| ReplayError::End(format!("the last havoc step: {e}")))?;
-        moves.push((id, inputs));
+        // A havoc step that cannot be taken here (its guard reads state the
+        // fine-grained run reached differently) is left out: a bug of
+        // another thread does not need it, and the end is compared below.
+        if let Ok(next) = interp::step(up, &cur, id, &inputs) {
+            cur = next;
+            moves.push((id, inputs));
+        }
     }
     let want = reduced.trace_end(last);
     let got = unreduced.trace_end(&cur);

@@ -152,17 +152,101 @@ pub(super) fn term_values<'a>(
 /// is not known. The condition is evaluated as a whole over the
 /// combinations of all its variables when they are few, else in
 /// three-valued (Kleene) logic over its parts.
+///
+/// The variables of every part are collected once, bottom-up (a part
+/// whose variables cannot be enumerated makes every part around it
+/// non-enumerable too): collecting them again at every level is quadratic
+/// in the depth, and the lowering's case splits over an array are deep.
 pub(super) fn decide<'a>(
     c: &Cond,
     known: &impl Fn(VarId) -> Option<&'a BTreeSet<i64>>,
     scratch: &mut [i128],
 ) -> Option<bool> {
-    let mut vars = BTreeSet::new();
-    let mut at = false;
-    vars_of_cond(c, &mut vars, &mut at);
-    if !at {
+    let mut parts = Vec::new();
+    enumerable_parts(c, known, &mut parts);
+    decide_part(c, known, scratch, &parts, &mut 0)
+}
+
+/// One part of a condition, in pre-order: its variables when they can be
+/// enumerated together, and how many parts its subtree has.
+struct Part {
+    vars: Option<BTreeSet<VarId>>,
+    size: usize,
+}
+
+/// Appends the [`Part`]s of `c` in pre-order and returns `c`'s variables
+/// when they can be enumerated ([`enumerable`]; never with a location
+/// test).
+fn enumerable_parts<'a>(
+    c: &Cond,
+    known: &impl Fn(VarId) -> Option<&'a BTreeSet<i64>>,
+    parts: &mut Vec<Part>,
+) -> Option<BTreeSet<VarId>> {
+    let me = parts.len();
+    parts.push(Part {
+        vars: None,
+        size: 1,
+    });
+    let vars = match c {
+        Cond::True | Cond::False => Some(BTreeSet::new()),
+        Cond::At(..) => None,
+        Cond::Cmp(_, a, b) => {
+            let mut vars = vars_of_term(a);
+            vars.extend(vars_of_term(b));
+            enumerable(vars, known)
+        }
+        Cond::Not(a) => enumerable_parts(a, known, parts),
+        Cond::And(a, b) | Cond::Or(a, b) => {
+            let va = enumerable_parts(a, known, parts);
+            let vb = enumerable_parts(b, known, parts);
+            match (va, vb) {
+                (Some(mut va), Some(vb)) => {
+                    va.extend(vb);
+                    enumerable(va, known)
+                }
+                _ => None,
+            }
+        }
+    };
+    parts[me] = Part {
+        vars: vars.clone(),
+        size: parts.len() - me,
+    };
+    vars
+}
+
+/// `vars` when every one has a finite set and their combinations are at
+/// most [`MAX_COMBINATIONS`] (and they are at most [`MAX_VALUES`], so that
+/// the sets carried up stay small).
+fn enumerable<'a>(
+    vars: BTreeSet<VarId>,
+    known: &impl Fn(VarId) -> Option<&'a BTreeSet<i64>>,
+) -> Option<BTreeSet<VarId>> {
+    if vars.len() > MAX_VALUES {
+        return None;
+    }
+    let mut count = 1usize;
+    for &v in &vars {
+        count = count.saturating_mul(known(v)?.len());
+        if count > MAX_COMBINATIONS {
+            return None;
+        }
+    }
+    Some(vars)
+}
+
+/// [`decide`] on the part at `*next` of `parts` (which advances past it).
+fn decide_part<'a>(
+    c: &Cond,
+    known: &impl Fn(VarId) -> Option<&'a BTreeSet<i64>>,
+    scratch: &mut [i128],
+    parts: &[Part],
+    next: &mut usize,
+) -> Option<bool> {
+    let part = &parts[*next];
+    if let Some(vars) = &part.vars {
         let (mut seen_true, mut seen_false) = (false, false);
-        let complete = for_each_combination(&vars, known, scratch, &mut |vals| match eval_cond_at(
+        let complete = for_each_combination(vars, known, scratch, &mut |vals| match eval_cond_at(
             c, vals,
         ) {
             Some(b) => {
@@ -172,32 +256,42 @@ pub(super) fn decide<'a>(
             }
             None => false,
         });
-        if complete {
-            return match (seen_true, seen_false) {
-                (true, false) => Some(true),
-                (false, true) => Some(false),
-                _ => None,
-            };
-        }
-        if seen_true && seen_false {
-            return None;
+        let whole = match (complete, seen_true, seen_false) {
+            (_, true, true) => Some(None),
+            (true, true, false) => Some(Some(true)),
+            (true, false, true) => Some(Some(false)),
+            // An overflow (or no combination at all): the parts decide.
+            _ => None,
+        };
+        if let Some(whole) = whole {
+            *next += part.size;
+            return whole;
         }
     }
+    *next += 1;
     match c {
         Cond::True => Some(true),
         Cond::False => Some(false),
         Cond::At(..) | Cond::Cmp(..) => None,
-        Cond::Not(a) => decide(a, known, scratch).map(|b| !b),
-        Cond::And(a, b) => match (decide(a, known, scratch), decide(b, known, scratch)) {
-            (Some(false), _) | (_, Some(false)) => Some(false),
-            (Some(true), Some(true)) => Some(true),
-            _ => None,
-        },
-        Cond::Or(a, b) => match (decide(a, known, scratch), decide(b, known, scratch)) {
-            (Some(true), _) | (_, Some(true)) => Some(true),
-            (Some(false), Some(false)) => Some(false),
-            _ => None,
-        },
+        Cond::Not(a) => decide_part(a, known, scratch, parts, next).map(|b| !b),
+        Cond::And(a, b) => {
+            let da = decide_part(a, known, scratch, parts, next);
+            let db = decide_part(b, known, scratch, parts, next);
+            match (da, db) {
+                (Some(false), _) | (_, Some(false)) => Some(false),
+                (Some(true), Some(true)) => Some(true),
+                _ => None,
+            }
+        }
+        Cond::Or(a, b) => {
+            let da = decide_part(a, known, scratch, parts, next);
+            let db = decide_part(b, known, scratch, parts, next);
+            match (da, db) {
+                (Some(true), _) | (_, Some(true)) => Some(true),
+                (Some(false), Some(false)) => Some(false),
+                _ => None,
+            }
+        }
     }
 }
 
@@ -213,23 +307,6 @@ fn eval_cond_at(c: &Cond, vals: &[i128]) -> Option<bool> {
         Cond::And(a, b) => eval_cond_at(a, vals)? && eval_cond_at(b, vals)?,
         Cond::Or(a, b) => eval_cond_at(a, vals)? || eval_cond_at(b, vals)?,
     })
-}
-
-/// The variables of a condition, and whether it tests a location.
-fn vars_of_cond(c: &Cond, vars: &mut BTreeSet<VarId>, at: &mut bool) {
-    match c {
-        Cond::True | Cond::False => {}
-        Cond::At(..) => *at = true,
-        Cond::Cmp(_, a, b) => {
-            vars.extend(vars_of_term(a));
-            vars.extend(vars_of_term(b));
-        }
-        Cond::Not(a) => vars_of_cond(a, vars, at),
-        Cond::And(a, b) | Cond::Or(a, b) => {
-            vars_of_cond(a, vars, at);
-            vars_of_cond(b, vars, at);
-        }
-    }
 }
 
 /// The variables of a term, each once.
@@ -295,6 +372,7 @@ mod tests {
     use crate::cfg::LocKind;
     use crate::term::Range;
     use engine::ir::CmpOp;
+    use proptest::prelude::*;
 
     fn var(name: &str, init: Option<i64>) -> VarInfo {
         VarInfo {
@@ -391,5 +469,78 @@ mod tests {
         let sets = value_sets(&[&cfg], &vars, &[]);
         assert_eq!(remove_infeasible(&mut cfg, &sets, None), 2);
         assert_eq!(cfg.live().count(), 3);
+    }
+
+    /// A condition over variables 0..3 (`x0 + x1 <= k`, `x2 == k`, ...).
+    fn cond() -> impl Strategy<Value = Cond> {
+        let atom = (0..3u32, 0..3u32, -2i64..3, 0..3u8).prop_map(|(a, b, k, op)| {
+            let op = [CmpOp::Eq, CmpOp::Le, CmpOp::Lt][op as usize];
+            let t = if a == b {
+                Term::Var(VarId(a))
+            } else {
+                Term::Add(Box::new(Term::Var(VarId(a))), Box::new(Term::Var(VarId(b))))
+            };
+            Cond::Cmp(op, t, Term::Const(k))
+        });
+        atom.prop_recursive(6, 64, 2, |inner| {
+            prop_oneof![
+                inner.clone().prop_map(|a| Cond::Not(Box::new(a))),
+                (inner.clone(), inner.clone())
+                    .prop_map(|(a, b)| Cond::And(Box::new(a), Box::new(b))),
+                (inner.clone(), inner).prop_map(|(a, b)| Cond::Or(Box::new(a), Box::new(b))),
+            ]
+        })
+    }
+
+    proptest! {
+        /// A decision holds for every combination of the values (a
+        /// variable without a set ranging over -3..=3).
+        #[test]
+        fn decisions_hold_for_every_combination(
+            c in cond(),
+            sets in proptest::collection::vec(
+                proptest::option::of(proptest::collection::btree_set(-2i64..3, 1..4)),
+                3,
+            ),
+        ) {
+            let known = |v: VarId| sets[v.index()].as_ref();
+            let mut scratch = vec![0i128; 3];
+            if let Some(b) = decide(&c, &known, &mut scratch) {
+                let domain = |v: usize| -> Vec<i64> {
+                    sets[v].as_ref().map_or_else(|| (-3..=3).collect(), |s| s.iter().copied().collect())
+                };
+                for x0 in domain(0) {
+                    for x1 in domain(1) {
+                        for x2 in domain(2) {
+                            let vals = [x0 as i128, x1 as i128, x2 as i128];
+                            prop_assert_eq!(eval_cond_at(&c, &vals), Some(b));
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_deep_case_split_is_decided_by_its_finite_part() {
+        // `(i == 0 && f == 2) || (i == 1 && f == 2) || ...` with `i`
+        // unknown and f in {0, 1}: false, whatever the depth.
+        let (i, f) = (VarId(0), VarId(1));
+        let mut c = Cond::False;
+        for k in 0..1000 {
+            c = Cond::Or(
+                Box::new(Cond::And(Box::new(eq(i, k)), Box::new(eq(f, 2)))),
+                Box::new(c),
+            );
+        }
+        let f_set = BTreeSet::from([0, 1]);
+        let known = |v: VarId| (v == f).then_some(&f_set);
+        assert_eq!(decide(&c, &known, &mut [0, 0]), Some(false));
+        // With f == 1 possible for i == 7, nothing is known.
+        let c = Cond::Or(
+            Box::new(Cond::And(Box::new(eq(i, 7)), Box::new(eq(f, 1)))),
+            Box::new(c),
+        );
+        assert_eq!(decide(&c, &known, &mut [0, 0]), None);
     }
 }
