@@ -142,3 +142,42 @@ int main(void) {
     // Forgetting over-approximates: the worker given 7 may fail.
     assert!(!matches!(ase(&c.program, 10), Verdict::Safe(_)));
 }
+
+/// Globals are created before any thread is lowered when pointers may
+/// point into them: a dereference in the first instance's code has the
+/// same cases as in the later ones, even when the code meets a global
+/// (`&lk2`, the array `buf`) only after its first dereference. The
+/// dereference of the failing assumption (an `abort()` inside the atomic
+/// section) once kept the first instance's section apart from the others'.
+#[test]
+fn instances_see_the_same_dereference_cases() {
+    let text = r#"
+#include <pthread.h>
+extern void reach_error(void);
+extern void abort(void);
+void assume_abort_if_not(int c) { if (!c) abort(); }
+int lk = 0;
+void __VERIFIER_atomic_acquire(int *p) { assume_abort_if_not(*p == 0); *p = 1; }
+void __VERIFIER_atomic_release(int *p) { assume_abort_if_not(*p == 1); *p = 0; }
+int lk2 = 0;
+int buf[3];
+int n = 0;
+void *worker(void *arg) {
+  __VERIFIER_atomic_acquire(&lk);
+  __VERIFIER_atomic_release(&lk);
+  __VERIFIER_atomic_acquire(&lk2);
+  buf[n % 3] = 1;
+  __VERIFIER_atomic_release(&lk2);
+  return 0;
+}
+int main(void) {
+  pthread_t t;
+  while (1) pthread_create(&t, 0, worker, 0);
+  return 0;
+}
+"#;
+    let l = lower("deref-cases", text, 3);
+    assert_eq!(l.loop_sites.len(), 1);
+    let c = counter_system(&l).expect("a counter system");
+    assert_eq!(c.templates.len(), 1);
+}

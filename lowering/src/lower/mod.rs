@@ -150,6 +150,8 @@ pub struct Lowerer<'a> {
     globals: HashMap<String, ObjId>,
     /// Names whose address is taken somewhere (`&x`, `&x.f`, `&x[i]`).
     addr_names: HashSet<String>,
+    /// Names used as values somewhere in the file.
+    used_names: HashSet<String>,
     pub(crate) threads: Vec<ThreadInst>,
     queue: VecDeque<usize>,
     t: ThreadState,
@@ -270,6 +272,7 @@ impl<'a> Lowerer<'a> {
             global_decls: HashMap::new(),
             globals: HashMap::new(),
             addr_names: HashSet::new(),
+            used_names: HashSet::new(),
             threads: Vec::new(),
             queue: VecDeque::new(),
             t: ThreadState::default(),
@@ -312,6 +315,7 @@ impl<'a> Lowerer<'a> {
         let mut used = HashSet::new();
         fnptr::ValueNames(&mut used).visit_translation_unit(&unit.unit);
         me.function_addresses(&used);
+        me.used_names = used;
         Ok(me)
     }
 
@@ -732,6 +736,7 @@ impl<'a> Lowerer<'a> {
                 "the program has no `main` function",
             ));
         }
+        self.create_pointed_globals();
         self.threads.push(ThreadInst {
             name: "main".into(),
             func: "main".into(),
@@ -745,6 +750,49 @@ impl<'a> Lowerer<'a> {
             self.lower_thread(k)?;
         }
         Ok(())
+    }
+
+    /// Creates, in declaration order, the used globals pointers may point
+    /// into (their address is taken, or they are arrays) before any thread
+    /// is lowered. Globals are otherwise created at their first use, and a
+    /// dereference's cases are the objects that exist when it is lowered:
+    /// the instances of a thread created in a loop would then be lowered
+    /// differently (the first one before a global its code uses later).
+    /// A global whose creation fails is left to its first use, which
+    /// reports the error.
+    fn create_pointed_globals(&mut self) {
+        let mut names = Vec::new();
+        for ext in &self.unit.unit.0 {
+            if let ExternalDeclaration::Declaration(d) = &ext.node {
+                for i in &d.node.declarators {
+                    if let Some(n) = declarator_name(&i.node.declarator.node) {
+                        if !names.contains(&n) {
+                            names.push(n);
+                        }
+                    }
+                }
+            }
+        }
+        for name in names {
+            let Some(g) = self.global_decls.get(&name).cloned() else {
+                continue;
+            };
+            if g.thread_local
+                || !self.used_names.contains(&name)
+                || self.globals.contains_key(&name)
+            {
+                continue;
+            }
+            let pointed = self.addr_names.contains(&name) || {
+                let specs = Types::specifiers(g.specs);
+                self.base_type(&specs, g.decl.span)
+                    .and_then(|base| self.declarator_type(base, &g.decl.node.declarator.node))
+                    .is_ok_and(|(_, ty)| matches!(ty, CType::Array(..)))
+            };
+            if pointed {
+                let _ = self.global(&name);
+            }
+        }
     }
 
     /// Registers a new thread instance of `func`, to be lowered later.
