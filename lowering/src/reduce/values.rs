@@ -274,23 +274,17 @@ fn decide_part<'a>(
         Cond::False => Some(false),
         Cond::At(..) | Cond::Cmp(..) => None,
         Cond::Not(a) => decide_part(a, known, scratch, parts, next).map(|b| !b),
-        Cond::And(a, b) => {
-            let da = decide_part(a, known, scratch, parts, next);
-            let db = decide_part(b, known, scratch, parts, next);
-            match (da, db) {
+        Cond::And(a, b) | Cond::Or(a, b) => {
+            // `a || b` is `!(!a && !b)`.
+            let or = matches!(c, Cond::Or(..));
+            let da = decide_part(a, known, scratch, parts, next).map(|x| x != or);
+            let db = decide_part(b, known, scratch, parts, next).map(|x| x != or);
+            let both = match (da, db) {
                 (Some(false), _) | (_, Some(false)) => Some(false),
                 (Some(true), Some(true)) => Some(true),
                 _ => None,
-            }
-        }
-        Cond::Or(a, b) => {
-            let da = decide_part(a, known, scratch, parts, next);
-            let db = decide_part(b, known, scratch, parts, next);
-            match (da, db) {
-                (Some(true), _) | (_, Some(true)) => Some(true),
-                (Some(false), Some(false)) => Some(false),
-                _ => None,
-            }
+            };
+            both.map(|x| x != or)
         }
     }
 }
