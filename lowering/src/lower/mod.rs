@@ -575,7 +575,9 @@ impl<'a> Lowerer<'a> {
         Ok(Some(o))
     }
 
-    fn create_global(&mut self, name: &str, g: &GlobalDecl<'a>) -> Result<ObjId> {
+    /// The type of a global (an array of unspecified size takes the size of
+    /// its initializer list).
+    fn global_type(&mut self, g: &GlobalDecl<'a>) -> Result<CType> {
         let specs = Types::specifiers(g.specs);
         let base = self.base_type(&specs, g.decl.span)?;
         let (_, mut ty) = self.declarator_type(base, &g.decl.node.declarator.node)?;
@@ -584,6 +586,11 @@ impl<'a> Lowerer<'a> {
                 ty = CType::Array(e.clone(), items.len() as u64);
             }
         }
+        Ok(ty)
+    }
+
+    fn create_global(&mut self, name: &str, g: &GlobalDecl<'a>) -> Result<ObjId> {
+        let ty = self.global_type(g)?;
         let vname = if g.thread_local {
             format!(
                 "{}.{}",
@@ -761,36 +768,30 @@ impl<'a> Lowerer<'a> {
     /// A global whose creation fails is left to its first use, which
     /// reports the error.
     fn create_pointed_globals(&mut self) {
-        let mut names = Vec::new();
-        for ext in &self.unit.unit.0 {
-            if let ExternalDeclaration::Declaration(d) = &ext.node {
-                for i in &d.node.declarators {
-                    if let Some(n) = declarator_name(&i.node.declarator.node) {
-                        if !names.contains(&n) {
-                            names.push(n);
-                        }
-                    }
+        let unit = self.unit;
+        let mut seen = HashSet::new();
+        for ext in &unit.unit.0 {
+            let ExternalDeclaration::Declaration(d) = &ext.node else {
+                continue;
+            };
+            for i in &d.node.declarators {
+                let Some(name) = declarator_name(&i.node.declarator.node) else {
+                    continue;
+                };
+                let Some(g) = self.global_decls.get(&name).cloned() else {
+                    continue;
+                };
+                if g.thread_local || !self.used_names.contains(&name) || !seen.insert(name.clone())
+                {
+                    continue;
                 }
-            }
-        }
-        for name in names {
-            let Some(g) = self.global_decls.get(&name).cloned() else {
-                continue;
-            };
-            if g.thread_local
-                || !self.used_names.contains(&name)
-                || self.globals.contains_key(&name)
-            {
-                continue;
-            }
-            let pointed = self.addr_names.contains(&name) || {
-                let specs = Types::specifiers(g.specs);
-                self.base_type(&specs, g.decl.span)
-                    .and_then(|base| self.declarator_type(base, &g.decl.node.declarator.node))
-                    .is_ok_and(|(_, ty)| matches!(ty, CType::Array(..)))
-            };
-            if pointed {
-                let _ = self.global(&name);
+                let pointed = self.addr_names.contains(&name)
+                    || self
+                        .global_type(&g)
+                        .is_ok_and(|ty| matches!(ty, CType::Array(..)));
+                if pointed {
+                    let _ = self.global(&name);
+                }
             }
         }
     }
