@@ -21,7 +21,11 @@ impl FxHasher {
 
 impl Hasher for FxHasher {
     fn finish(&self) -> u64 {
-        self.hash
+        // The multiplication mixes upwards only: a word's high bytes never
+        // reach the low bits, which pick the bucket. Rotating brings the
+        // best-mixed bits down (as rustc-hash 2 does); without it, states
+        // that differ only in a later byte of their last word collide.
+        self.hash.rotate_left(26)
     }
     fn write(&mut self, bytes: &[u8]) {
         for chunk in bytes.chunks(8) {
