@@ -58,6 +58,8 @@ pub struct CheckArgs<'a> {
     pub depth: Option<usize>,
     /// Engines run at the same time by `--engine auto`.
     pub jobs: usize,
+    /// Whether the explicit search is partial-order reduced.
+    pub partial_order: bool,
     /// Time and size budgets.
     pub limits: &'a Limits,
     /// Preprocessor options of C input.
@@ -499,6 +501,7 @@ fn engine_args(args: &CheckArgs<'_>, target: Option<engine::ir::Cond>) -> crate:
         bound: args.bound,
         depth: args.depth,
         jobs: args.jobs,
+        partial_order: args.partial_order,
         target,
     }
 }

@@ -265,6 +265,7 @@ fn speculating(
 const SATURATED_BOUNDS: engine::explicit::Bounds = engine::explicit::Bounds {
     bound: 8,
     max_states: 5_000_000,
+    partial_order: false,
 };
 
 /// The templates and their local states, and what was forgotten.

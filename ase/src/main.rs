@@ -130,6 +130,8 @@ pub struct EngineArgs {
     pub depth: Option<usize>,
     /// Engines run at the same time by `--engine auto`.
     pub jobs: usize,
+    /// Whether the explicit search is partial-order reduced.
+    pub partial_order: bool,
     /// The error states that are bugs (C: `reach_error()` called, not a
     /// give-up location); `None`: every error state.
     pub target: Option<engine::ir::Cond>,
@@ -169,6 +171,7 @@ impl CheckEngine {
                 let bounds = engine::explicit::Bounds {
                     bound,
                     max_states: config.max_states.unwrap_or(EXPLICIT_DEFAULT_MAX_STATES),
+                    partial_order: args.partial_order,
                 };
                 let deadline = config.timeout.map(|t| std::time::Instant::now() + t);
                 engine::explicit::check(program, &bounds, deadline)
@@ -195,6 +198,7 @@ pub fn auto_with_evidence(
         explicit: engine::explicit::Bounds {
             bound: args.bound,
             max_states: config.max_states.unwrap_or(AUTO_EXPLICIT_MAX_STATES),
+            partial_order: args.partial_order,
         },
         bmc: args.bmc_bounds(),
         target: args.target.clone(),
@@ -275,6 +279,10 @@ enum Command {
         /// makes the proof and trace reported deterministic).
         #[arg(long, short = 'j', value_name = "N", env = "ASE_JOBS", value_parser = clap::value_parser!(u16).range(1..=64))]
         jobs: Option<u16>,
+        /// Explore every interleaving in the explicit search (no
+        /// partial-order reduction), for comparison.
+        #[arg(long)]
+        no_partial_order: bool,
         #[command(flatten)]
         limits: Limits,
     },
@@ -446,6 +454,7 @@ fn main() -> ExitCode {
             memlimit,
             evidence,
             jobs,
+            no_partial_order,
             certify,
         } => check::run(&check::CheckArgs {
             path: &files[0],
@@ -454,6 +463,7 @@ fn main() -> ExitCode {
             bound,
             depth: depth.map(|d| d as usize),
             jobs: jobs.map_or_else(default_jobs, usize::from),
+            partial_order: !no_partial_order,
             limits: &limits,
             cpp: &cpp,
             property: property.as_deref(),

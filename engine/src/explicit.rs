@@ -22,8 +22,11 @@
 //! the answer is `unknown` (the bound, a state limit or the deadline cut the
 //! search): bounded search cannot prove a program safe.
 
+mod lazy;
+
 use crate::interp::{self, RunError, State};
 use crate::ir::{CmpOp, Cond, LocId, Program, Rhs, Term, TransId, VarId};
+use crate::por::PersistentSets;
 use crate::saturate::Saturation;
 use crate::verdict::{Outcome, Proof, Stats, Trace, Verdict};
 use std::time::Instant;
@@ -35,6 +38,10 @@ pub struct Bounds {
     pub bound: i64,
     /// The search stops with `unknown` after visiting this many states.
     pub max_states: u64,
+    /// Expand persistent sets instead of every transition where the
+    /// partial-order reduction allows it ([`crate::por`]); not with
+    /// saturated counters.
+    pub partial_order: bool,
 }
 
 /// Why an exhaustive search could not prove safety.
@@ -44,6 +51,21 @@ enum Cut {
     Input,
     /// A successor overflowed the interpreter's arithmetic.
     Overflow,
+}
+
+/// The value of a variable whose input or initial value was not chosen yet
+/// (a *lazy* value): it stands for every value in `[-B, B]`, and is chosen
+/// when a transition reads the variable. A value nobody reads is never
+/// enumerated, and is no cut: the proof holds for every value.
+pub const UNDEF: i128 = i128::MIN;
+
+/// A lazy value narrowed to `[0, B]` by a guard it passed (lowered C tests
+/// an unsigned input against its type's range, `0 <= x`).
+pub const UNDEF_NAT: i128 = i128::MIN + 1;
+
+/// Whether a value is lazy ([`UNDEF`] or [`UNDEF_NAT`]).
+pub fn is_lazy(x: i128) -> bool {
+    x == UNDEF || x == UNDEF_NAT
 }
 
 /// How often (in visited states) the deadline is checked.
@@ -108,13 +130,58 @@ fn get_varint(bytes: &[u8], at: &mut usize) -> i128 {
     ((z >> 1) as i128) ^ -((z & 1) as i128)
 }
 
+/// A value as a varint, [`UNDEF`] and [`UNDEF_NAT`] as the one-byte codes
+/// 0 and 1 (zigzag codes are shifted up by two).
+fn put_value(out: &mut Vec<u8>, v: i128) {
+    if is_lazy(v) {
+        out.push((v - UNDEF) as u8);
+        return;
+    }
+    // Zigzag codes shifted by two; i128::MAX, whose shifted code would
+    // overflow, takes the code UNDEF_NAT's zigzag code left free.
+    let mut z = match v {
+        i128::MAX => u128::MAX,
+        v => (((v << 1) ^ (v >> 127)) as u128) + 2,
+    };
+    loop {
+        let byte = (z & 0x7f) as u8;
+        z >>= 7;
+        if z == 0 {
+            out.push(byte);
+            return;
+        }
+        out.push(byte | 0x80);
+    }
+}
+
+fn get_value(bytes: &[u8], at: &mut usize) -> i128 {
+    let mut z: u128 = 0;
+    let mut shift = 0;
+    while let Some(&b) = bytes.get(*at) {
+        *at += 1;
+        z |= u128::from(b & 0x7f) << shift;
+        shift += 7;
+        if b & 0x80 == 0 {
+            break;
+        }
+    }
+    if z < 2 {
+        return UNDEF + z as i128;
+    }
+    if z == u128::MAX {
+        return i128::MAX;
+    }
+    let z = z - 2;
+    ((z >> 1) as i128) ^ -((z & 1) as i128)
+}
+
 fn to_bytes(s: &State) -> Box<[u8]> {
     let mut out = Vec::with_capacity(s.locs.len() + s.vals.len());
     for l in &s.locs {
         put_varint(&mut out, i128::from(l.0));
     }
     for v in &s.vals {
-        put_varint(&mut out, *v);
+        put_value(&mut out, *v);
     }
     out.into_boxed_slice()
 }
@@ -124,7 +191,7 @@ fn from_bytes(bytes: &[u8], threads: usize, vars: usize) -> State {
     let locs = (0..threads)
         .map(|_| LocId(get_varint(bytes, &mut at) as u32))
         .collect();
-    let vals = (0..vars).map(|_| get_varint(bytes, &mut at)).collect();
+    let vals = (0..vars).map(|_| get_value(bytes, &mut at)).collect();
     State { locs, vals }
 }
 
@@ -139,7 +206,7 @@ impl Packing {
     /// Packing works when every location id and every value in the bound
     /// fits in a byte, and all of them in 128 bits.
     fn new(program: &Program, bound: i128) -> Option<Packing> {
-        let fits = bound <= 127
+        let fits = bound <= 126
             && program.threads.len() + program.vars.len() <= 16
             && program.threads.iter().all(|t| t.locs.len() <= 256);
         fits.then_some(Packing {
@@ -155,7 +222,14 @@ impl Packing {
             key = (key << 8) | u128::from(l.0 as u8);
         }
         for v in &s.vals {
-            key = (key << 8) | u128::from((*v as i8) as u8);
+            // Values lie in [-126, 126]: -128 and -127 are free for the
+            // lazy values.
+            let byte = if is_lazy(*v) {
+                (i128::from(i8::MIN) + (*v - UNDEF)) as i8
+            } else {
+                *v as i8
+            };
+            key = (key << 8) | u128::from(byte as u8);
         }
         key
     }
@@ -163,7 +237,10 @@ impl Packing {
     fn unpack(self, mut key: u128) -> State {
         let mut vals = vec![0i128; self.vars];
         for v in vals.iter_mut().rev() {
-            *v = i128::from((key & 0xff) as u8 as i8);
+            *v = match (key & 0xff) as u8 as i8 {
+                b @ (-128 | -127) => UNDEF + (i128::from(b) + 128),
+                b => i128::from(b),
+            };
             key >>= 8;
         }
         let mut locs = vec![LocId(0); self.threads];
@@ -176,8 +253,16 @@ impl Packing {
 }
 
 /// How a state was first reached: the predecessor (its node id, the index
-/// of its key in the visited set), the transition taken and its inputs.
-type Parent = (usize, TransId, Vec<(VarId, i128)>);
+/// of its key in the visited set), the transition taken, its inputs
+/// ([`UNDEF`] for a lazy one), and the values chosen for the lazy values
+/// it read.
+#[derive(Clone)]
+struct Parent {
+    from: usize,
+    transition: TransId,
+    inputs: Vec<(VarId, i128)>,
+    chosen: Option<Box<[(VarId, i128)]>>,
+}
 
 /// Why the search stopped early.
 enum Stop {
@@ -214,6 +299,26 @@ struct Search<'a> {
     /// Exhaustive mode over saturated counters ([`crate::saturate`]): a
     /// state stands for many, and an error state is only abstract.
     saturation: Option<&'a Saturation>,
+    /// The persistent sets, when the search is partial-order reduced.
+    por: Option<PersistentSets>,
+    /// The node being expanded.
+    expanding: usize,
+    /// Whether a successor of the node being expanded was already visited
+    /// at or before it (the proviso: the node is then expanded fully).
+    back_edge: bool,
+    /// Whether a transition expanded from the node being expanded had a
+    /// successor within the bound (a persistent set without one is no
+    /// reduction: the node is then expanded fully).
+    fired: bool,
+    /// Per variable: its sampled inputs and free initial value may be lazy
+    /// ([`UNDEF`]): the error and initial conditions do not read it, and
+    /// counters are not saturated.
+    lazy: Vec<bool>,
+    /// Per transition: the variables its guard and right-hand sides read.
+    reads: Vec<Vec<VarId>>,
+    /// Combinations of input values tried: the deadline is also checked
+    /// while they yield no new state.
+    tries: u64,
 }
 
 impl<'a> Search<'a> {
@@ -266,11 +371,37 @@ impl<'a> Search<'a> {
             },
             cut: None,
             saturation,
+            por: (bounds.partial_order && saturation.is_none() && program.threads.len() > 1)
+                .then(|| PersistentSets::new(program)),
+            expanding: 0,
+            back_edge: false,
+            fired: false,
+            tries: 0,
+            lazy: lazy_variables(program, saturation.is_some()),
+            reads: program
+                .transitions
+                .iter()
+                .map(|tr| {
+                    let mut r = Vec::new();
+                    let mut add = |v: VarId| {
+                        if !r.contains(&v) {
+                            r.push(v);
+                        }
+                    };
+                    tr.guard.for_each_var(&mut add);
+                    for a in &tr.assigns {
+                        if let Rhs::Expr(e) = &a.rhs {
+                            e.for_each_var(&mut add);
+                        }
+                    }
+                    r
+                })
+                .collect(),
         }
     }
 
     fn in_bound(&self, s: &State) -> bool {
-        self.exhaustive || s.vals.iter().all(|v| v.abs() <= self.bound)
+        self.exhaustive || s.vals.iter().all(|&v| is_lazy(v) || v.abs() <= self.bound)
     }
 
     fn note_cut(&mut self, why: Cut) {
@@ -315,14 +446,31 @@ impl<'a> Search<'a> {
         None
     }
 
+    /// Counts one combination of input values; checks the deadline and
+    /// the memory budget now and then.
+    fn tick(&mut self) -> Result<(), Stop> {
+        self.tries = self.tries.wrapping_add(1);
+        if self.tries.is_multiple_of(DEADLINE_EVERY * 16) {
+            if self.deadline.is_some_and(|d| Instant::now() >= d) {
+                return Err(Stop::Time);
+            }
+            if crate::memory::exceeded() {
+                return Err(Stop::Memory);
+            }
+        }
+        Ok(())
+    }
+
     /// Visits a state unless it is out of the bound or already visited;
     /// `Ok(Some(i))` when it is new, node `i`, and an error state.
     fn visit(&mut self, state: &State, parent: Option<Parent>) -> Result<Option<usize>, Stop> {
         if !self.in_bound(state) {
             return Ok(None);
         }
+        self.fired = true;
         let key = self.key(state);
-        if self.visited.contains(&key) {
+        if let Some(old) = self.visited.get_index_of(&key) {
+            self.back_edge |= old <= self.expanding;
             return Ok(None);
         }
         if let Some(stop) = self.limit() {
@@ -343,8 +491,9 @@ impl<'a> Search<'a> {
     /// Enumerates the initial states; `Ok(Some(i))` when node `i` is an
     /// error state.
     fn initial_states(&mut self) -> Result<Option<usize>, Stop> {
+        // Free variables nobody reads before writing are lazy.
         let free: Vec<usize> = (0..self.program.vars.len())
-            .filter(|&v| self.program.vars[v].init.is_none())
+            .filter(|&v| self.program.vars[v].init.is_none() && !self.lazy[v])
             .collect();
         if !free.is_empty() {
             self.note_cut(Cut::Input);
@@ -353,7 +502,12 @@ impl<'a> Search<'a> {
             .program
             .vars
             .iter()
-            .map(|v| v.init.map_or(-self.bound, i128::from))
+            .zip(&self.lazy)
+            .map(|(v, &lazy)| match v.init {
+                Some(k) => i128::from(k),
+                None if lazy => UNDEF,
+                None => -self.bound,
+            })
             .collect();
         loop {
             // Combinations that violate `init` (or overflow in it) are not
@@ -394,12 +548,24 @@ impl<'a> Search<'a> {
             let cur = next;
             next += 1;
             let state = self.state(cur);
-            for thread in 0..self.program.threads.len() {
-                let loc: LocId = state.locs[thread];
-                let count = self.outgoing[thread].get(loc.index()).map_or(0, Vec::len);
-                for k in 0..count {
-                    let t = self.outgoing[thread][loc.index()][k];
-                    if let Some(id) = self.successors(cur, &state, t)? {
+            self.expanding = cur;
+            self.back_edge = false;
+            self.fired = false;
+            let ample = self
+                .por
+                .as_ref()
+                .and_then(|por| por.choose(&state.locs, |i| self.enabled(i, &state)));
+            if let Some(i) = ample {
+                if let Some(id) = self.expand_thread(cur, &state, i)? {
+                    return Ok(Some(id));
+                }
+            }
+            // Without a persistent set, when none of its transitions could
+            // be taken, or when one of its successors was visited before
+            // (the proviso): every thread.
+            if ample.is_none() || !self.fired || self.back_edge {
+                for thread in (0..self.program.threads.len()).filter(|&t| Some(t) != ample) {
+                    if let Some(id) = self.expand_thread(cur, &state, thread)? {
                         return Ok(Some(id));
                     }
                 }
@@ -408,8 +574,129 @@ impl<'a> Search<'a> {
         Ok(None)
     }
 
+    /// Adds the successors of node `cur` by the transitions of `thread`.
+    fn expand_thread(
+        &mut self,
+        cur: usize,
+        state: &State,
+        thread: usize,
+    ) -> Result<Option<usize>, Stop> {
+        let loc: LocId = state.locs[thread];
+        let count = self.outgoing[thread].get(loc.index()).map_or(0, Vec::len);
+        for k in 0..count {
+            let t = self.outgoing[thread][loc.index()][k];
+            if let Some(id) = self.successors(cur, state, t)? {
+                return Ok(Some(id));
+            }
+        }
+        Ok(None)
+    }
+
+    /// Whether a transition of `thread` is enabled in `state` (or its
+    /// guard overflows: the expansion notes that).
+    fn enabled(&self, thread: usize, state: &State) -> bool {
+        let loc = state.locs[thread].index();
+        self.outgoing[thread].get(loc).is_some_and(|ts| {
+            ts.iter().any(|&t| {
+                let guard = &self.program.transition(t).guard;
+                if self.reads[t.index()]
+                    .iter()
+                    .any(|v| is_lazy(state.vals[v.index()]))
+                {
+                    lazy::guard(guard, state, self.bound) != lazy::Guard::Never
+                } else {
+                    interp::eval_cond(guard, state) != Ok(false)
+                }
+            })
+        })
+    }
+
     /// Adds the successors of node `cur` by transition `t`.
     fn successors(&mut self, cur: usize, state: &State, t: TransId) -> Result<Option<usize>, Stop> {
+        // The lazy values the transition reads are chosen first.
+        let undef: Vec<VarId> = self.reads[t.index()]
+            .iter()
+            .copied()
+            .filter(|v| is_lazy(state.vals[v.index()]))
+            .collect();
+        if undef.is_empty() {
+            return self.successors_from(cur, state, t, None, &[]);
+        }
+        // Lazy values only the guard reads stay lazy when the guard is
+        // decided for all the values the search would choose.
+        let tr = self.program.transition(t);
+        let mut rhs_reads = false;
+        for a in &tr.assigns {
+            if let Rhs::Expr(e) = &a.rhs {
+                e.for_each_var(&mut |v| rhs_reads |= is_lazy(state.vals[v.index()]));
+            }
+        }
+        let decided = lazy::guard(&tr.guard, state, self.bound);
+        if decided == lazy::Guard::Never {
+            return Ok(None);
+        }
+        if !rhs_reads {
+            match decided {
+                lazy::Guard::Never => return Ok(None),
+                g @ (lazy::Guard::Sampled | lazy::Guard::Narrowed) => {
+                    // Taken with one of those values (0), put back
+                    // afterwards (narrowed).
+                    let mut concrete = state.clone();
+                    let mut relazy = Vec::with_capacity(undef.len());
+                    for v in &undef {
+                        let old = state.vals[v.index()];
+                        let new = if g == lazy::Guard::Narrowed {
+                            UNDEF_NAT
+                        } else {
+                            old
+                        };
+                        relazy.push((*v, new));
+                        concrete.vals[v.index()] = 0;
+                    }
+                    return self.successors_from(cur, &concrete, t, None, &relazy);
+                }
+                lazy::Guard::Depends => {}
+            }
+        }
+        self.note_cut(Cut::Input);
+        let mut concrete = state.clone();
+        // Each value's range: [0, B] when narrowed.
+        let ranges: Vec<(i128, i128)> = undef
+            .iter()
+            .map(|v| match state.vals[v.index()] {
+                UNDEF_NAT => (0, self.bound),
+                _ => (-self.bound, self.bound),
+            })
+            .collect();
+        let mut pick: Vec<i128> = ranges.iter().map(|r| r.0).collect();
+        loop {
+            self.tick()?;
+            for (v, &x) in undef.iter().zip(&pick) {
+                concrete.vals[v.index()] = x;
+            }
+            let chosen = undef.iter().copied().zip(pick.iter().copied()).collect();
+            if let Some(id) = self.successors_from(cur, &concrete, t, Some(chosen), &[])? {
+                return Ok(Some(id));
+            }
+            if !odometer(pick.iter_mut(), ranges.iter().copied()) {
+                return Ok(None);
+            }
+        }
+    }
+
+    /// [`Self::successors`] from a state in which `t` reads no lazy value;
+    /// `chosen`: the values chosen for the lazy ones it read; `relazy`:
+    /// variables lazy in the node, whose value in `state` was only a
+    /// stand-in, lazy again (with the value given) in the successors unless
+    /// `t` assigns them.
+    fn successors_from(
+        &mut self,
+        cur: usize,
+        state: &State,
+        t: TransId,
+        chosen: Option<Box<[(VarId, i128)]>>,
+        relazy: &[(VarId, i128)],
+    ) -> Result<Option<usize>, Stop> {
         let tr = self.program.transition(t);
         match interp::eval_cond(&tr.guard, state) {
             Ok(true) => {}
@@ -430,6 +717,9 @@ impl<'a> Search<'a> {
             .iter()
             .map(|&v| {
                 self.ranges.get(&(t, v)).copied().unwrap_or_else(|| {
+                    if self.lazy[v.index()] {
+                        return (UNDEF, UNDEF);
+                    }
                     sampled = true;
                     (-self.bound, self.bound)
                 })
@@ -444,9 +734,21 @@ impl<'a> Search<'a> {
             .map(|(&v, &(lo, _))| (v, lo))
             .collect();
         loop {
+            self.tick()?;
             match interp::step(self.program, state, t, &values) {
-                Ok(s) => {
-                    if let Some(id) = self.visit_saturated(cur, state, s, t, &values)? {
+                Ok(mut s) => {
+                    for &(v, lazy) in relazy {
+                        if !tr.assigns.iter().any(|a| a.var == v) {
+                            s.vals[v.index()] = lazy;
+                        }
+                    }
+                    let parent = Parent {
+                        from: cur,
+                        transition: t,
+                        inputs: values.clone(),
+                        chosen: chosen.clone(),
+                    };
+                    if let Some(id) = self.visit_saturated(state, s, parent)? {
                         return Ok(Some(id));
                     }
                 }
@@ -460,27 +762,25 @@ impl<'a> Search<'a> {
         }
     }
 
-    /// Visits the successor `next` of node `cur` by `t` with inputs
-    /// `values` — with saturated counters, each of its abstract versions.
+    /// Visits the successor `next` of `state` reached as `parent` says —
+    /// with saturated counters, each of its abstract versions.
     fn visit_saturated(
         &mut self,
-        cur: usize,
         state: &State,
         mut next: State,
-        t: TransId,
-        values: &[(VarId, i128)],
+        parent: Parent,
     ) -> Result<Option<usize>, Stop> {
         let Some(sat) = self.saturation else {
-            return self.visit(&next, Some((cur, t, values.to_vec())));
+            return self.visit(&next, Some(parent));
         };
-        let choices = sat.choices(t, &state.vals);
+        let choices = sat.choices(parent.transition, &state.vals);
         // Indices into each counter's choices.
         let mut pick = vec![0i128; choices.len()];
         loop {
             for ((c, vals), &i) in choices.iter().zip(&pick) {
                 next.vals[c.index()] = vals[i as usize];
             }
-            if let Some(id) = self.visit(&next, Some((cur, t, values.to_vec())))? {
+            if let Some(id) = self.visit(&next, Some(parent.clone()))? {
                 return Ok(Some(id));
             }
             let digits = choices.iter().map(|(_, vals)| (0, vals.len() as i128 - 1));
@@ -490,16 +790,58 @@ impl<'a> Search<'a> {
         }
     }
 
-    /// The trace to node `id`, replayed by the interpreter.
+    /// The trace to node `id`, replayed by the interpreter. A lazy value
+    /// becomes, at the step or initial state that left it lazy, the value
+    /// chosen when it was first read (0 when nothing read it).
     fn trace(&self, id: usize) -> Result<Trace, RunError> {
-        let mut steps = Vec::new();
+        let mut path = Vec::new();
         let mut cur = id;
-        while let Some((parent, t, inputs)) = &self.parents[cur] {
-            steps.push((*t, inputs.clone()));
-            cur = *parent;
+        while let Some(parent) = &self.parents[cur] {
+            path.push(parent);
+            cur = parent.from;
         }
-        steps.reverse();
-        Trace::execute(self.program, self.state(cur).vals, &steps)
+        path.reverse();
+        let mut initial = self.state(cur).vals;
+        // Where each lazy value came from: the initial state (`None`) or
+        // the input of a step.
+        let mut origin: crate::ase::hash::FxHashMap<VarId, Option<usize>> = initial
+            .iter()
+            .enumerate()
+            .filter(|(_, &x)| is_lazy(x))
+            .map(|(v, _)| (VarId::new(v), None))
+            .collect();
+        let mut steps: Vec<(TransId, Vec<(VarId, i128)>)> = Vec::with_capacity(path.len());
+        for (k, parent) in path.iter().enumerate() {
+            for &(v, x) in parent.chosen.iter().flat_map(|c| c.iter()) {
+                match origin.remove(&v) {
+                    Some(None) => initial[v.index()] = x,
+                    Some(Some(j)) => {
+                        if let Some(input) = steps[j].1.iter_mut().find(|(w, _)| *w == v) {
+                            input.1 = x;
+                        }
+                    }
+                    None => {}
+                }
+            }
+            for a in &self.program.transition(parent.transition).assigns {
+                origin.remove(&a.var);
+            }
+            for &(v, x) in &parent.inputs {
+                if is_lazy(x) {
+                    origin.insert(v, Some(k));
+                }
+            }
+            steps.push((parent.transition, parent.inputs.clone()));
+        }
+        for x in initial.iter_mut().filter(|x| is_lazy(**x)) {
+            *x = 0;
+        }
+        for (_, inputs) in &mut steps {
+            for input in inputs.iter_mut().filter(|(_, x)| is_lazy(*x)) {
+                input.1 = 0;
+            }
+        }
+        Trace::execute(self.program, initial, &steps)
     }
 }
 
@@ -562,16 +904,55 @@ impl Reachable {
 }
 
 /// [`prove`], also returning the visited states when it proves the program
-/// safe (for a certificate).
+/// safe (for a certificate). With [`Bounds::partial_order`], the reduced
+/// search runs first; when it proves the program, the full search follows
+/// for the states of the certificate, for at most a few times as long; when
+/// that does not end, the reduced proof is returned without states.
 pub fn prove_with_states(
     program: &Program,
     bounds: &Bounds,
     deadline: Option<Instant>,
 ) -> (Outcome, Option<Reachable>) {
     let mut keys = None;
-    let outcome = search_keeping(program, bounds, deadline, true, None, Some(&mut keys));
-    (outcome, keys)
+    if !bounds.partial_order {
+        let outcome = search_keeping(program, bounds, deadline, true, None, Some(&mut keys));
+        return (outcome, keys);
+    }
+    let start = Instant::now();
+    let reduced = search_keeping(program, bounds, deadline, true, None, None);
+    if !matches!(reduced.verdict, Verdict::Safe(_)) {
+        return (reduced, None);
+    }
+    // The reduced search's states are not closed under every transition,
+    // so they are no certificate: the full search gives one if it ends in
+    // a few times the reduced search's time.
+    let spent = start.elapsed();
+    let budget = Instant::now() + (spent * FULL_SEARCH_FACTOR).max(FULL_SEARCH_MIN);
+    let full_deadline = Some(deadline.map_or(budget, |d| d.min(budget)));
+    let full_bounds = Bounds {
+        partial_order: false,
+        ..*bounds
+    };
+    let mut full = search_keeping(
+        program,
+        &full_bounds,
+        full_deadline,
+        true,
+        None,
+        Some(&mut keys),
+    );
+    full.stats.time = start.elapsed();
+    match full.verdict {
+        Verdict::Safe(_) | Verdict::Unsafe(_) => (full, keys),
+        Verdict::Unknown(_) => (reduced, None),
+    }
 }
+
+/// The full search after a partial-order reduced proof (for a certificate)
+/// gets this many times the reduced search's time ...
+const FULL_SEARCH_FACTOR: u32 = 4;
+/// ... and at least this long.
+const FULL_SEARCH_MIN: std::time::Duration = std::time::Duration::from_secs(1);
 
 /// The exhaustive search of a counter system with its counters saturated
 /// ([`crate::saturate`]): `safe` ([`Proof::SaturatedSearch`]) when no error
@@ -675,6 +1056,18 @@ fn search_keeping(
     }
 }
 
+/// The variables whose sampled inputs and free initial values the search
+/// keeps lazy ([`UNDEF`]): those the error and initial conditions do not
+/// read (an error state must be decided on concrete values); none with
+/// saturated counters (their abstract states are certificates as they are).
+fn lazy_variables(program: &Program, saturated: bool) -> Vec<bool> {
+    let mut lazy = vec![!saturated; program.vars.len()];
+    for c in program.error.iter().chain(&program.init) {
+        c.for_each_var(&mut |v| lazy[v.index()] = false);
+    }
+    lazy
+}
+
 /// Largest input range enumerated exactly.
 const MAX_RANGE: i128 = 1 << 10;
 
@@ -770,6 +1163,7 @@ mod tests {
         Bounds {
             bound,
             max_states: 100_000,
+            partial_order: false,
         }
     }
 
@@ -852,14 +1246,16 @@ mod tests {
 
     #[test]
     fn state_limit_and_lazy_initial_states() {
-        // 21^4 initial combinations at bound 10: the limit stops the
-        // enumeration long before the product.
-        let p = program("var a, b, c, d; thread p at 0 { 0 -> 0; } error a > 100;");
+        // 21^4 initial combinations at bound 10 (the error reads the
+        // variables, so they are not lazy): the limit stops the enumeration
+        // long before the product.
+        let p = program("var a, b, c, d; thread p at 0 { 0 -> 0; } error a + b + c + d > 100;");
         let out = check(
             &p,
             &Bounds {
                 bound: 10,
                 max_states: 50,
+                partial_order: false,
             },
             None,
         );
@@ -898,15 +1294,15 @@ mod tests {
     #[test]
     fn packing_round_trips() {
         let p = program("var a, b, c; thread p at 0 { 0 -> 1; 1 -> 2; } thread q at 0 { 0 -> 0; }");
-        let packing = Packing::new(&p, 127).expect("fits");
-        for vals in [[-127, 0, 127], [1, -1, 5], [0, 0, 0]] {
+        let packing = Packing::new(&p, 126).expect("fits");
+        for vals in [[-126, 0, 126], [1, -1, 5], [0, UNDEF, UNDEF_NAT]] {
             let s = State {
                 locs: vec![LocId(2), LocId(0)],
                 vals: vals.to_vec(),
             };
             assert_eq!(packing.unpack(packing.pack(&s)), s);
         }
-        assert!(Packing::new(&p, 128).is_none());
+        assert!(Packing::new(&p, 127).is_none());
     }
 
     #[test]
@@ -917,6 +1313,7 @@ mod tests {
             &Bounds {
                 bound: 50,
                 max_states: u64::MAX,
+                partial_order: false,
             },
             Some(Instant::now()),
         );
@@ -978,9 +1375,13 @@ mod tests {
                 64,
                 i128::from(i64::MAX),
                 i128::from(i64::MIN),
+                UNDEF,
+                UNDEF_NAT,
+                i128::MAX,
+                i128::MIN + 2,
             ],
         };
-        assert_eq!(from_bytes(&to_bytes(&s), 2, 8), s);
+        assert_eq!(from_bytes(&to_bytes(&s), 2, 12), s);
     }
 
     #[test]

@@ -13,6 +13,7 @@ pub mod linear;
 pub mod liveness;
 pub mod memory;
 pub mod parse;
+pub mod por;
 pub mod portfolio;
 pub mod print;
 pub mod saturate;

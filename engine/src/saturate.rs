@@ -346,6 +346,7 @@ mod tests {
             let bounds = crate::explicit::Bounds {
                 bound: 7,
                 max_states: 200_000,
+                partial_order: false,
             };
             let (out, reach) = crate::explicit::prove_saturated(&p, &sat, &bounds, None);
             let concrete = crate::explicit::check(&p, &bounds, None);

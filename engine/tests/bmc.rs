@@ -147,6 +147,7 @@ fn two_threads_pass_a_check_with_large_amounts() {
         &explicit::Bounds {
             bound: 10,
             max_states: 100_000,
+            partial_order: false,
         },
         None,
     );
@@ -341,6 +342,7 @@ fn differential_against_the_explicit_search() {
             &explicit::Bounds {
                 bound: BOUND,
                 max_states: 50_000,
+                partial_order: false,
             },
             Some(Instant::now() + Duration::from_secs(20)),
         );

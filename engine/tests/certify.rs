@@ -375,6 +375,7 @@ fn mutants_are_rejected_or_still_contain_every_reachable_state() {
         let bounds = engine::explicit::Bounds {
             bound: 4,
             max_states: 200_000,
+            partial_order: false,
         };
         // Reachable states with the free initial values in [-4, 4].
         let reachable = bounded_reachable(&p, &bounds);
@@ -495,6 +496,7 @@ error x > 5;
     let bounds = engine::explicit::Bounds {
         bound: 3,
         max_states: 10_000,
+        partial_order: false,
     };
     let (outcome, reachable) = engine::explicit::prove_with_states(&p, &bounds, None);
     assert!(
@@ -550,6 +552,7 @@ error y > 7;
     let bounds = engine::explicit::Bounds {
         bound: 3,
         max_states: 10_000,
+        partial_order: false,
     };
     let (outcome, reachable) = engine::explicit::prove_with_states(&p, &bounds, None);
     assert!(matches!(outcome.verdict, Verdict::Safe(_)), "{outcome:?}");

@@ -240,7 +240,11 @@ fn trace_magnitude(trace: &Trace) -> i128 {
 fn explicit_check(p: &Program, bound: i64, max_states: u64, report: &mut Report) -> Outcome {
     let out = explicit::check(
         p,
-        &Bounds { bound, max_states },
+        &Bounds {
+            bound,
+            max_states,
+            partial_order: false,
+        },
         Some(Instant::now() + EXPLICIT_TIMEOUT),
     );
     report.explicit_runs += 1;
@@ -718,6 +722,7 @@ fn shrinking_keeps_the_failure_and_minimises() {
             &Bounds {
                 bound: 3,
                 max_states: 10_000,
+                partial_order: false,
             },
             None,
         );

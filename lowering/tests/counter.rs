@@ -77,6 +77,7 @@ fn the_counter_system_keeps_the_race_of_two_workers() {
     let bounds = engine::explicit::Bounds {
         bound: 8,
         max_states: 200_000,
+        partial_order: false,
     };
     let o = engine::explicit::check(&coarse, &bounds, None);
     assert!(matches!(o.verdict, Verdict::Unsafe(_)), "{:?}", o.verdict);

@@ -82,6 +82,7 @@ fn search_traced(lowered: &Lowered, program: &Program) -> (Answer, Option<Trace>
     let bounds = Bounds {
         bound: 3,
         max_states: MAX_STATES,
+        partial_order: false,
     };
     let outcome = explicit::prove(program, &bounds, Some(Instant::now() + TIMEOUT));
     match outcome.verdict {

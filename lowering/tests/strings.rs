@@ -37,6 +37,7 @@ fn reach(name: &str, body: &str) -> (bool, bool) {
         let bounds = Bounds {
             bound: 3,
             max_states: 100_000,
+            partial_order: false,
         };
         match explicit::prove(p, &bounds, Some(Instant::now() + Duration::from_secs(20))).verdict {
             Verdict::Safe(_) => false,

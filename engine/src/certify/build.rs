@@ -2,6 +2,7 @@
 //! ([`super::check`]) decides whether what is built here is a proof.
 
 use super::{Certificate, Dnf, Invariant, ProgramRef};
+use crate::explicit::is_lazy;
 use crate::interp::State;
 use crate::ir::{CmpOp, Cond, LocId, Program, Term, VarId};
 use crate::linear::{Atom, Formula, Lin, Rel, Sym};
@@ -221,7 +222,8 @@ struct Summary {
 /// the range (the search tried only the range: a value outside blocks the
 /// owner for good, and no other thread reads the variable). With
 /// `saturated` counters and their cap `K`, a counter at `K` is `>= K`
-/// ([`crate::saturate`]).
+/// ([`crate::saturate`]). A lazy value ([`is_lazy`]: an input nobody read)
+/// is unconstrained.
 pub fn from_states<I: Iterator<Item = State>>(
     program: ProgramRef,
     proof: &str,
@@ -338,6 +340,8 @@ pub fn from_states<I: Iterator<Item = State>>(
             for &v in &free {
                 match rel.iter().position(|&r| r == v) {
                     Some(i) if mask & (1 << i) != 0 => conj.push(outside(v, relax[&v])?),
+                    // A lazy value is any value.
+                    _ if is_lazy(s.vals[v]) => {}
                     _ => conj.push(eq(v, s.vals[v])?),
                 }
             }
@@ -351,7 +355,7 @@ pub fn from_states<I: Iterator<Item = State>>(
         let relax = &relaxed_by_tuple[locs];
         let mut blocks = Vec::new();
         let mut common = Vec::new();
-        for v in (0..nvars).filter(|&v| sum.constant[v]) {
+        for v in (0..nvars).filter(|&v| sum.constant[v] && !is_lazy(sum.first[v])) {
             match relax.get(&v) {
                 Some(&r) => blocks.push(vec![vec![eq(v, sum.first[v])?], vec![outside(v, r)?]]),
                 None => common.push(eq(v, sum.first[v])?),

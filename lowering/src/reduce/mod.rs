@@ -4,7 +4,9 @@
 //! 1. propagates constants of thread-local variables and removes the edges
 //!    they show infeasible ([`constprop`]), then does the same with the
 //!    flow-insensitive value sets of all variables ([`values`]);
-//! 2. finds where `main` runs alone ([`alone`]), the mutexes the lowering
+//! 2. finds where `main` runs alone ([`alone`]) and drops the havocs of
+//!    indeterminate values `main` overwrites before anyone reads them
+//!    ([`havocs`]), finds the mutexes the lowering
 //!    fully understands and the locks each thread holds at each location
 //!    ([`locks`]), and folds that knowledge into the guards (the give-up
 //!    edges of a release of a held mutex disappear);
@@ -22,6 +24,7 @@
 mod alone;
 mod cleanup;
 mod constprop;
+mod havocs;
 mod locks;
 mod values;
 
@@ -115,6 +118,7 @@ pub(crate) fn reduce(
             .any(|e| e.assigns.iter().any(|(v, _)| is_run(*v)))
     });
     let alone = alone::alone(&threads[0].cfg, &runs, nested_creation);
+    havocs::drop_unread(&mut threads[0].cfg, &alone);
     let cfgs: Vec<&Cfg> = threads.iter().map(|t| &t.cfg).collect();
     let mut candidates = BTreeSet::new();
     for cfg in &cfgs {
