@@ -25,7 +25,7 @@ fn kind(v: &Verdict) -> &'static str {
 fn bounds(partial_order: bool) -> Bounds {
     Bounds {
         bound: 4,
-        max_states: 20_000,
+        max_states: 5_000,
         partial_order,
     }
 }
