@@ -103,8 +103,8 @@ enum Key {
     Bytes(Box<[u8]>),
 }
 
-fn put_varint(out: &mut Vec<u8>, v: i128) {
-    let mut z = ((v << 1) ^ (v >> 127)) as u128;
+/// An unsigned LEB128 varint: seven bits per byte, low bits first.
+fn put_unsigned(out: &mut Vec<u8>, mut z: u128) {
     loop {
         let byte = (z & 0x7f) as u8;
         z >>= 7;
@@ -116,7 +116,7 @@ fn put_varint(out: &mut Vec<u8>, v: i128) {
     }
 }
 
-fn get_varint(bytes: &[u8], at: &mut usize) -> i128 {
+fn get_unsigned(bytes: &[u8], at: &mut usize) -> u128 {
     let mut z: u128 = 0;
     let mut shift = 0;
     while let Some(&b) = bytes.get(*at) {
@@ -127,7 +127,7 @@ fn get_varint(bytes: &[u8], at: &mut usize) -> i128 {
             break;
         }
     }
-    ((z >> 1) as i128) ^ -((z & 1) as i128)
+    z
 }
 
 /// A value as a varint, [`UNDEF`] and [`UNDEF_NAT`] as the one-byte codes
@@ -139,32 +139,15 @@ fn put_value(out: &mut Vec<u8>, v: i128) {
     }
     // Zigzag codes shifted by two; i128::MAX, whose shifted code would
     // overflow, takes the code UNDEF_NAT's zigzag code left free.
-    let mut z = match v {
+    let z = match v {
         i128::MAX => u128::MAX,
         v => (((v << 1) ^ (v >> 127)) as u128) + 2,
     };
-    loop {
-        let byte = (z & 0x7f) as u8;
-        z >>= 7;
-        if z == 0 {
-            out.push(byte);
-            return;
-        }
-        out.push(byte | 0x80);
-    }
+    put_unsigned(out, z);
 }
 
 fn get_value(bytes: &[u8], at: &mut usize) -> i128 {
-    let mut z: u128 = 0;
-    let mut shift = 0;
-    while let Some(&b) = bytes.get(*at) {
-        *at += 1;
-        z |= u128::from(b & 0x7f) << shift;
-        shift += 7;
-        if b & 0x80 == 0 {
-            break;
-        }
-    }
+    let z = get_unsigned(bytes, at);
     if z < 2 {
         return UNDEF + z as i128;
     }
@@ -178,7 +161,7 @@ fn get_value(bytes: &[u8], at: &mut usize) -> i128 {
 fn to_bytes(s: &State) -> Box<[u8]> {
     let mut out = Vec::with_capacity(s.locs.len() + s.vals.len());
     for l in &s.locs {
-        put_varint(&mut out, i128::from(l.0));
+        put_unsigned(&mut out, u128::from(l.0));
     }
     for v in &s.vals {
         put_value(&mut out, *v);
@@ -189,7 +172,7 @@ fn to_bytes(s: &State) -> Box<[u8]> {
 fn from_bytes(bytes: &[u8], threads: usize, vars: usize) -> State {
     let mut at = 0;
     let locs = (0..threads)
-        .map(|_| LocId(get_varint(bytes, &mut at) as u32))
+        .map(|_| LocId(get_unsigned(bytes, &mut at) as u32))
         .collect();
     let vals = (0..vars).map(|_| get_value(bytes, &mut at)).collect();
     State { locs, vals }
