@@ -170,8 +170,11 @@ fn c_programs_get_their_expected_verdicts() {
         if !ok {
             failures.push(format!("{f}: expected {expect}, got {v}"));
         }
-        // Timeouts of known-unknown programs depend on the machine.
-        let shown = if slow.contains(f) && word == "unknown" {
+        // Whether a known-unknown program is decided in its short time
+        // depends on the machine (and the build): either answer shows alike.
+        let shown = if slow.contains(f) && expect != "unknown" {
+            format!("{expect} or unknown (known)")
+        } else if slow.contains(f) {
             "unknown (known)".to_string()
         } else {
             v.clone()
