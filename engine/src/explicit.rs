@@ -615,31 +615,27 @@ impl<'a> Search<'a> {
             }
         }
         let decided = lazy::guard(&tr.guard, state, self.bound);
-        if decided == lazy::Guard::Never {
-            return Ok(None);
-        }
-        if !rhs_reads {
-            match decided {
-                lazy::Guard::Never => return Ok(None),
-                g @ (lazy::Guard::Sampled | lazy::Guard::Narrowed) => {
-                    // Taken with one of those values (0), put back
-                    // afterwards (narrowed).
-                    let mut concrete = state.clone();
-                    let mut relazy = Vec::with_capacity(undef.len());
-                    for v in &undef {
-                        let old = state.vals[v.index()];
-                        let new = if g == lazy::Guard::Narrowed {
+        match decided {
+            lazy::Guard::Never => return Ok(None),
+            // Taken with a stand-in value (0), lazy again afterwards
+            // (narrowed to [0, B] when the guard needs that).
+            lazy::Guard::Sampled | lazy::Guard::Narrowed if !rhs_reads => {
+                let mut concrete = state.clone();
+                let relazy: Vec<(VarId, i128)> = undef
+                    .iter()
+                    .map(|v| {
+                        concrete.vals[v.index()] = 0;
+                        let again = if decided == lazy::Guard::Narrowed {
                             UNDEF_NAT
                         } else {
-                            old
+                            state.vals[v.index()]
                         };
-                        relazy.push((*v, new));
-                        concrete.vals[v.index()] = 0;
-                    }
-                    return self.successors_from(cur, &concrete, t, None, &relazy);
-                }
-                lazy::Guard::Depends => {}
+                        (*v, again)
+                    })
+                    .collect();
+                return self.successors_from(cur, &concrete, t, None, &relazy);
             }
+            _ => {}
         }
         self.note_cut(Cut::Input);
         let mut concrete = state.clone();

@@ -48,25 +48,17 @@ fn term(t: &Term, s: &State, lazy: Domains) -> Interval {
             UNDEF_NAT => lazy.nat,
             x => Interval::point(x),
         },
-        Term::Add(a, b) => {
+        Term::Add(a, b) | Term::Sub(a, b) => {
             let (a, b) = (term(a, s, lazy), term(b, s, lazy));
             if a.unbounded() || b.unbounded() {
                 return ANY;
             }
-            match (a.lo.checked_add(b.lo), a.hi.checked_add(b.hi)) {
-                (Some(lo), Some(hi)) => known(Interval { lo, hi }),
-                _ => ANY,
-            }
-        }
-        Term::Sub(a, b) => {
-            let (a, b) = (term(a, s, lazy), term(b, s, lazy));
-            if a.unbounded() || b.unbounded() {
-                return ANY;
-            }
-            match (a.lo.checked_sub(b.hi), a.hi.checked_sub(b.lo)) {
-                (Some(lo), Some(hi)) => known(Interval { lo, hi }),
-                _ => ANY,
-            }
+            let ends = if matches!(t, Term::Add(..)) {
+                a.lo.checked_add(b.lo).zip(a.hi.checked_add(b.hi))
+            } else {
+                a.lo.checked_sub(b.hi).zip(a.hi.checked_sub(b.lo))
+            };
+            ends.map_or(ANY, |(lo, hi)| known(Interval { lo, hi }))
         }
         Term::Mul(k, a) => {
             let a = term(a, s, lazy);
