@@ -637,6 +637,22 @@ impl<'a> Search<'a> {
             }
             _ => {}
         }
+        // One lazy value that the guard fixes to a few values: exactly
+        // those (every execution through `t` takes one of them).
+        if let [v] = undef[..] {
+            if let Some(values) = lazy::solve(&tr.guard, state, v, MAX_RANGE) {
+                let mut concrete = state.clone();
+                for x in values {
+                    self.tick()?;
+                    concrete.vals[v.index()] = x;
+                    let chosen = Some(vec![(v, x)].into_boxed_slice());
+                    if let Some(id) = self.successors_from(cur, &concrete, t, chosen, &[])? {
+                        return Ok(Some(id));
+                    }
+                }
+                return Ok(None);
+            }
+        }
         self.note_cut(Cut::Input);
         let mut concrete = state.clone();
         // Each value's range: [0, B] when narrowed.

@@ -602,3 +602,23 @@ error y > 7;
     }
     assert!(mutants > 5, "{mutants} mutants");
 }
+
+/// ASE run for a certificate (the proof left no states, or too many
+/// explicit ones) may prove the program by the safe-fragment check with a
+/// union of abstract states that is not inductive: the certificate is then
+/// built from the fragment and the tree's symbolic states, as for ASE's
+/// own proofs (this once ended in a refuted certificate).
+#[test]
+fn ase_run_for_a_certificate_falls_back_to_the_safe_fragment() {
+    let path = root().join("engine/tests/data/fragment_union_not_inductive.gc");
+    let p = program(&std::fs::read_to_string(&path).expect("read"));
+    let c = certify::certify(
+        &p,
+        "fragment_union_not_inductive.gc",
+        engine::verdict::Proof::ExhaustiveSearch,
+        Evidence::None,
+        TIMEOUT,
+    );
+    assert_eq!(c.status, Status::Certified, "{:?}", c.status);
+    assert_eq!(c.kind, "safe fragment and symbolic states");
+}

@@ -159,7 +159,7 @@ impl Certification {
 /// Builds the certificate of a `safe` verdict of `program` (called `name`)
 /// from the proof's evidence and checks it, within `timeout`. When the
 /// evidence is missing or too large (explicit states), ASE is run for
-/// abstract states instead, within the same time.
+/// abstract states instead, for at most [`ASE_CERTIFICATE_TIME`] of it.
 pub fn certify(
     program: &Program,
     name: &str,
@@ -170,9 +170,11 @@ pub fn certify(
     let start = std::time::Instant::now();
     let pref = || text::program_ref(program, name);
     let left = || timeout.map(|t| t.saturating_sub(start.elapsed()));
-    let from_ase = |why: String| -> Result<Certificate, String> {
+    // ASE run for abstract states (its proof's name, the states).
+    let from_ase = |why: String| -> Result<(String, crate::verdict::ProofStates), String> {
+        let budget = left().map_or(ASE_CERTIFICATE_TIME, |t| t.min(ASE_CERTIFICATE_TIME));
         let config = crate::ase::Config {
-            timeout: left(),
+            timeout: Some(budget),
             ..Default::default()
         };
         match crate::ase::check_with_proof(program, &config) {
@@ -181,11 +183,7 @@ pub fn certify(
                     crate::verdict::Verdict::Safe(p) => p.describe(),
                     _ => "ASE",
                 };
-                Ok(build::from_proof_states(
-                    pref(),
-                    &format!("{by} (ASE, run for the certificate)"),
-                    &states,
-                ))
+                Ok((format!("{by} (ASE, run for the certificate)"), states))
             }
             (o, None) => Err(format!(
                 "{why}; ASE gave no proof for a certificate ({})",
@@ -196,11 +194,8 @@ pub fn certify(
             )),
         }
     };
-    let mut explicit_fallback = false;
-    let built: Result<Certificate, String> = match evidence {
-        Evidence::Abstract(states) => {
-            Ok(build::from_proof_states(pref(), proof.describe(), states))
-        }
+    let ran: Result<Option<(String, crate::verdict::ProofStates)>, String> = match evidence {
+        Evidence::Abstract(_) => Ok(None),
         Evidence::Explicit(reachable) => match build::from_states(
             pref(),
             proof.describe(),
@@ -209,17 +204,26 @@ pub fn certify(
             reachable.saturated(),
             MAX_EXPLICIT_CONJUNCTS,
         ) {
-            Ok(c) => Ok(c),
-            Err(e) => {
-                explicit_fallback = true;
-                from_ase(format!("explicit states: {e}"))
+            Ok(c) => {
+                let report = check::check(program, &c, left());
+                return finish(c, report, start, "explicit states", program);
             }
+            Err(e) => from_ase(format!("explicit states: {e}")).map(Some),
         },
-        Evidence::None => from_ase("the proof left no states".into()),
+        Evidence::None => from_ase("the proof left no states".into()).map(Some),
     };
-    let certificate = match built {
-        Ok(c) => c,
-        Err(why) => {
+    // Abstract states: the proof's own, or those of ASE run for the
+    // certificate.
+    let (proof_name, states, kind) = match (&ran, evidence) {
+        (Ok(Some((name, states))), _) => (
+            name.clone(),
+            states,
+            "abstract states (ASE, run for the certificate)",
+        ),
+        (Ok(None), Evidence::Abstract(states)) => {
+            (proof.describe().to_string(), states, "abstract states")
+        }
+        (Err(why), _) => {
             return Certification {
                 certificate: None,
                 report: None,
@@ -228,46 +232,50 @@ pub fn certify(
                 kind: "none",
             }
         }
+        (Ok(None), _) => unreachable!("only abstract evidence is built without ASE"),
     };
-    let mut certificate = certificate;
-    let mut kind = match evidence {
-        Evidence::Abstract(_) => "abstract states",
-        Evidence::Explicit(_) if explicit_fallback => {
-            "abstract states (ASE, run for the certificate)"
-        }
-        Evidence::Explicit(_) => "explicit states",
-        Evidence::None => "abstract states (ASE, run for the certificate)",
-    };
-    let mut report = check::check(program, &certificate, left());
+    let certificate = build::from_proof_states(pref(), &proof_name, states);
+    let report = check::check(program, &certificate, left());
     // The union of the abstract states of a safe-fragment proof need not
     // be inductive; the fragment with the tree's symbolic states is.
-    if let (Evidence::Abstract(states), Err(f)) = (evidence, &report.result) {
-        if f.is_refutation() && states.fragment.is_some() {
+    match &report.result {
+        Err(f) if f.is_refutation() && states.fragment.is_some() => {
             let deadline = left().map(|t| std::time::Instant::now() + t);
             let proof_name = format!(
-                "{} (the fragment's abstract states and the tree's symbolic states)",
-                proof.describe()
+                "{proof_name} (the fragment's abstract states and the tree's symbolic states)"
             );
             match build::from_fragment(pref(), &proof_name, program, states, deadline) {
                 Ok(c) => {
-                    report = check::check(program, &c, left());
-                    certificate = c;
-                    kind = "safe fragment and symbolic states";
+                    let report = check::check(program, &c, left());
+                    finish(c, report, start, "safe fragment and symbolic states", program)
                 }
-                Err(e) => {
-                    return Certification {
-                        certificate: Some(certificate),
-                        report: Some(report),
-                        status: Status::NotCertified(format!(
-                            "the union of the abstract states is not inductive, and no certificate could be built from the safe fragment: {e}"
-                        )),
-                        time: start.elapsed(),
-                        kind: "abstract states",
-                    }
-                }
+                Err(e) => Certification {
+                    certificate: Some(certificate),
+                    report: Some(report),
+                    status: Status::NotCertified(format!(
+                        "the union of the abstract states is not inductive, and no certificate could be built from the safe fragment: {e}"
+                    )),
+                    time: start.elapsed(),
+                    kind,
+                },
             }
         }
+        _ => finish(certificate, report, start, kind, program),
     }
+}
+
+/// Most time ASE gets when it runs for a certificate's abstract states (the
+/// verdict stands uncertified when it does not prove the program in time).
+const ASE_CERTIFICATE_TIME: std::time::Duration = std::time::Duration::from_secs(120);
+
+/// The certification of a checked certificate.
+fn finish(
+    certificate: Certificate,
+    report: check::Report,
+    start: std::time::Instant,
+    kind: &'static str,
+    program: &Program,
+) -> Certification {
     let status = match &report.result {
         Ok(()) => Status::Certified,
         Err(f) if f.is_refutation() => Status::Refuted(f.describe(program)),

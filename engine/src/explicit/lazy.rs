@@ -7,7 +7,7 @@
 
 use super::{UNDEF, UNDEF_NAT};
 use crate::interp::State;
-use crate::ir::{CmpOp, Cond, Term};
+use crate::ir::{CmpOp, Cond, Term, VarId};
 
 /// A closed interval of values; `i128::MIN`/`i128::MAX` stand for no bound.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -198,6 +198,162 @@ pub(super) fn guard(guard: &Cond, s: &State, bound: i128) -> Guard {
     }
 }
 
+/// A set of integers: sorted, disjoint closed intervals; `i128::MIN` and
+/// `i128::MAX` stand for no bound.
+type Set = Vec<(i128, i128)>;
+
+fn everything() -> Set {
+    vec![(i128::MIN, i128::MAX)]
+}
+
+fn intersect(a: &Set, b: &Set) -> Set {
+    let mut out = Vec::new();
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() && j < b.len() {
+        let lo = a[i].0.max(b[j].0);
+        let hi = a[i].1.min(b[j].1);
+        if lo <= hi {
+            out.push((lo, hi));
+        }
+        if a[i].1 < b[j].1 {
+            i += 1;
+        } else {
+            j += 1;
+        }
+    }
+    out
+}
+
+fn complement(a: &Set) -> Set {
+    let mut out = Vec::new();
+    let mut next = Some(i128::MIN);
+    for &(lo, hi) in a {
+        if let Some(from) = next {
+            if from < lo {
+                out.push((from, lo - 1));
+            }
+        }
+        next = hi.checked_add(1);
+    }
+    if let Some(from) = next {
+        out.push((from, i128::MAX));
+    }
+    out
+}
+
+fn union(a: &Set, b: &Set) -> Set {
+    complement(&intersect(&complement(a), &complement(b)))
+}
+
+/// `t` as `a * v + b`, every other variable at its value in `s`; `None`
+/// when `t` is not affine in `v`, reads another lazy value or overflows.
+fn affine(t: &Term, s: &State, v: VarId) -> Option<(i128, i128)> {
+    Some(match t {
+        Term::Const(k) => (0, i128::from(*k)),
+        Term::Var(x) if *x == v => (1, 0),
+        Term::Var(x) => {
+            let value = s.vals[x.index()];
+            if super::is_lazy(value) {
+                return None;
+            }
+            (0, value)
+        }
+        Term::Add(a, b) => {
+            let (a, b) = (affine(a, s, v)?, affine(b, s, v)?);
+            (a.0.checked_add(b.0)?, a.1.checked_add(b.1)?)
+        }
+        Term::Sub(a, b) => {
+            let (a, b) = (affine(a, s, v)?, affine(b, s, v)?);
+            (a.0.checked_sub(b.0)?, a.1.checked_sub(b.1)?)
+        }
+        Term::Mul(k, a) => {
+            let (x, y) = affine(a, s, v)?;
+            let k = i128::from(*k);
+            (x.checked_mul(k)?, y.checked_mul(k)?)
+        }
+        Term::Neg(a) => {
+            let (x, y) = affine(a, s, v)?;
+            (x.checked_neg()?, y.checked_neg()?)
+        }
+        Term::Div(..) | Term::Mod(..) | Term::Nl(..) => {
+            if reads_undef(t, s) {
+                return None;
+            }
+            (0, crate::interp::eval_term(t, &s.vals).ok()?)
+        }
+    })
+}
+
+/// The values of `v` for which `a * v + b op 0`.
+fn solve_cmp(op: CmpOp, a: i128, b: i128) -> Option<Set> {
+    if a == 0 {
+        return Some(if op.holds(b, 0) {
+            everything()
+        } else {
+            Vec::new()
+        });
+    }
+    // Make `a` positive: `a v + b op 0` iff `-a v - b flip(op) 0`.
+    let (a, b, op) = if a < 0 {
+        (a.checked_neg()?, b.checked_neg()?, op.flip())
+    } else {
+        (a, b, op)
+    };
+    let floor = |n: i128| n.div_euclid(a);
+    let ceil = |n: i128| n.checked_neg().map(|m| -m.div_euclid(a));
+    let nb = b.checked_neg()?;
+    Some(match op {
+        // a v <= -b
+        CmpOp::Le => vec![(i128::MIN, floor(nb))],
+        CmpOp::Lt => vec![(i128::MIN, floor(nb.checked_sub(1)?))],
+        CmpOp::Ge => vec![(ceil(nb)?, i128::MAX)],
+        CmpOp::Gt => vec![(ceil(nb.checked_add(1)?)?, i128::MAX)],
+        CmpOp::Eq if nb.rem_euclid(a) == 0 => vec![(nb / a, nb / a)],
+        CmpOp::Eq => Vec::new(),
+        CmpOp::Ne if nb.rem_euclid(a) == 0 => complement(&vec![(nb / a, nb / a)]),
+        CmpOp::Ne => everything(),
+    })
+}
+
+/// The values of `v` for which `c` holds, every other variable at its
+/// value in `s`; `None` when that cannot be computed exactly.
+fn solve_cond(c: &Cond, s: &State, v: VarId) -> Option<Set> {
+    Some(match c {
+        Cond::True => everything(),
+        Cond::False => Vec::new(),
+        Cond::At(t, l) if s.locs[t.index()] == *l => everything(),
+        Cond::At(..) => Vec::new(),
+        Cond::Not(a) => complement(&solve_cond(a, s, v)?),
+        Cond::And(a, b) => intersect(&solve_cond(a, s, v)?, &solve_cond(b, s, v)?),
+        Cond::Or(a, b) => union(&solve_cond(a, s, v)?, &solve_cond(b, s, v)?),
+        Cond::Cmp(op, a, b) => {
+            let (a, b) = (affine(a, s, v)?, affine(b, s, v)?);
+            solve_cmp(*op, a.0.checked_sub(b.0)?, a.1.checked_sub(b.1)?)?
+        }
+    })
+}
+
+/// Every value of the lazy variable `v` for which `guard` holds in `s`
+/// (every other variable concrete), when they are at most `cap` many: an
+/// input that its guard fixes (a quotient, a value tested against a few
+/// constants) takes exactly those values, which covers every execution
+/// through the transition. `None` when the set is larger, unbounded, or
+/// not computable (non-affine in `v`, another lazy value, overflow).
+pub(super) fn solve(guard: &Cond, s: &State, v: VarId, cap: i128) -> Option<Vec<i128>> {
+    let set = solve_cond(guard, s, v)?;
+    let mut size: i128 = 0;
+    for &(lo, hi) in &set {
+        if lo == i128::MIN || hi == i128::MAX {
+            return None;
+        }
+        size = size.checked_add(hi.checked_sub(lo)?.checked_add(1)?)?;
+        if size > cap {
+            return None;
+        }
+    }
+    Some(set.into_iter().flat_map(|(lo, hi)| lo..=hi).collect())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -243,6 +399,152 @@ mod tests {
         // False for the sampled values but not for every integer.
         let big = cmp(CmpOp::Gt, v, Term::Const(100));
         assert_eq!(guard(&big, &s, 10), Guard::Depends);
+    }
+
+    #[test]
+    fn a_quotient_fixed_by_its_guard_is_solved() {
+        // 0 <= x + 1 - 4 q <= 3 with x = 6: q = 1 only.
+        let (x, q) = (Term::Var(VarId(0)), VarId(1));
+        let r = Term::Sub(
+            Box::new(Term::Add(Box::new(x), Box::new(Term::Const(1)))),
+            Box::new(Term::Mul(4, Box::new(Term::Var(q)))),
+        );
+        let within = Cond::And(
+            Box::new(cmp(CmpOp::Le, Term::Const(0), r.clone())),
+            Box::new(cmp(CmpOp::Le, r, Term::Const(3))),
+        );
+        let s = state(vec![6, UNDEF]);
+        assert_eq!(solve(&within, &s, q, 1024), Some(vec![1]));
+        // x = -6 (C's truncation: -3 <= r <= 0 when x + 1 < 0): q = -1.
+        let s = state(vec![-6, UNDEF]);
+        let neg = Cond::Or(
+            Box::new(Cond::And(
+                Box::new(cmp(CmpOp::Ge, Term::Var(VarId(0)), Term::Const(0))),
+                Box::new(within.clone()),
+            )),
+            Box::new(cmp(
+                CmpOp::Eq,
+                Term::Mul(-2, Box::new(Term::Var(q))),
+                Term::Const(2),
+            )),
+        );
+        assert_eq!(solve(&neg, &s, q, 1024), Some(vec![-1]));
+        // Unbounded, or too many values: not solved.
+        let half = cmp(CmpOp::Gt, Term::Var(q), Term::Const(5));
+        assert_eq!(solve(&half, &s, q, 1024), None);
+        let wide = Cond::And(
+            Box::new(half),
+            Box::new(cmp(CmpOp::Lt, Term::Var(q), Term::Const(5000))),
+        );
+        assert_eq!(solve(&wide, &s, q, 1024), None);
+        // Excluded points and strict bounds.
+        let ne = Cond::And(
+            Box::new(cmp(CmpOp::Ne, Term::Var(q), Term::Const(2))),
+            Box::new(Cond::And(
+                Box::new(cmp(
+                    CmpOp::Gt,
+                    Term::Mul(3, Box::new(Term::Var(q))),
+                    Term::Const(0),
+                )),
+                Box::new(cmp(CmpOp::Lt, Term::Var(q), Term::Const(4))),
+            )),
+        );
+        assert_eq!(solve(&ne, &s, q, 1024), Some(vec![1, 3]));
+        // Unsatisfiable: no value.
+        let none = cmp(
+            CmpOp::Eq,
+            Term::Mul(2, Box::new(Term::Var(q))),
+            Term::Const(3),
+        );
+        assert_eq!(solve(&none, &s, q, 1024), Some(vec![]));
+    }
+
+    /// `solve` against evaluation on random guards: affine comparisons of
+    /// the lazy value `q` (small coefficients) and a concrete `x`, under
+    /// `&&`, `||` and `!`. A solved set must be exactly the values in a
+    /// window around zero that satisfy the guard (every solution lies in
+    /// the window, by the size of the constants).
+    #[test]
+    fn solved_sets_agree_with_evaluation() {
+        let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut next = move |n: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % n
+        };
+        let (x, q) = (VarId(0), VarId(1));
+        fn small(r: u64) -> i64 {
+            i64::try_from(r).unwrap() - 6
+        }
+        let ops = [
+            CmpOp::Eq,
+            CmpOp::Ne,
+            CmpOp::Lt,
+            CmpOp::Le,
+            CmpOp::Gt,
+            CmpOp::Ge,
+        ];
+        fn atom(next: &mut dyn FnMut(u64) -> u64, ops: &[CmpOp], x: VarId, q: VarId) -> Cond {
+            let lhs = Term::Add(
+                Box::new(Term::Mul(small(next(13)), Box::new(Term::Var(q)))),
+                Box::new(Term::Mul(small(next(13)), Box::new(Term::Var(x)))),
+            );
+            let op = ops[usize::try_from(next(6)).unwrap()];
+            Cond::Cmp(op, lhs, Term::Const(small(next(13)) * 20))
+        }
+        fn formula(
+            next: &mut dyn FnMut(u64) -> u64,
+            ops: &[CmpOp],
+            x: VarId,
+            q: VarId,
+            depth: u32,
+        ) -> Cond {
+            match if depth == 0 { 0 } else { next(4) } {
+                0 => atom(next, ops, x, q),
+                1 => Cond::Not(Box::new(formula(next, ops, x, q, depth - 1))),
+                2 => Cond::And(
+                    Box::new(formula(next, ops, x, q, depth - 1)),
+                    Box::new(formula(next, ops, x, q, depth - 1)),
+                ),
+                _ => Cond::Or(
+                    Box::new(formula(next, ops, x, q, depth - 1)),
+                    Box::new(formula(next, ops, x, q, depth - 1)),
+                ),
+            }
+        }
+        let (mut solved, mut unsolved) = (0, 0);
+        for _ in 0..3000 {
+            let g = formula(&mut next, &ops, x, q, 3);
+            let xv = i128::from(small(next(13)));
+            let s = state(vec![xv, UNDEF]);
+            let window = -2000..=2000;
+            let holds: Vec<i128> = window
+                .clone()
+                .filter(|&v| crate::interp::eval_cond(&g, &state(vec![xv, v])) == Ok(true))
+                .collect();
+            match solve(&g, &s, q, 64) {
+                Some(values) => {
+                    solved += 1;
+                    assert_eq!(values, holds, "{g:?} with x = {xv}");
+                }
+                None => {
+                    unsolved += 1;
+                    // Too many values, or unbounded: the window shows more
+                    // than the cap or reaches its ends.
+                    let at_edge =
+                        holds.first() == Some(window.start()) || holds.last() == Some(window.end());
+                    assert!(
+                        holds.len() > 64 || at_edge,
+                        "{g:?} with x = {xv}: {holds:?}"
+                    );
+                }
+            }
+        }
+        assert!(
+            solved > 300 && unsolved > 300,
+            "{solved} solved, {unsolved} not"
+        );
     }
 
     #[test]
