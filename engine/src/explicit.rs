@@ -596,6 +596,22 @@ impl<'a> Search<'a> {
 
     /// Adds the successors of node `cur` by transition `t`.
     fn successors(&mut self, cur: usize, state: &State, t: TransId) -> Result<Option<usize>, Stop> {
+        self.successors_choosing(cur, state, t, &[])
+    }
+
+    /// [`Self::successors`], the lazy values in `chosen` having been given
+    /// the values listed there (in `state` too).
+    fn successors_choosing(
+        &mut self,
+        cur: usize,
+        state: &State,
+        t: TransId,
+        chosen: &[(VarId, i128)],
+    ) -> Result<Option<usize>, Stop> {
+        let with = |more: &[(VarId, i128)]| -> Option<Box<[(VarId, i128)]>> {
+            let all: Vec<(VarId, i128)> = chosen.iter().chain(more).copied().collect();
+            (!all.is_empty()).then(|| all.into_boxed_slice())
+        };
         // The lazy values the transition reads are chosen first.
         let undef: Vec<VarId> = self.reads[t.index()]
             .iter()
@@ -603,7 +619,7 @@ impl<'a> Search<'a> {
             .filter(|v| is_lazy(state.vals[v.index()]))
             .collect();
         if undef.is_empty() {
-            return self.successors_from(cur, state, t, None, &[]);
+            return self.successors_from(cur, state, t, with(&[]), &[]);
         }
         // Lazy values only the guard reads stay lazy when the guard is
         // decided for all the values the search would choose.
@@ -633,20 +649,23 @@ impl<'a> Search<'a> {
                         (*v, again)
                     })
                     .collect();
-                return self.successors_from(cur, &concrete, t, None, &relazy);
+                return self.successors_from(cur, &concrete, t, with(&[]), &relazy);
             }
             _ => {}
         }
-        // One lazy value that the guard fixes to a few values: exactly
-        // those (every execution through `t` takes one of them).
-        if let [v] = undef[..] {
+        // A lazy value for which the guard can hold for a few values only
+        // (whatever the other lazy values): exactly those (every execution
+        // through `t` takes one of them), then the others.
+        for &v in &undef {
             if let Some(values) = lazy::solve(&tr.guard, state, v, MAX_RANGE) {
                 let mut concrete = state.clone();
+                let mut now: Vec<(VarId, i128)> = chosen.to_vec();
+                now.push((v, 0));
                 for x in values {
                     self.tick()?;
                     concrete.vals[v.index()] = x;
-                    let chosen = Some(vec![(v, x)].into_boxed_slice());
-                    if let Some(id) = self.successors_from(cur, &concrete, t, chosen, &[])? {
+                    *now.last_mut().expect("pushed") = (v, x);
+                    if let Some(id) = self.successors_choosing(cur, &concrete, t, &now)? {
                         return Ok(Some(id));
                     }
                 }
@@ -669,8 +688,8 @@ impl<'a> Search<'a> {
             for (v, &x) in undef.iter().zip(&pick) {
                 concrete.vals[v.index()] = x;
             }
-            let chosen = undef.iter().copied().zip(pick.iter().copied()).collect();
-            if let Some(id) = self.successors_from(cur, &concrete, t, Some(chosen), &[])? {
+            let now: Vec<(VarId, i128)> = undef.iter().copied().zip(pick.iter().copied()).collect();
+            if let Some(id) = self.successors_from(cur, &concrete, t, with(&now), &[])? {
                 return Ok(Some(id));
             }
             if !odometer(pick.iter_mut(), ranges.iter().copied()) {

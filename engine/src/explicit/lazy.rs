@@ -315,32 +315,54 @@ fn solve_cmp(op: CmpOp, a: i128, b: i128) -> Option<Set> {
     })
 }
 
-/// The values of `v` for which `c` holds, every other variable at its
-/// value in `s`; `None` when that cannot be computed exactly.
-fn solve_cond(c: &Cond, s: &State, v: VarId) -> Option<Set> {
-    Some(match c {
-        Cond::True => everything(),
-        Cond::False => Vec::new(),
-        Cond::At(t, l) if s.locs[t.index()] == *l => everything(),
-        Cond::At(..) => Vec::new(),
-        Cond::Not(a) => complement(&solve_cond(a, s, v)?),
-        Cond::And(a, b) => intersect(&solve_cond(a, s, v)?, &solve_cond(b, s, v)?),
-        Cond::Or(a, b) => union(&solve_cond(a, s, v)?, &solve_cond(b, s, v)?),
-        Cond::Cmp(op, a, b) => {
-            let (a, b) = (affine(a, s, v)?, affine(b, s, v)?);
-            solve_cmp(*op, a.0.checked_sub(b.0)?, a.1.checked_sub(b.1)?)?
+/// The values of `v` for which `c` may hold (`.0`) and must hold (`.1`),
+/// every other variable at its value in `s`, other lazy values unknown: a
+/// comparison that is affine in `v` over concrete values is decided
+/// exactly, any other (another lazy value, a non-affine term, an overflow)
+/// may hold for every value and must hold for none.
+fn sets(c: &Cond, s: &State, v: VarId) -> (Set, Set) {
+    match c {
+        Cond::True => (everything(), everything()),
+        Cond::False => (Vec::new(), Vec::new()),
+        Cond::At(t, l) if s.locs[t.index()] == *l => (everything(), everything()),
+        Cond::At(..) => (Vec::new(), Vec::new()),
+        Cond::Not(a) => {
+            let (may, must) = sets(a, s, v);
+            (complement(&must), complement(&may))
         }
-    })
+        Cond::And(a, b) => {
+            let ((a_may, a_must), (b_may, b_must)) = (sets(a, s, v), sets(b, s, v));
+            (intersect(&a_may, &b_may), intersect(&a_must, &b_must))
+        }
+        Cond::Or(a, b) => {
+            let ((a_may, a_must), (b_may, b_must)) = (sets(a, s, v), sets(b, s, v));
+            (union(&a_may, &b_may), union(&a_must, &b_must))
+        }
+        Cond::Cmp(op, a, b) => {
+            let exact = affine(a, s, v)
+                .zip(affine(b, s, v))
+                .and_then(|(a, b)| solve_cmp(*op, a.0.checked_sub(b.0)?, a.1.checked_sub(b.1)?));
+            match exact {
+                Some(set) => (set.clone(), set),
+                None => (everything(), Vec::new()),
+            }
+        }
+    }
 }
 
-/// Every value of the lazy variable `v` for which `guard` holds in `s`
-/// (every other variable concrete), when they are at most `cap` many: an
-/// input that its guard fixes (a quotient, a value tested against a few
-/// constants) takes exactly those values, which covers every execution
-/// through the transition. `None` when the set is larger, unbounded, or
-/// not computable (non-affine in `v`, another lazy value, overflow).
+/// The values of the lazy variable `v` for which `guard` may hold in `s`
+/// (other lazy values unknown, the others at their values), when they are
+/// at most `cap` many; every integer counts, also for a value narrowed to
+/// [`UNDEF_NAT`] (narrowing only restricts the values the search samples:
+/// a concrete execution may have taken a narrowing step with a negative
+/// value, and must find its transitions here). An input
+/// that its guard fixes (a quotient, a value tested against a few
+/// constants or a small type range) takes exactly those values, which
+/// covers every execution through the transition (for any other value the
+/// guard is false whatever the other lazy values are). `None` when the set
+/// is larger or unbounded.
 pub(super) fn solve(guard: &Cond, s: &State, v: VarId, cap: i128) -> Option<Vec<i128>> {
-    let set = solve_cond(guard, s, v)?;
+    let (set, _) = sets(guard, s, v);
     let mut size: i128 = 0;
     for &(lo, hi) in &set {
         if lo == i128::MIN || hi == i128::MAX {
@@ -460,10 +482,13 @@ mod tests {
     }
 
     /// `solve` against evaluation on random guards: affine comparisons of
-    /// the lazy value `q` (small coefficients) and a concrete `x`, under
-    /// `&&`, `||` and `!`. A solved set must be exactly the values in a
-    /// window around zero that satisfy the guard (every solution lies in
-    /// the window, by the size of the constants).
+    /// the lazy value `q` (small coefficients), a concrete `x` and, in half
+    /// of them, a second lazy value `w`, under `&&`, `||` and `!`; `q` is
+    /// sometimes narrowed ([`UNDEF_NAT`]). Without `w`, a solved set must be
+    /// exactly the values in a window around zero that satisfy the guard
+    /// (every solution lies in the window, by the size of the constants);
+    /// with `w`, it must contain every value of `q` for which some `w` in a
+    /// window satisfies it. Narrowing does not restrict the set.
     #[test]
     fn solved_sets_agree_with_evaluation() {
         let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
@@ -473,61 +498,73 @@ mod tests {
             seed ^= seed << 17;
             seed % n
         };
-        let (x, q) = (VarId(0), VarId(1));
+        let (x, q, w) = (VarId(0), VarId(1), VarId(2));
         fn small(r: u64) -> i64 {
             i64::try_from(r).unwrap() - 6
         }
-        let ops = [
-            CmpOp::Eq,
-            CmpOp::Ne,
-            CmpOp::Lt,
-            CmpOp::Le,
-            CmpOp::Gt,
-            CmpOp::Ge,
-        ];
-        fn atom(next: &mut dyn FnMut(u64) -> u64, ops: &[CmpOp], x: VarId, q: VarId) -> Cond {
-            let lhs = Term::Add(
-                Box::new(Term::Mul(small(next(13)), Box::new(Term::Var(q)))),
-                Box::new(Term::Mul(small(next(13)), Box::new(Term::Var(x)))),
-            );
+        type Next<'a> = &'a mut dyn FnMut(u64) -> u64;
+        fn atom(next: Next, vars: &[VarId]) -> Cond {
+            let ops = [
+                CmpOp::Eq,
+                CmpOp::Ne,
+                CmpOp::Lt,
+                CmpOp::Le,
+                CmpOp::Gt,
+                CmpOp::Ge,
+            ];
+            let mut lhs = Term::Const(0);
+            // The first two always, the third in half of the atoms.
+            for (i, &v) in vars.iter().enumerate() {
+                if i >= 2 && next(2) == 0 {
+                    continue;
+                }
+                let k = small(next(13));
+                lhs = Term::Add(
+                    Box::new(lhs),
+                    Box::new(Term::Mul(k, Box::new(Term::Var(v)))),
+                );
+            }
             let op = ops[usize::try_from(next(6)).unwrap()];
             Cond::Cmp(op, lhs, Term::Const(small(next(13)) * 20))
         }
-        fn formula(
-            next: &mut dyn FnMut(u64) -> u64,
-            ops: &[CmpOp],
-            x: VarId,
-            q: VarId,
-            depth: u32,
-        ) -> Cond {
+        fn formula(next: Next, vars: &[VarId], depth: u32) -> Cond {
+            let sub = |next: Next| Box::new(formula(next, vars, depth - 1));
             match if depth == 0 { 0 } else { next(4) } {
-                0 => atom(next, ops, x, q),
-                1 => Cond::Not(Box::new(formula(next, ops, x, q, depth - 1))),
-                2 => Cond::And(
-                    Box::new(formula(next, ops, x, q, depth - 1)),
-                    Box::new(formula(next, ops, x, q, depth - 1)),
-                ),
-                _ => Cond::Or(
-                    Box::new(formula(next, ops, x, q, depth - 1)),
-                    Box::new(formula(next, ops, x, q, depth - 1)),
-                ),
+                0 => atom(next, vars),
+                1 => Cond::Not(sub(next)),
+                2 => Cond::And(sub(next), sub(next)),
+                _ => Cond::Or(sub(next), sub(next)),
             }
         }
-        let (mut solved, mut unsolved) = (0, 0);
-        for _ in 0..3000 {
-            let g = formula(&mut next, &ops, x, q, 3);
+        let (mut solved, mut unsolved, mut with_w) = (0, 0, 0);
+        for round in 0..3000 {
+            let two = round % 2 == 1;
+            let vars: &[VarId] = if two { &[q, x, w] } else { &[q, x] };
+            let g = formula(&mut next, vars, 3);
             let xv = i128::from(small(next(13)));
-            let s = state(vec![xv, UNDEF]);
-            let window = -2000..=2000;
+            let lazy_q = if next(4) == 0 { UNDEF_NAT } else { UNDEF };
+            let s = state(vec![xv, lazy_q, UNDEF]);
+            let window = if two { -300..=300 } else { -2000..=2000 };
+            let ws = if two { -10..=10 } else { 0..=0 };
             let holds: Vec<i128> = window
                 .clone()
-                .filter(|&v| crate::interp::eval_cond(&g, &state(vec![xv, v])) == Ok(true))
+                .filter(|&v| {
+                    ws.clone()
+                        .any(|wv| crate::interp::eval_cond(&g, &state(vec![xv, v, wv])) == Ok(true))
+                })
                 .collect();
             match solve(&g, &s, q, 64) {
+                Some(values) if two => {
+                    with_w += 1;
+                    for v in &holds {
+                        assert!(values.contains(v), "{g:?} with x = {xv}: {v} missing");
+                    }
+                }
                 Some(values) => {
                     solved += 1;
                     assert_eq!(values, holds, "{g:?} with x = {xv}");
                 }
+                None if two => {}
                 None => {
                     unsolved += 1;
                     // Too many values, or unbounded: the window shows more
@@ -542,8 +579,8 @@ mod tests {
             }
         }
         assert!(
-            solved > 300 && unsolved > 300,
-            "{solved} solved, {unsolved} not"
+            solved > 150 && unsolved > 150 && with_w > 50,
+            "{solved} solved, {unsolved} not, {with_w} with a second lazy value"
         );
     }
 
