@@ -653,10 +653,36 @@ impl<'a> Search<'a> {
             }
             _ => {}
         }
+        // A lazy value that the transition overwrites without reading it
+        // on the right, and on which alone the guard's truth depends: one
+        // enabling value stands for all (they have the same successors).
         // A lazy value for which the guard can hold for a few values only
         // (whatever the other lazy values): exactly those (every execution
-        // through `t` takes one of them), then the others.
+        // through `t` takes one of them). Then the others.
         for &v in &undef {
+            let overwritten = tr.assigns.iter().any(|a| a.var == v)
+                && !tr.assigns.iter().any(|a| match &a.rhs {
+                    Rhs::Expr(e) => {
+                        let mut reads = false;
+                        e.for_each_var(&mut |x| reads |= x == v);
+                        reads
+                    }
+                    Rhs::Nondet => false,
+                });
+            if overwritten {
+                match lazy::representative(&tr.guard, state, v) {
+                    Some(None) => return Ok(None),
+                    Some(Some(x)) => {
+                        self.tick()?;
+                        let mut concrete = state.clone();
+                        concrete.vals[v.index()] = x;
+                        let mut now = chosen.to_vec();
+                        now.push((v, x));
+                        return self.successors_choosing(cur, &concrete, t, &now);
+                    }
+                    None => {}
+                }
+            }
             if let Some(values) = lazy::solve(&tr.guard, state, v, MAX_RANGE) {
                 let mut concrete = state.clone();
                 let mut now: Vec<(VarId, i128)> = chosen.to_vec();

@@ -350,6 +350,37 @@ fn sets(c: &Cond, s: &State, v: VarId) -> (Set, Set) {
     }
 }
 
+/// One value of the lazy variable `v` that decides `guard` in `s` for
+/// every value of `v` that enables it, when the guard's truth depends on
+/// `v` alone (other lazy values aside from it are not read, or not in a
+/// way that matters: the values for which it may hold are those for which
+/// it must): `Some(None)` when no value enables it, `Some(Some(x))` with
+/// the enabling value closest to 0, `None` when the set is not exact. A
+/// transition that then overwrites `v` without reading it has the same
+/// successors for every enabling value, so one stands for all.
+pub(super) fn representative(guard: &Cond, s: &State, v: VarId) -> Option<Option<i128>> {
+    let (may, must) = sets(guard, s, v);
+    if may != must {
+        return None;
+    }
+    let closest = |x: i128| match may.iter().find(|&&(_, hi)| hi >= x) {
+        Some(&(lo, _)) if lo <= x => Some(x),
+        Some(&(lo, _)) => Some(lo),
+        None => None,
+    };
+    // The element closest to 0 from above or from below.
+    let above = closest(0);
+    let below = may
+        .iter()
+        .rev()
+        .find(|&&(lo, _)| lo <= 0)
+        .map(|&(_, hi)| hi.min(0));
+    Some(match (above, below) {
+        (Some(a), Some(b)) => Some(if a <= -b { a } else { b }),
+        (a, b) => a.or(b),
+    })
+}
+
 /// The values of the lazy variable `v` for which `guard` may hold in `s`
 /// (other lazy values unknown, the others at their values), when they are
 /// at most `cap` many; every integer counts, also for a value narrowed to
@@ -553,6 +584,19 @@ mod tests {
                         .any(|wv| crate::interp::eval_cond(&g, &state(vec![xv, v, wv])) == Ok(true))
                 })
                 .collect();
+            if !two {
+                // Without a second lazy value the sets are exact: a
+                // representative enables the guard, none when nothing does.
+                match representative(&g, &s, q) {
+                    Some(Some(r)) => assert_eq!(
+                        crate::interp::eval_cond(&g, &state(vec![xv, r, UNDEF])),
+                        Ok(true),
+                        "{g:?} with x = {xv}: {r}"
+                    ),
+                    Some(None) => assert!(holds.is_empty(), "{g:?} with x = {xv}"),
+                    None => panic!("{g:?} with x = {xv}: not exact"),
+                }
+            }
             match solve(&g, &s, q, 64) {
                 Some(values) if two => {
                     with_w += 1;
@@ -582,6 +626,31 @@ mod tests {
             solved > 150 && unsolved > 150 && with_w > 50,
             "{solved} solved, {unsolved} not, {with_w} with a second lazy value"
         );
+    }
+
+    #[test]
+    fn a_representative_stands_for_the_enabling_values() {
+        let (q, w) = (VarId(1), VarId(2));
+        let s = state(vec![0, UNDEF, UNDEF]);
+        let ge = |k| cmp(CmpOp::Ge, Term::Var(q), Term::Const(k));
+        let le = |k| cmp(CmpOp::Le, Term::Var(q), Term::Const(k));
+        // 5 <= q <= 2^32 - 1: 5.
+        let g = Cond::And(Box::new(ge(5)), Box::new(le(4_294_967_295)));
+        assert_eq!(representative(&g, &s, q), Some(Some(5)));
+        // q <= -3 || q >= 4: -3.
+        let g = Cond::Or(Box::new(le(-3)), Box::new(ge(4)));
+        assert_eq!(representative(&g, &s, q), Some(Some(-3)));
+        // -2 <= q: 0.
+        assert_eq!(representative(&ge(-2), &s, q), Some(Some(0)));
+        // Unsatisfiable: none.
+        let g = Cond::And(Box::new(ge(5)), Box::new(le(4)));
+        assert_eq!(representative(&g, &s, q), Some(None));
+        // Depends on w as well: not exact.
+        let g = Cond::And(
+            Box::new(ge(5)),
+            Box::new(cmp(CmpOp::Lt, Term::Var(q), Term::Var(w))),
+        );
+        assert_eq!(representative(&g, &s, q), None);
     }
 
     #[test]
