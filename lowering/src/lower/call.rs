@@ -43,6 +43,7 @@ pub(crate) fn is_builtin(name: &str) -> bool {
                 | "__VERIFIER_atomic_end"
                 | "__builtin_expect"
                 | "printf"
+                | "sscanf"
                 | "puts"
                 | "putchar"
                 | "fprintf"
@@ -169,6 +170,7 @@ impl Lowerer<'_> {
                 return Ok(void);
             }
             "__builtin_expect" => return self.eval(arg(0)?),
+            "sscanf" => return self.sscanf(args, span),
             "printf"
             | "puts"
             | "putchar"

@@ -14,6 +14,7 @@ mod conventions;
 mod expr;
 mod fnptr;
 mod heap;
+mod scanf;
 mod stmt;
 mod strings;
 mod sync;
