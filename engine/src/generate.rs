@@ -205,14 +205,7 @@ impl Gen<'_> {
     }
 
     fn cmp_op(&mut self) -> CmpOp {
-        self.rng.pick(&[
-            CmpOp::Eq,
-            CmpOp::Ne,
-            CmpOp::Lt,
-            CmpOp::Le,
-            CmpOp::Gt,
-            CmpOp::Ge,
-        ])
+        self.rng.pick(&CmpOp::ALL)
     }
 
     /// A comparison: a variable against a constant or another variable,

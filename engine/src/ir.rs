@@ -86,6 +86,16 @@ pub enum CmpOp {
 }
 
 impl CmpOp {
+    /// Every operator.
+    pub const ALL: [CmpOp; 6] = [
+        CmpOp::Eq,
+        CmpOp::Ne,
+        CmpOp::Lt,
+        CmpOp::Le,
+        CmpOp::Gt,
+        CmpOp::Ge,
+    ];
+
     /// The operator with its operands swapped: `a op b` iff `b op.flip() a`.
     pub fn flip(self) -> CmpOp {
         match self {

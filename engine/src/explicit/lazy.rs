@@ -535,14 +535,6 @@ mod tests {
         }
         type Next<'a> = &'a mut dyn FnMut(u64) -> u64;
         fn atom(next: Next, vars: &[VarId]) -> Cond {
-            let ops = [
-                CmpOp::Eq,
-                CmpOp::Ne,
-                CmpOp::Lt,
-                CmpOp::Le,
-                CmpOp::Gt,
-                CmpOp::Ge,
-            ];
             let mut lhs = Term::Const(0);
             // The first two always, the third in half of the atoms.
             for (i, &v) in vars.iter().enumerate() {
@@ -555,7 +547,7 @@ mod tests {
                     Box::new(Term::Mul(k, Box::new(Term::Var(v)))),
                 );
             }
-            let op = ops[usize::try_from(next(6)).unwrap()];
+            let op = CmpOp::ALL[usize::try_from(next(6)).unwrap()];
             Cond::Cmp(op, lhs, Term::Const(small(next(13)) * 20))
         }
         fn formula(next: Next, vars: &[VarId], depth: u32) -> Cond {
