@@ -457,6 +457,7 @@ pub fn explore(
     let mut path: Vec<NodeIndex> = Vec::new();
     let mut on_path: Vec<bool> = Vec::new();
     let mut count: u64 = 0;
+    let mut created: u64 = 0;
     let mut kept: Vec<(NodeIndex, SymState)> = Vec::new();
     while let Some(frame) = frames.last_mut() {
         let Some((s, parent)) = frame.pop() else {
@@ -522,6 +523,17 @@ pub fn explore(
         }
         kept.push((node, s.clone()));
         let mut children = successors(sys, smt, &mut paths, &s, node)?;
+        // States with many variables are large, and a state may have many
+        // successors: the budget is also checked per 256 states created.
+        let before = created;
+        created += children.len() as u64;
+        if created / 256 != before / 256 && crate::memory::exceeded() {
+            let end = ExploreEnd::Limit(format!(
+                "{} ({count} symbolic states)",
+                crate::memory::REASON
+            ));
+            return Ok(out(ats, paths, count, end));
+        }
         children.reverse(); // pop() takes them in program order
         path.push(node);
         on_path[node.index()] = true;
