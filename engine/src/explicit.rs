@@ -683,7 +683,7 @@ impl<'a> Search<'a> {
                     None => {}
                 }
             }
-            if let Some(values) = lazy::solve(&tr.guard, state, v, MAX_RANGE) {
+            if let Some(values) = lazy::solve(&tr.guard, state, v, MAX_SOLVED) {
                 let mut concrete = state.clone();
                 let mut now: Vec<(VarId, i128)> = chosen.to_vec();
                 now.push((v, 0));
@@ -1110,6 +1110,10 @@ fn lazy_variables(program: &Program, saturated: bool) -> Vec<bool> {
 
 /// Largest input range enumerated exactly.
 const MAX_RANGE: i128 = 1 << 10;
+
+/// Most values of a lazy value that a guard allows which the search
+/// enumerates exactly ([`lazy::solve`]); more are sampled (no proof).
+const MAX_SOLVED: i128 = 1 << 12;
 
 /// Bounds `lo <= v <= hi` that a condition's top-level conjunction puts on
 /// `v`.
