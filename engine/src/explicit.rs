@@ -624,12 +624,18 @@ impl<'a> Search<'a> {
         // Lazy values only the guard reads stay lazy when the guard is
         // decided for all the values the search would choose.
         let tr = self.program.transition(t);
-        let mut rhs_reads = false;
+        // The lazy values the right-hand sides read.
+        let mut rhs_lazy: Vec<VarId> = Vec::new();
         for a in &tr.assigns {
             if let Rhs::Expr(e) = &a.rhs {
-                e.for_each_var(&mut |v| rhs_reads |= is_lazy(state.vals[v.index()]));
+                e.for_each_var(&mut |v| {
+                    if is_lazy(state.vals[v.index()]) {
+                        rhs_lazy.push(v);
+                    }
+                });
             }
         }
+        let rhs_reads = !rhs_lazy.is_empty();
         let decided = lazy::guard(&tr.guard, state, self.bound);
         match decided {
             lazy::Guard::Never => return Ok(None),
@@ -660,43 +666,28 @@ impl<'a> Search<'a> {
         // (whatever the other lazy values): exactly those (every execution
         // through `t` takes one of them). Then the others.
         for &v in &undef {
-            let overwritten = tr.assigns.iter().any(|a| a.var == v)
-                && !tr.assigns.iter().any(|a| match &a.rhs {
-                    Rhs::Expr(e) => {
-                        let mut reads = false;
-                        e.for_each_var(&mut |x| reads |= x == v);
-                        reads
-                    }
-                    Rhs::Nondet => false,
-                });
-            if overwritten {
-                match lazy::representative(&tr.guard, state, v) {
-                    Some(None) => return Ok(None),
-                    Some(Some(x)) => {
-                        self.tick()?;
-                        let mut concrete = state.clone();
-                        concrete.vals[v.index()] = x;
-                        let mut now = chosen.to_vec();
-                        now.push((v, x));
-                        return self.successors_choosing(cur, &concrete, t, &now);
-                    }
-                    None => {}
+            let overwritten = !rhs_lazy.contains(&v) && tr.assigns.iter().any(|a| a.var == v);
+            let exact = if overwritten {
+                lazy::representative(&tr.guard, state, v).map(|x| x.into_iter().collect())
+            } else {
+                None
+            };
+            let Some(values) = exact.or_else(|| lazy::solve(&tr.guard, state, v, MAX_SOLVED))
+            else {
+                continue;
+            };
+            let mut concrete = state.clone();
+            let mut now: Vec<(VarId, i128)> = chosen.to_vec();
+            now.push((v, 0));
+            for x in values {
+                self.tick()?;
+                concrete.vals[v.index()] = x;
+                *now.last_mut().expect("pushed") = (v, x);
+                if let Some(id) = self.successors_choosing(cur, &concrete, t, &now)? {
+                    return Ok(Some(id));
                 }
             }
-            if let Some(values) = lazy::solve(&tr.guard, state, v, MAX_SOLVED) {
-                let mut concrete = state.clone();
-                let mut now: Vec<(VarId, i128)> = chosen.to_vec();
-                now.push((v, 0));
-                for x in values {
-                    self.tick()?;
-                    concrete.vals[v.index()] = x;
-                    *now.last_mut().expect("pushed") = (v, x);
-                    if let Some(id) = self.successors_choosing(cur, &concrete, t, &now)? {
-                        return Ok(Some(id));
-                    }
-                }
-                return Ok(None);
-            }
+            return Ok(None);
         }
         self.note_cut(Cut::Input);
         let mut concrete = state.clone();

@@ -484,13 +484,6 @@ pub fn explore(
             let end = ExploreEnd::Limit(SmtError::Timeout.to_string());
             return Ok(out(ats, paths, count, end));
         }
-        if count.is_multiple_of(256) && crate::memory::exceeded() {
-            let end = ExploreEnd::Limit(format!(
-                "{} ({count} symbolic states)",
-                crate::memory::REASON
-            ));
-            return Ok(out(ats, paths, count, end));
-        }
         let node = ats.node(&AbsState {
             locs: s.locs.clone(),
             cube: s.cube.clone(),
@@ -523,8 +516,9 @@ pub fn explore(
         }
         kept.push((node, s.clone()));
         let mut children = successors(sys, smt, &mut paths, &s, node)?;
-        // States with many variables are large, and a state may have many
-        // successors: the budget is also checked per 256 states created.
+        // The memory budget, per 256 states created (not expanded: with
+        // many variables a state is large, and one may have many
+        // successors).
         let before = created;
         created += children.len() as u64;
         if created / 256 != before / 256 && crate::memory::exceeded() {

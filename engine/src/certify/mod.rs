@@ -194,45 +194,44 @@ pub fn certify(
             )),
         }
     };
-    let ran: Result<Option<(String, crate::verdict::ProofStates)>, String> = match evidence {
-        Evidence::Abstract(_) => Ok(None),
-        Evidence::Explicit(reachable) => match build::from_states(
-            pref(),
-            proof.describe(),
-            program,
-            || reachable.states(),
-            reachable.saturated(),
-            MAX_EXPLICIT_CONJUNCTS,
-        ) {
-            Ok(c) => {
-                let report = check::check(program, &c, left());
-                return finish(c, report, start, "explicit states", program);
-            }
-            Err(e) => from_ase(format!("explicit states: {e}")).map(Some),
-        },
-        Evidence::None => from_ase("the proof left no states".into()).map(Some),
-    };
     // Abstract states: the proof's own, or those of ASE run for the
-    // certificate.
-    let (proof_name, states, kind) = match (&ran, evidence) {
-        (Ok(Some((name, states))), _) => (
-            name.clone(),
-            states,
-            "abstract states (ASE, run for the certificate)",
-        ),
-        (Ok(None), Evidence::Abstract(states)) => {
-            (proof.describe().to_string(), states, "abstract states")
-        }
-        (Err(why), _) => {
-            return Certification {
-                certificate: None,
-                report: None,
-                status: Status::NotCertified(format!("no certificate: {why}")),
-                time: start.elapsed(),
-                kind: "none",
+    // certificate (when the explicit states are too many, or none).
+    let ran;
+    let (proof_name, states, kind) = if let Evidence::Abstract(states) = evidence {
+        (proof.describe().to_string(), states, "abstract states")
+    } else {
+        let why = match evidence {
+            Evidence::Explicit(reachable) => match build::from_states(
+                pref(),
+                proof.describe(),
+                program,
+                || reachable.states(),
+                reachable.saturated(),
+                MAX_EXPLICIT_CONJUNCTS,
+            ) {
+                Ok(c) => {
+                    let report = check::check(program, &c, left());
+                    return finish(c, report, start, "explicit states", program);
+                }
+                Err(e) => format!("explicit states: {e}"),
+            },
+            _ => "the proof left no states".into(),
+        };
+        match from_ase(why) {
+            Ok((name, states)) => {
+                ran = states;
+                (name, &ran, "abstract states (ASE, run for the certificate)")
+            }
+            Err(why) => {
+                return Certification {
+                    certificate: None,
+                    report: None,
+                    status: Status::NotCertified(format!("no certificate: {why}")),
+                    time: start.elapsed(),
+                    kind: "none",
+                }
             }
         }
-        (Ok(None), _) => unreachable!("only abstract evidence is built without ASE"),
     };
     let certificate = build::from_proof_states(pref(), &proof_name, states);
     let report = check::check(program, &certificate, left());

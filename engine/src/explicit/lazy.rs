@@ -363,22 +363,13 @@ pub(super) fn representative(guard: &Cond, s: &State, v: VarId) -> Option<Option
     if may != must {
         return None;
     }
-    let closest = |x: i128| match may.iter().find(|&&(_, hi)| hi >= x) {
-        Some(&(lo, _)) if lo <= x => Some(x),
-        Some(&(lo, _)) => Some(lo),
-        None => None,
-    };
-    // The element closest to 0 from above or from below.
-    let above = closest(0);
-    let below = may
-        .iter()
-        .rev()
-        .find(|&&(lo, _)| lo <= 0)
-        .map(|&(_, hi)| hi.min(0));
-    Some(match (above, below) {
-        (Some(a), Some(b)) => Some(if a <= -b { a } else { b }),
-        (a, b) => a.or(b),
-    })
+    // Per interval, its element closest to 0; of those, the closest (the
+    // positive one on a tie).
+    Some(
+        may.iter()
+            .map(|&(lo, hi)| 0.clamp(lo, hi))
+            .min_by_key(|x| (x.unsigned_abs(), *x < 0)),
+    )
 }
 
 /// The values of the lazy variable `v` for which `guard` may hold in `s`

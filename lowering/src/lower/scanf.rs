@@ -103,10 +103,10 @@ impl Lowerer<'_> {
         let mut places = Vec::with_capacity(n);
         for t in targets {
             let p = self.pointee(t, span)?;
-            if !matches!(p.ty, CType::Int(_)) {
+            let CType::Int(ty) = p.ty else {
                 return Err(unsupported("into a target that is not an integer".into()));
-            }
-            places.push(p);
+            };
+            places.push((p, ty));
         }
         // The count of successful conversions, or EOF.
         let int = CType::Int(IntTy::INT);
@@ -115,10 +115,7 @@ impl Lowerer<'_> {
         self.t
             .pending_guard
             .push(within(&Term::Var(r), -1, n as i128));
-        for (i, p) in places.into_iter().enumerate() {
-            let CType::Int(ty) = p.ty else {
-                unreachable!("checked above")
-            };
+        for (i, (p, ty)) in places.into_iter().enumerate() {
             let k = Term::Const(i as i64);
             let value = self.temp(&p.ty, span)?;
             self.t.pending_havoc.push(value);
