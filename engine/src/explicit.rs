@@ -53,20 +53,15 @@ enum Cut {
     Overflow,
 }
 
+pub use lazy::is_lazy;
+
 /// The value of a variable whose input or initial value was not chosen yet
-/// (a *lazy* value): it stands for every value in `[-B, B]`, and is chosen
-/// when a transition reads the variable. A value nobody reads is never
-/// enumerated, and is no cut: the proof holds for every value.
+/// (a *lazy* value, [`lazy`]): a symbol standing for every value of its
+/// domain, chosen when a transition needs it. A value nobody reads is
+/// never enumerated, and is no cut: the proof holds for every value. This
+/// one (symbol 0, any integer) marks a lazy input of a step in a
+/// [`Parent`].
 pub const UNDEF: i128 = i128::MIN;
-
-/// A lazy value narrowed to `[0, B]` by a guard it passed (lowered C tests
-/// an unsigned input against its type's range, `0 <= x`).
-pub const UNDEF_NAT: i128 = i128::MIN + 1;
-
-/// Whether a value is lazy ([`UNDEF`] or [`UNDEF_NAT`]).
-pub fn is_lazy(x: i128) -> bool {
-    x == UNDEF || x == UNDEF_NAT
-}
 
 /// How often (in visited states) the deadline is checked.
 const DEADLINE_EVERY: u64 = 1000;
@@ -130,31 +125,24 @@ fn get_unsigned(bytes: &[u8], at: &mut usize) -> u128 {
     z
 }
 
-/// A value as a varint, [`UNDEF`] and [`UNDEF_NAT`] as the one-byte codes
-/// 0 and 1 (zigzag codes are shifted up by two).
+/// A value as a varint: code 0 and then the lazy value's domain and
+/// symbol for a lazy value, else its zigzag code plus one (`i128::MIN`,
+/// whose zigzag code is the largest, is lazy).
 fn put_value(out: &mut Vec<u8>, v: i128) {
     if is_lazy(v) {
-        out.push((v - UNDEF) as u8);
+        out.push(0);
+        put_unsigned(out, (v - i128::MIN) as u128);
         return;
     }
-    // Zigzag codes shifted by two; i128::MAX, whose shifted code would
-    // overflow, takes the code UNDEF_NAT's zigzag code left free.
-    let z = match v {
-        i128::MAX => u128::MAX,
-        v => (((v << 1) ^ (v >> 127)) as u128) + 2,
-    };
-    put_unsigned(out, z);
+    put_unsigned(out, ((v << 1) ^ (v >> 127)) as u128 + 1);
 }
 
 fn get_value(bytes: &[u8], at: &mut usize) -> i128 {
     let z = get_unsigned(bytes, at);
-    if z < 2 {
-        return UNDEF + z as i128;
+    if z == 0 {
+        return i128::MIN + get_unsigned(bytes, at) as i128;
     }
-    if z == u128::MAX {
-        return i128::MAX;
-    }
-    let z = z - 2;
+    let z = z - 1;
     ((z >> 1) as i128) ^ -((z & 1) as i128)
 }
 
@@ -198,30 +186,34 @@ impl Packing {
         })
     }
 
-    /// The key of a state within the bound.
-    fn pack(self, s: &State) -> u128 {
+    /// The key of a state within the bound, unless a lazy value other
+    /// than symbols 0 and 1 with any value is in it.
+    fn pack(self, s: &State) -> Option<u128> {
         let mut key = 0u128;
         for l in &s.locs {
             key = (key << 8) | u128::from(l.0 as u8);
         }
         for v in &s.vals {
             // Values lie in [-126, 126]: -128 and -127 are free for the
-            // lazy values.
+            // two lazy values.
             let byte = if is_lazy(*v) {
-                (i128::from(i8::MIN) + (*v - UNDEF)) as i8
+                if *v - i128::MIN > 1 {
+                    return None;
+                }
+                (i128::from(i8::MIN) + (*v - i128::MIN)) as i8
             } else {
                 *v as i8
             };
             key = (key << 8) | u128::from(byte as u8);
         }
-        key
+        Some(key)
     }
 
     fn unpack(self, mut key: u128) -> State {
         let mut vals = vec![0i128; self.vars];
         for v in vals.iter_mut().rev() {
             *v = match (key & 0xff) as u8 as i8 {
-                b @ (-128 | -127) => UNDEF + (i128::from(b) + 128),
+                b @ (-128 | -127) => i128::MIN + (i128::from(b) + 128),
                 b => i128::from(b),
             };
             key >>= 8;
@@ -236,15 +228,25 @@ impl Packing {
 }
 
 /// How a state was first reached: the predecessor (its node id, the index
-/// of its key in the visited set), the transition taken, its inputs
-/// ([`UNDEF`] for a lazy one), and the values chosen for the lazy values
-/// it read.
+/// of its key in the visited set), the transition taken, its inputs (a
+/// lazy value for a lazy one), and what it decided of the lazy values it
+/// read.
 #[derive(Clone)]
 struct Parent {
     from: usize,
     transition: TransId,
     inputs: Vec<(VarId, i128)>,
-    chosen: Option<Box<[(VarId, i128)]>>,
+    chosen: Option<Box<[Choice]>>,
+}
+
+/// What a step decided of a lazy value, named by a variable that holds it
+/// in the step's source state.
+#[derive(Clone, Copy, Debug)]
+enum Choice {
+    /// Its symbol took this value.
+    Value(VarId, i128),
+    /// Its symbol's domain was narrowed to this one ([`lazy::Table`]).
+    Narrowed(VarId, u32),
 }
 
 /// Why the search stopped early.
@@ -294,9 +296,11 @@ struct Search<'a> {
     /// reduction: the node is then expanded fully).
     fired: bool,
     /// Per variable: its sampled inputs and free initial value may be lazy
-    /// ([`UNDEF`]): the error and initial conditions do not read it, and
-    /// counters are not saturated.
+    /// ([`lazy`]), and so may values copied into it: the error and initial
+    /// conditions do not read it, and counters are not saturated.
     lazy: Vec<bool>,
+    /// The domains of the lazy values.
+    domains: lazy::Table,
     /// Per transition: the variables its guard and right-hand sides read.
     reads: Vec<Vec<VarId>>,
     /// Combinations of input values tried: the deadline is also checked
@@ -361,6 +365,7 @@ impl<'a> Search<'a> {
             fired: false,
             tries: 0,
             lazy: lazy_variables(program, saturation.is_some()),
+            domains: lazy::Table::new(),
             reads: program
                 .transitions
                 .iter()
@@ -392,8 +397,8 @@ impl<'a> Search<'a> {
     }
 
     fn key(&self, s: &State) -> Key {
-        match self.packing {
-            Some(p) => Key::Packed(p.pack(s)),
+        match self.packing.and_then(|p| p.pack(s)) {
+            Some(k) => Key::Packed(k),
             None => Key::Bytes(to_bytes(s)),
         }
     }
@@ -404,7 +409,7 @@ impl<'a> Search<'a> {
             (Key::Bytes(b), _) => {
                 from_bytes(b, self.program.threads.len(), self.program.vars.len())
             }
-            // Keys are packed exactly when there is a packing.
+            // Keys are packed only when there is a packing.
             (Key::Packed(_), None) => State {
                 locs: Vec::new(),
                 vals: Vec::new(),
@@ -451,7 +456,7 @@ impl<'a> Search<'a> {
             return Ok(None);
         }
         self.fired = true;
-        let key = self.key(state);
+        let key = self.key(&canonical(state));
         if let Some(old) = self.visited.get_index_of(&key) {
             self.back_edge |= old <= self.expanding;
             return Ok(None);
@@ -481,6 +486,8 @@ impl<'a> Search<'a> {
         if !free.is_empty() {
             self.note_cut(Cut::Input);
         }
+        // Each lazy variable its own symbol.
+        let mut symbols = 0..;
         let mut vals: Vec<i128> = self
             .program
             .vars
@@ -488,7 +495,7 @@ impl<'a> Search<'a> {
             .zip(&self.lazy)
             .map(|(v, &lazy)| match v.init {
                 Some(k) => i128::from(k),
-                None if lazy => UNDEF,
+                None if lazy => lazy::value(lazy::ANYTHING, symbols.next().unwrap_or(0)),
                 None => -self.bound,
             })
             .collect();
@@ -586,7 +593,7 @@ impl<'a> Search<'a> {
                     .iter()
                     .any(|v| is_lazy(state.vals[v.index()]))
                 {
-                    lazy::guard(guard, state, self.bound) != lazy::Guard::Never
+                    lazy::guard(guard, state, &self.domains, self.bound) != lazy::Guard::Never
                 } else {
                     interp::eval_cond(guard, state) != Ok(false)
                 }
@@ -596,145 +603,181 @@ impl<'a> Search<'a> {
 
     /// Adds the successors of node `cur` by transition `t`.
     fn successors(&mut self, cur: usize, state: &State, t: TransId) -> Result<Option<usize>, Stop> {
-        self.successors_choosing(cur, state, t, &[])
+        self.successors_choosing(cur, state, t, &[], false)
     }
 
-    /// [`Self::successors`], the lazy values in `chosen` having been given
-    /// the values listed there (in `state` too).
+    /// [`Self::successors`], `state` being node `cur`'s state with what
+    /// `chosen` lists decided of its lazy values; `guard_holds`: for every
+    /// value of them.
+    ///
+    /// The guard is decided over the domains when it can be (disabled, or
+    /// taken with the values lazy); else a lazy value on which alone it
+    /// depends has its domain narrowed to the values for which it holds;
+    /// else one that the guard allows for a few values only takes exactly
+    /// those; else one is sampled (no proof). Then the lazy values the
+    /// right-hand sides read other than as copies take every value of
+    /// their domains, or samples of them.
     fn successors_choosing(
         &mut self,
         cur: usize,
         state: &State,
         t: TransId,
-        chosen: &[(VarId, i128)],
+        chosen: &[Choice],
+        guard_holds: bool,
     ) -> Result<Option<usize>, Stop> {
-        let with = |more: &[(VarId, i128)]| -> Option<Box<[(VarId, i128)]>> {
-            let all: Vec<(VarId, i128)> = chosen.iter().chain(more).copied().collect();
+        let tr = self.program.transition(t);
+        // The symbols the guard and the right-hand sides read, each with a
+        // variable that holds it; a copy into a variable that may be lazy
+        // reads none.
+        let mut in_guard: Vec<(u32, VarId)> = Vec::new();
+        let mut in_rhs: Vec<(u32, VarId)> = Vec::new();
+        let add = |list: &mut Vec<(u32, VarId)>, v: VarId| {
+            let x = state.vals[v.index()];
+            if is_lazy(x) && !list.iter().any(|&(s, _)| s == lazy::symbol(x)) {
+                list.push((lazy::symbol(x), v));
+            }
+        };
+        tr.guard.for_each_var(&mut |v| add(&mut in_guard, v));
+        for a in &tr.assigns {
+            match &a.rhs {
+                Rhs::Expr(Term::Var(_)) if self.lazy[a.var.index()] => {}
+                Rhs::Expr(e) => e.for_each_var(&mut |v| add(&mut in_rhs, v)),
+                Rhs::Nondet => {}
+            }
+        }
+        let with = |more: Option<Choice>| -> Option<Box<[Choice]>> {
+            let all: Vec<Choice> = chosen.iter().copied().chain(more).collect();
             (!all.is_empty()).then(|| all.into_boxed_slice())
         };
-        // The lazy values the transition reads are chosen first.
-        let undef: Vec<VarId> = self.reads[t.index()]
-            .iter()
-            .copied()
-            .filter(|v| is_lazy(state.vals[v.index()]))
-            .collect();
-        if undef.is_empty() {
-            return self.successors_from(cur, state, t, with(&[]), &[]);
+        if in_guard.is_empty() && in_rhs.is_empty() {
+            return self.successors_from(cur, state, t, with(None), guard_holds);
         }
-        // Lazy values only the guard reads stay lazy when the guard is
-        // decided for all the values the search would choose.
-        let tr = self.program.transition(t);
-        // The lazy values the right-hand sides read.
-        let mut rhs_lazy: Vec<VarId> = Vec::new();
-        for a in &tr.assigns {
-            if let Rhs::Expr(e) = &a.rhs {
-                e.for_each_var(&mut |v| {
-                    if is_lazy(state.vals[v.index()]) {
-                        rhs_lazy.push(v);
-                    }
-                });
-            }
-        }
-        let rhs_reads = !rhs_lazy.is_empty();
-        let decided = lazy::guard(&tr.guard, state, self.bound);
-        match decided {
-            lazy::Guard::Never => return Ok(None),
-            // Taken with a stand-in value (0), lazy again afterwards
-            // (narrowed to [0, B] when the guard needs that).
-            lazy::Guard::Sampled | lazy::Guard::Narrowed if !rhs_reads => {
-                let mut concrete = state.clone();
-                let relazy: Vec<(VarId, i128)> = undef
-                    .iter()
-                    .map(|v| {
-                        concrete.vals[v.index()] = 0;
-                        let again = if decided == lazy::Guard::Narrowed {
-                            UNDEF_NAT
-                        } else {
-                            state.vals[v.index()]
+        // Whether the guard is known to hold (else it reads no lazy value
+        // and is evaluated on the step).
+        let mut holds = guard_holds;
+        if !in_guard.is_empty() && !guard_holds {
+            holds = true;
+            let decided = lazy::guard(&tr.guard, state, &self.domains, self.bound);
+            match decided {
+                lazy::Guard::Never => return Ok(None),
+                lazy::Guard::Always => {}
+                lazy::Guard::Sampled | lazy::Guard::Depends => {
+                    // A symbol on which alone the guard depends: narrowed
+                    // to the values for which it holds, it holds. Else each
+                    // symbol narrowed to the values for which the guard
+                    // may hold (for the others it is false whatever the
+                    // other lazy values are), and the guard decided again.
+                    let mut narrowed = state.clone();
+                    let mut now = chosen.to_vec();
+                    for &(sym, v) in &in_guard {
+                        let dom = self.domains.get(lazy::domain(narrowed.vals[v.index()]));
+                        let exact = lazy::exact(&tr.guard, &narrowed, sym, dom);
+                        let set = match &exact {
+                            Some(set) => set.clone(),
+                            None => lazy::may(&tr.guard, &narrowed, sym, dom),
                         };
-                        (*v, again)
-                    })
-                    .collect();
-                return self.successors_from(cur, &concrete, t, with(&[]), &relazy);
-            }
-            _ => {}
-        }
-        // A lazy value that the transition overwrites without reading it
-        // on the right, and on which alone the guard's truth depends: one
-        // enabling value stands for all (they have the same successors).
-        // A lazy value for which the guard can hold for a few values only
-        // (whatever the other lazy values): exactly those (every execution
-        // through `t` takes one of them). Then the others.
-        for &v in &undef {
-            let overwritten = !rhs_lazy.contains(&v) && tr.assigns.iter().any(|a| a.var == v);
-            let exact = if overwritten {
-                lazy::representative(&tr.guard, state, v).map(|x| x.into_iter().collect())
-            } else {
-                None
-            };
-            let Some(values) = exact.or_else(|| lazy::solve(&tr.guard, state, v, MAX_SOLVED))
-            else {
-                continue;
-            };
-            let mut concrete = state.clone();
-            let mut now: Vec<(VarId, i128)> = chosen.to_vec();
-            now.push((v, 0));
-            for x in values {
-                self.tick()?;
-                concrete.vals[v.index()] = x;
-                *now.last_mut().expect("pushed") = (v, x);
-                if let Some(id) = self.successors_choosing(cur, &concrete, t, &now)? {
-                    return Ok(Some(id));
+                        if set.is_empty() {
+                            return Ok(None);
+                        }
+                        if set != *dom {
+                            let d = self.domains.intern(set);
+                            narrowed = substitute(&narrowed, sym, lazy::value(d, sym));
+                            now.push(Choice::Narrowed(v, d));
+                        }
+                        if exact.is_some() {
+                            return self.successors_choosing(cur, &narrowed, t, &now, true);
+                        }
+                    }
+                    if now.len() > chosen.len() {
+                        return self.successors_choosing(cur, &narrowed, t, &now, false);
+                    }
+                    // True for the values the search would sample, and
+                    // nothing else reads them: taken, the values lazy (an
+                    // over-approximation).
+                    if decided == lazy::Guard::Sampled && in_rhs.is_empty() {
+                        return self.successors_from(cur, state, t, with(None), true);
+                    }
+                    // A symbol the guard allows for a few values only
+                    // (whatever the other lazy values): exactly those
+                    // (every execution through `t` takes one of them).
+                    for &(sym, v) in &in_guard {
+                        let dom = self.domains.get(lazy::domain(state.vals[v.index()]));
+                        if let Some(values) = lazy::solve(&tr.guard, state, sym, dom, MAX_SOLVED) {
+                            return self.choose(cur, state, t, chosen, (sym, v), values, false);
+                        }
+                    }
+                    let values = self.sample(state.vals[in_guard[0].1.index()]);
+                    return self.choose(cur, state, t, chosen, in_guard[0], values, false);
                 }
             }
-            return Ok(None);
         }
-        self.note_cut(Cut::Input);
-        let mut concrete = state.clone();
-        // Each value's range: [0, B] when narrowed.
-        let ranges: Vec<(i128, i128)> = undef
-            .iter()
-            .map(|v| match state.vals[v.index()] {
-                UNDEF_NAT => (0, self.bound),
-                _ => (-self.bound, self.bound),
-            })
-            .collect();
-        let mut pick: Vec<i128> = ranges.iter().map(|r| r.0).collect();
-        loop {
-            self.tick()?;
-            for (v, &x) in undef.iter().zip(&pick) {
-                concrete.vals[v.index()] = x;
-            }
-            let now: Vec<(VarId, i128)> = undef.iter().copied().zip(pick.iter().copied()).collect();
-            if let Some(id) = self.successors_from(cur, &concrete, t, with(&now), &[])? {
-                return Ok(Some(id));
-            }
-            if !odometer(pick.iter_mut(), ranges.iter().copied()) {
-                return Ok(None);
-            }
+        // The guard holds for every value of the lazy values it reads.
+        if let Some(&first) = in_rhs.first() {
+            let values = self.sample(state.vals[first.1.index()]);
+            return self.choose(cur, state, t, chosen, first, values, holds);
         }
+        self.successors_from(cur, state, t, with(None), holds)
     }
 
-    /// [`Self::successors`] from a state in which `t` reads no lazy value;
-    /// `chosen`: the values chosen for the lazy ones it read; `relazy`:
-    /// variables lazy in the node, whose value in `state` was only a
-    /// stand-in, lazy again (with the value given) in the successors unless
-    /// `t` assigns them.
+    /// [`Self::successors_choosing`] with the symbol `sym` (held by `var`)
+    /// taking each of `values`.
+    #[allow(clippy::too_many_arguments)]
+    fn choose(
+        &mut self,
+        cur: usize,
+        state: &State,
+        t: TransId,
+        chosen: &[Choice],
+        (sym, var): (u32, VarId),
+        values: Vec<i128>,
+        guard_holds: bool,
+    ) -> Result<Option<usize>, Stop> {
+        let mut now = chosen.to_vec();
+        now.push(Choice::Value(var, 0));
+        for x in values {
+            self.tick()?;
+            *now.last_mut().expect("pushed") = Choice::Value(var, x);
+            let concrete = substitute(state, sym, x);
+            if let Some(id) = self.successors_choosing(cur, &concrete, t, &now, guard_holds)? {
+                return Ok(Some(id));
+            }
+        }
+        Ok(None)
+    }
+
+    /// The values a lazy value takes when it must be chosen: all of its
+    /// domain when that has at most [`MAX_SOLVED`] values, else those in
+    /// `[-B, B]` (a cut).
+    fn sample(&mut self, x: i128) -> Vec<i128> {
+        let dom = self.domains.get(lazy::domain(x));
+        if let Some(all) = lazy::elements(dom, MAX_SOLVED) {
+            return all;
+        }
+        let sampled = lazy::intersect(dom, &vec![(-self.bound, self.bound)]);
+        self.note_cut(Cut::Input);
+        lazy::elements(&sampled, i128::MAX).unwrap_or_default()
+    }
+
+    /// [`Self::successors`] from `state`, in which `t` reads no lazy value
+    /// but in copies (or the guard, when `guard_holds`: it holds for all
+    /// of them); `chosen`: what was decided of the lazy values of the node.
     fn successors_from(
         &mut self,
         cur: usize,
         state: &State,
         t: TransId,
-        chosen: Option<Box<[(VarId, i128)]>>,
-        relazy: &[(VarId, i128)],
+        chosen: Option<Box<[Choice]>>,
+        guard_holds: bool,
     ) -> Result<Option<usize>, Stop> {
         let tr = self.program.transition(t);
-        match interp::eval_cond(&tr.guard, state) {
-            Ok(true) => {}
-            Ok(false) => return Ok(None),
-            Err(_) => {
-                self.note_cut(Cut::Overflow);
-                return Ok(None);
+        if !guard_holds {
+            match interp::eval_cond(&tr.guard, state) {
+                Ok(true) => {}
+                Ok(false) => return Ok(None),
+                Err(_) => {
+                    self.note_cut(Cut::Overflow);
+                    return Ok(None);
+                }
             }
         }
         let inputs: Vec<VarId> = tr
@@ -743,13 +786,22 @@ impl<'a> Search<'a> {
             .filter(|a| a.rhs == Rhs::Nondet)
             .map(|a| a.var)
             .collect();
+        // Lazy inputs get fresh symbols.
+        let mut fresh = state
+            .vals
+            .iter()
+            .filter(|x| is_lazy(**x))
+            .map(|&x| lazy::symbol(x) + 1)
+            .max()
+            .unwrap_or(0)..;
         let mut sampled = false;
         let ranges: Vec<(i128, i128)> = inputs
             .iter()
             .map(|&v| {
                 self.ranges.get(&(t, v)).copied().unwrap_or_else(|| {
                     if self.lazy[v.index()] {
-                        return (UNDEF, UNDEF);
+                        let x = lazy::value(lazy::ANYTHING, fresh.next().unwrap_or(0));
+                        return (x, x);
                     }
                     sampled = true;
                     (-self.bound, self.bound)
@@ -766,13 +818,8 @@ impl<'a> Search<'a> {
             .collect();
         loop {
             self.tick()?;
-            match interp::step(self.program, state, t, &values) {
-                Ok(mut s) => {
-                    for &(v, lazy) in relazy {
-                        if !tr.assigns.iter().any(|a| a.var == v) {
-                            s.vals[v.index()] = lazy;
-                        }
-                    }
+            match apply(tr, state, &values) {
+                Ok(s) => {
                     let parent = Parent {
                         from: cur,
                         transition: t,
@@ -821,48 +868,110 @@ impl<'a> Search<'a> {
         }
     }
 
-    /// The trace to node `id`, replayed by the interpreter. A lazy value
-    /// becomes, at the step or initial state that left it lazy, the value
-    /// chosen when it was first read (0 when nothing read it).
+    /// The trace to node `id`, replayed by the interpreter. Each lazy
+    /// value is followed from where it came from (the initial state or a
+    /// step's input) through copies to the step that chose it, or to the
+    /// last state it was in: there it takes the value chosen, or the value
+    /// of its last domain closest to 0 (every guard taken with it lazy
+    /// holds for the values of that domain).
     fn trace(&self, id: usize) -> Result<Trace, RunError> {
         let mut path = Vec::new();
+        let mut nodes = vec![id];
         let mut cur = id;
         while let Some(parent) = &self.parents[cur] {
             path.push(parent);
             cur = parent.from;
+            nodes.push(cur);
         }
         path.reverse();
-        let mut initial = self.state(cur).vals;
-        // Where each lazy value came from: the initial state (`None`) or
-        // the input of a step.
-        let mut origin: crate::ase::hash::FxHashMap<VarId, Option<usize>> = initial
-            .iter()
-            .enumerate()
-            .filter(|(_, &x)| is_lazy(x))
-            .map(|(v, _)| (VarId::new(v), None))
-            .collect();
+        nodes.reverse();
+        /// Where a lazy value came from, and what is known of it.
+        struct Origin {
+            /// The step whose input it was (`None`: the initial state).
+            step: Option<usize>,
+            var: VarId,
+            value: Option<i128>,
+            domain: u32,
+        }
+        let mut origins: Vec<Origin> = Vec::new();
+        let first = self.state(nodes[0]);
+        let mut initial = first.vals.clone();
+        // The origin of each symbol of the current state.
+        let mut of_symbol: crate::ase::hash::FxHashMap<u32, usize> = Default::default();
+        for (v, &x) in first.vals.iter().enumerate().filter(|(_, x)| is_lazy(**x)) {
+            of_symbol.entry(lazy::symbol(x)).or_insert_with(|| {
+                origins.push(Origin {
+                    step: None,
+                    var: VarId::new(v),
+                    value: None,
+                    domain: lazy::domain(x),
+                });
+                origins.len() - 1
+            });
+        }
         let mut steps: Vec<(TransId, Vec<(VarId, i128)>)> = Vec::with_capacity(path.len());
         for (k, parent) in path.iter().enumerate() {
-            for &(v, x) in parent.chosen.iter().flat_map(|c| c.iter()) {
-                match origin.remove(&v) {
-                    Some(None) => initial[v.index()] = x,
-                    Some(Some(j)) => {
-                        if let Some(input) = steps[j].1.iter_mut().find(|(w, _)| *w == v) {
-                            input.1 = x;
+            let pre = self.state(nodes[k]);
+            let post = self.state(nodes[k + 1]);
+            let origin_of = |v: VarId| {
+                let x = pre.vals[v.index()];
+                is_lazy(x)
+                    .then(|| of_symbol.get(&lazy::symbol(x)).copied())
+                    .flatten()
+            };
+            for choice in parent.chosen.iter().flat_map(|c| c.iter()) {
+                match *choice {
+                    Choice::Value(v, x) => {
+                        if let Some(o) = origin_of(v) {
+                            origins[o].value = Some(x);
                         }
                     }
-                    None => {}
+                    Choice::Narrowed(v, d) => {
+                        if let Some(o) = origin_of(v) {
+                            origins[o].domain = d;
+                        }
+                    }
                 }
             }
-            for a in &self.program.transition(parent.transition).assigns {
-                origin.remove(&a.var);
-            }
-            for &(v, x) in &parent.inputs {
-                if is_lazy(x) {
-                    origin.insert(v, Some(k));
+            let tr = self.program.transition(parent.transition);
+            let mut next: crate::ase::hash::FxHashMap<u32, usize> = Default::default();
+            for (w, &x) in post.vals.iter().enumerate().filter(|(_, x)| is_lazy(**x)) {
+                let w = VarId::new(w);
+                let origin = match tr.assigns.iter().find(|a| a.var == w).map(|a| &a.rhs) {
+                    Some(Rhs::Expr(Term::Var(y))) => origin_of(*y),
+                    Some(Rhs::Nondet) => Some(*next.entry(lazy::symbol(x)).or_insert_with(|| {
+                        origins.push(Origin {
+                            step: Some(k),
+                            var: w,
+                            value: None,
+                            domain: lazy::domain(x),
+                        });
+                        origins.len() - 1
+                    })),
+                    Some(Rhs::Expr(_)) => None,
+                    None => origin_of(w),
+                };
+                if let Some(o) = origin {
+                    origins[o].domain = lazy::domain(x);
+                    next.insert(lazy::symbol(x), o);
                 }
             }
+            of_symbol = next;
             steps.push((parent.transition, parent.inputs.clone()));
+        }
+        for o in &origins {
+            let x = o
+                .value
+                .or_else(|| lazy::closest_to_zero(self.domains.get(o.domain)))
+                .unwrap_or(0);
+            match o.step {
+                None => initial[o.var.index()] = x,
+                Some(k) => {
+                    if let Some(input) = steps[k].1.iter_mut().find(|(w, _)| *w == o.var) {
+                        input.1 = x;
+                    }
+                }
+            }
         }
         for x in initial.iter_mut().filter(|x| is_lazy(**x)) {
             *x = 0;
@@ -874,6 +983,61 @@ impl<'a> Search<'a> {
         }
         Trace::execute(self.program, initial, &steps)
     }
+}
+
+/// The successor of `state` by `tr` with the given inputs, its guard
+/// assumed to hold (it may read lazy values); copies carry lazy values.
+/// A value computed in the range of the lazy values overflows.
+fn apply(
+    tr: &crate::ir::Transition,
+    state: &State,
+    inputs: &[(VarId, i128)],
+) -> Result<State, RunError> {
+    let mut next = state.clone();
+    for a in &tr.assigns {
+        next.vals[a.var.index()] = match &a.rhs {
+            Rhs::Expr(e @ Term::Var(_)) => interp::eval_term(e, &state.vals)?,
+            Rhs::Expr(e) => match interp::eval_term(e, &state.vals)? {
+                x if is_lazy(x) => return Err(RunError::Overflow),
+                x => x,
+            },
+            Rhs::Nondet => inputs
+                .iter()
+                .find(|(v, _)| *v == a.var)
+                .map(|(_, x)| *x)
+                .ok_or_else(|| RunError::BadInputs(tr.label.clone()))?,
+        };
+    }
+    next.locs[tr.thread.index()] = tr.to;
+    Ok(next)
+}
+
+/// `state` with every occurrence of the symbol `sym` replaced by `x`.
+fn substitute(state: &State, sym: u32, x: i128) -> State {
+    let mut next = state.clone();
+    for v in next.vals.iter_mut() {
+        if is_lazy(*v) && lazy::symbol(*v) == sym {
+            *v = x;
+        }
+    }
+    next
+}
+
+/// `state` with its symbols renumbered in the order of their first
+/// occurrence: states that differ only in the names of their symbols get
+/// the same key.
+fn canonical(state: &State) -> std::borrow::Cow<'_, State> {
+    if !state.vals.iter().any(|&x| is_lazy(x)) {
+        return std::borrow::Cow::Borrowed(state);
+    }
+    let mut renamed: crate::ase::hash::FxHashMap<u32, u32> = Default::default();
+    let mut next = state.clone();
+    for v in next.vals.iter_mut().filter(|v| is_lazy(**v)) {
+        let n = renamed.len() as u32;
+        let sym = *renamed.entry(lazy::symbol(*v)).or_insert(n);
+        *v = lazy::value(lazy::domain(*v), sym);
+    }
+    std::borrow::Cow::Owned(next)
 }
 
 /// Searches the states of `program` with values in `[-B, B]` breadth-first
@@ -905,6 +1069,8 @@ pub struct Reachable {
     /// With saturated counters: the counters and their cap (a counter at
     /// the cap stands for every count at or above it).
     saturated: Option<(Vec<VarId>, i128)>,
+    /// The domains of the lazy values ([`lazy::Table`]).
+    domains: lazy::Table,
 }
 
 impl Reachable {
@@ -921,6 +1087,14 @@ impl Reachable {
     pub fn saturated(&self) -> Option<(&[VarId], i128)> {
         self.saturated.as_ref().map(|(v, k)| (v.as_slice(), *k))
     }
+    /// What a lazy value of a state stands for; `None` for any other
+    /// value.
+    pub fn lazy(&self, x: i128) -> Option<LazyValue<'_>> {
+        is_lazy(x).then(|| LazyValue {
+            symbol: lazy::symbol(x),
+            domain: self.domains.get(lazy::domain(x)),
+        })
+    }
     /// The states, in the order of the search.
     pub fn states(&self) -> impl Iterator<Item = State> + '_ {
         self.keys.iter().map(|k| match k {
@@ -932,6 +1106,16 @@ impl Reachable {
             },
         })
     }
+}
+
+/// A lazy value of a [`Reachable`] state: variables with the same symbol
+/// hold the same value, some value of the domain (sorted disjoint
+/// intervals, `i128::MIN`/`i128::MAX` for no bound).
+pub struct LazyValue<'a> {
+    /// Its symbol, unique within the state.
+    pub symbol: u32,
+    /// The values it stands for.
+    pub domain: &'a [(i128, i128)],
 }
 
 /// [`prove`], also returning the visited states when it proves the program
@@ -1072,6 +1256,7 @@ fn search_keeping(
                     .collect();
                 (counters, s.cap())
             }),
+            domains: std::mem::replace(&mut search.domains, lazy::Table::new()),
         });
     }
     Outcome {
@@ -1330,13 +1515,19 @@ mod tests {
     fn packing_round_trips() {
         let p = program("var a, b, c; thread p at 0 { 0 -> 1; 1 -> 2; } thread q at 0 { 0 -> 0; }");
         let packing = Packing::new(&p, 126).expect("fits");
-        for vals in [[-126, 0, 126], [1, -1, 5], [0, UNDEF, UNDEF_NAT]] {
+        for vals in [[-126, 0, 126], [1, -1, 5], [0, UNDEF, lazy::value(0, 1)]] {
             let s = State {
                 locs: vec![LocId(2), LocId(0)],
                 vals: vals.to_vec(),
             };
-            assert_eq!(packing.unpack(packing.pack(&s)), s);
+            assert_eq!(packing.unpack(packing.pack(&s).expect("packs")), s);
         }
+        // Other lazy values are stored in full.
+        let s = State {
+            locs: vec![LocId(2), LocId(0)],
+            vals: vec![0, lazy::value(1, 0), 0],
+        };
+        assert_eq!(packing.pack(&s), None);
         assert!(Packing::new(&p, 127).is_none());
     }
 
@@ -1411,12 +1602,13 @@ mod tests {
                 i128::from(i64::MAX),
                 i128::from(i64::MIN),
                 UNDEF,
-                UNDEF_NAT,
+                lazy::value(0, 1),
+                lazy::value(7, 300),
                 i128::MAX,
                 i128::MIN + 2,
             ],
         };
-        assert_eq!(from_bytes(&to_bytes(&s), 2, 12), s);
+        assert_eq!(from_bytes(&to_bytes(&s), 2, 13), s);
     }
 
     #[test]

@@ -207,6 +207,38 @@ fn outside(v: usize, (lo, hi): (i128, i128)) -> Result<Cond, BuildError> {
     ))
 }
 
+/// `v` in the set `dom` (sorted disjoint intervals, `i128::MIN`/`MAX` for
+/// no bound); nothing when it is every integer.
+fn within(v: usize, dom: &[(i128, i128)]) -> Result<Option<Cond>, BuildError> {
+    let k = |x: i128| i64::try_from(x).map_err(|_| BuildError::ValueTooLarge);
+    let x = || Term::Var(VarId::new(v));
+    let mut any: Option<Cond> = None;
+    for &(lo, hi) in dom {
+        let mut part: Option<Cond> = None;
+        for (op, end, unbounded) in [
+            (CmpOp::Ge, lo, lo == i128::MIN),
+            (CmpOp::Le, hi, hi == i128::MAX),
+        ] {
+            if !unbounded {
+                let c = Cond::Cmp(op, x(), Term::Const(k(end)?));
+                part = Some(match part {
+                    Some(p) => Cond::And(Box::new(p), Box::new(c)),
+                    None => c,
+                });
+            }
+        }
+        // An interval without bounds: every integer.
+        let Some(part) = part else {
+            return Ok(None);
+        };
+        any = Some(match any {
+            Some(a) => Cond::Or(Box::new(a), Box::new(part)),
+            None => part,
+        });
+    }
+    Ok(Some(any.unwrap_or(Cond::False)))
+}
+
 /// Per tuple: how many states, the first state's values, and which
 /// variables are constant.
 struct Summary {
@@ -222,13 +254,15 @@ struct Summary {
 /// the range (the search tried only the range: a value outside blocks the
 /// owner for good, and no other thread reads the variable). With
 /// `saturated` counters and their cap `K`, a counter at `K` is `>= K`
-/// ([`crate::saturate`]). A lazy value ([`is_lazy`]: an input nobody read)
-/// is unconstrained.
-pub fn from_states<I: Iterator<Item = State>>(
+/// ([`crate::saturate`]). A lazy value (`lazy` gives its symbol and
+/// domain: an input not chosen yet) lies in its domain, and equals the
+/// first variable of the state with the same symbol.
+pub fn from_states<'d, I: Iterator<Item = State>>(
     program: ProgramRef,
     proof: &str,
     ir: &Program,
     states: impl Fn() -> I,
+    lazy: &dyn Fn(i128) -> Option<crate::explicit::LazyValue<'d>>,
     saturated: Option<(&[VarId], i128)>,
     max_conjuncts: usize,
 ) -> Result<Certificate, BuildError> {
@@ -255,11 +289,13 @@ pub fn from_states<I: Iterator<Item = State>>(
                     }
                 }
             }
+            // Lazy values are never constant: they are constrained per
+            // state.
             None => {
                 summaries.insert(
                     s.locs.clone(),
                     Summary {
-                        constant: vec![true; nvars],
+                        constant: s.vals.iter().map(|&x| !is_lazy(x)).collect(),
                         first: s.vals,
                     },
                 );
@@ -334,14 +370,29 @@ pub fn from_states<I: Iterator<Item = State>>(
             .filter(|v| relax.contains_key(v))
             .collect();
         let entry = dnfs.entry(s.locs.clone()).or_default();
+        // The first variable holding each symbol.
+        let mut holder: HashMap<u32, usize> = HashMap::new();
         // Every subset of the relaxed free variables may lie outside.
         for mask in 0u32..(1 << rel.len().min(16)) {
             let mut conj = Vec::with_capacity(free.len());
             for &v in &free {
                 match rel.iter().position(|&r| r == v) {
                     Some(i) if mask & (1 << i) != 0 => conj.push(outside(v, relax[&v])?),
-                    // A lazy value is any value.
-                    _ if is_lazy(s.vals[v]) => {}
+                    _ if is_lazy(s.vals[v]) => {
+                        if let Some(value) = lazy(s.vals[v]) {
+                            match holder.get(&value.symbol) {
+                                Some(&u) => conj.push(Cond::Cmp(
+                                    CmpOp::Eq,
+                                    Term::Var(VarId::new(v)),
+                                    Term::Var(VarId::new(u)),
+                                )),
+                                None => {
+                                    holder.insert(value.symbol, v);
+                                    conj.extend(within(v, value.domain)?);
+                                }
+                            }
+                        }
+                    }
                     _ => conj.push(eq(v, s.vals[v])?),
                 }
             }

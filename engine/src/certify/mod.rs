@@ -206,6 +206,7 @@ pub fn certify(
                 proof.describe(),
                 program,
                 || reachable.states(),
+                &|x| reachable.lazy(x),
                 reachable.saturated(),
                 MAX_EXPLICIT_CONJUNCTS,
             ) {

@@ -1,13 +1,87 @@
-//! Guards over lazy values ([`super::UNDEF`]): a three-valued evaluation
-//! in which every lazy variable ranges over an interval. A guard that holds
-//! (or fails) for every value of the interval need not choose the values;
-//! lowered C tests every input against its type's range right after
-//! reading it, and those tests should not force the search to enumerate
-//! values that nothing else reads.
+//! Lazy values: an input or free initial value that the search has not
+//! chosen yet is a *symbol* standing for every value of its *domain* (a
+//! union of intervals). Copies share the symbol (the values are equal);
+//! a guard whose truth depends on one symbol alone narrows its domain
+//! exactly; a guard decided for every value of the domains needs no
+//! choice. Guards are evaluated three-valuedly over the domains' hulls;
+//! the sets of values for which a guard may / must hold are computed per
+//! symbol (comparisons affine in it with every other variable concrete are
+//! exact). Lowered C tests every input against its type's range right
+//! after reading it, and copies it around (into queues, arrays, function
+//! arguments): neither should force the search to enumerate values.
 
-use super::{UNDEF, UNDEF_NAT};
+use crate::ase::hash::FxHashMap;
 use crate::interp::State;
-use crate::ir::{CmpOp, Cond, Term, VarId};
+use crate::ir::{CmpOp, Cond, Term};
+
+/// Bits of a lazy value that number its symbol; the bits above (up to
+/// [`LAZY_SPAN`]) index its domain in the [`Table`].
+const SYMBOL_BITS: u32 = 24;
+
+/// Values below `i128::MIN + LAZY_SPAN` are lazy: `i128::MIN + (domain <<
+/// SYMBOL_BITS) + symbol`. No value of a program comes near (the
+/// interpreter's values are those of C's types, at most 64 bits).
+const LAZY_SPAN: i128 = 1 << 88;
+
+/// Whether a value is lazy.
+pub fn is_lazy(x: i128) -> bool {
+    x < i128::MIN + LAZY_SPAN
+}
+
+/// The lazy value of symbol `symbol` with domain `domain`.
+pub(super) fn value(domain: u32, symbol: u32) -> i128 {
+    i128::MIN + (i128::from(domain) << SYMBOL_BITS) + i128::from(symbol)
+}
+
+/// The symbol of a lazy value.
+pub(super) fn symbol(x: i128) -> u32 {
+    ((x - i128::MIN) & ((1 << SYMBOL_BITS) - 1)) as u32
+}
+
+/// The domain of a lazy value (an index into the [`Table`]).
+pub(super) fn domain(x: i128) -> u32 {
+    ((x - i128::MIN) >> SYMBOL_BITS) as u32
+}
+
+/// The domain of a fresh input: every integer.
+pub(super) const ANYTHING: u32 = 0;
+
+/// The domains met so far, each stored once; [`ANYTHING`] is the first.
+pub(super) struct Table {
+    sets: Vec<Set>,
+    ids: FxHashMap<Set, u32>,
+}
+
+impl Table {
+    pub(super) fn new() -> Self {
+        let mut t = Table {
+            sets: Vec::new(),
+            ids: FxHashMap::default(),
+        };
+        t.intern(everything());
+        t
+    }
+
+    /// The index of `set`, added when new.
+    pub(super) fn intern(&mut self, set: Set) -> u32 {
+        if let Some(&id) = self.ids.get(&set) {
+            return id;
+        }
+        let id = u32::try_from(self.sets.len()).expect("fewer than 2^32 domains");
+        self.sets.push(set.clone());
+        self.ids.insert(set, id);
+        id
+    }
+
+    pub(super) fn get(&self, id: u32) -> &Set {
+        &self.sets[id as usize]
+    }
+
+    /// The domain of the lazy value `x`.
+    fn of(&self, x: i128) -> &Set {
+        self.get(domain(x))
+    }
+}
 
 /// A closed interval of values; `i128::MIN`/`i128::MAX` stand for no bound.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -21,14 +95,6 @@ const ANY: Interval = Interval {
     hi: i128::MAX,
 };
 
-/// The values a lazy variable stands for: [`UNDEF`] any in `full`,
-/// [`UNDEF_NAT`] any in `nat`.
-#[derive(Clone, Copy, Debug)]
-struct Domains {
-    full: Interval,
-    nat: Interval,
-}
-
 impl Interval {
     fn point(x: i128) -> Self {
         Interval { lo: x, hi: x }
@@ -38,14 +104,21 @@ impl Interval {
     }
 }
 
-/// Bounds of a term; a lazy variable lies in `lazy`.
-fn term(t: &Term, s: &State, lazy: Domains) -> Interval {
+/// The smallest interval around a (non-empty) set.
+fn hull(set: &Set) -> Interval {
+    match (set.first(), set.last()) {
+        (Some(&(lo, _)), Some(&(_, hi))) => Interval { lo, hi },
+        _ => ANY,
+    }
+}
+
+/// Bounds of a term; a lazy value lies in `lazy(value)`.
+fn term(t: &Term, s: &State, lazy: &dyn Fn(i128) -> Interval) -> Interval {
     let known = |i: Interval| if i.unbounded() { ANY } else { i };
     match t {
         Term::Const(k) => Interval::point(i128::from(*k)),
         Term::Var(v) => match s.vals[v.index()] {
-            UNDEF => lazy.full,
-            UNDEF_NAT => lazy.nat,
+            x if is_lazy(x) => lazy(x),
             x => Interval::point(x),
         },
         Term::Add(a, b) | Term::Sub(a, b) => {
@@ -88,22 +161,23 @@ fn term(t: &Term, s: &State, lazy: Domains) -> Interval {
         // points only.
         Term::Div(..) | Term::Mod(..) | Term::Nl(..) => {
             match crate::interp::eval_term(t, &s.vals) {
-                Ok(x) if !reads_undef(t, s) => Interval::point(x),
+                Ok(x) if !reads_lazy(t, s) => Interval::point(x),
                 _ => ANY,
             }
         }
     }
 }
 
-fn reads_undef(t: &Term, s: &State) -> bool {
+fn reads_lazy(t: &Term, s: &State) -> bool {
     let mut found = false;
-    t.for_each_var(&mut |v| found |= super::is_lazy(s.vals[v.index()]));
+    t.for_each_var(&mut |v| found |= is_lazy(s.vals[v.index()]));
     found
 }
 
-/// The truth value of `c` for every value of the lazy variables in `lazy`
-/// (each on its own), or `None` when it depends on them.
-fn cond(c: &Cond, s: &State, lazy: Domains) -> Option<bool> {
+/// The truth value of `c` for every value of the lazy values in their
+/// intervals (each on its own, even when two share a symbol), or `None`
+/// when it depends on them.
+fn cond(c: &Cond, s: &State, lazy: &dyn Fn(i128) -> Interval) -> Option<bool> {
     match c {
         Cond::True => Some(true),
         Cond::False => Some(false),
@@ -152,61 +226,66 @@ fn cond(c: &Cond, s: &State, lazy: Domains) -> Option<bool> {
 /// What a guard that reads lazy values says without choosing them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Guard {
-    /// False for every value: the transition is disabled.
+    /// False for every value of the domains: the transition is disabled.
     Never,
-    /// True for every value the search would choose (`[-bound, bound]`,
-    /// `[0, bound]` for [`UNDEF_NAT`]): the transition is taken with the
-    /// values left lazy.
+    /// True for every value of the domains: taken, the values lazy.
+    Always,
+    /// True for every value of the domains that the search would sample
+    /// (those in `[-bound, bound]`, some for each): taken with the values
+    /// lazy, an over-approximation (the successor also stands for values
+    /// for which the guard is false).
     Sampled,
-    /// True for every value in `[0, bound]` of the lazy values: the
-    /// transition is taken with them narrowed to [`UNDEF_NAT`].
-    Narrowed,
-    /// It depends on the values: they must be chosen.
+    /// It depends on the values.
     Depends,
 }
 
-/// Decides `guard` in `s`, where lazy variables hold [`UNDEF`] or
-/// [`UNDEF_NAT`].
-pub(super) fn guard(guard: &Cond, s: &State, bound: i128) -> Guard {
-    // Any integer: an interval without bounds is never decided by a
-    // comparison, so a lazy variable is given a huge finite range instead.
-    let huge = Interval {
-        lo: i128::MIN / 4,
-        hi: i128::MAX / 4,
+/// Decides `guard` in `s` over the domains of its lazy values.
+pub(super) fn guard(guard: &Cond, s: &State, table: &Table, bound: i128) -> Guard {
+    // An interval without bounds is never decided by a comparison, so an
+    // unbounded domain is given a huge finite range instead (no value of a
+    // program comes near).
+    let huge = |x: i128| {
+        let h = hull(table.of(x));
+        Interval {
+            lo: h.lo.max(i128::MIN / 4),
+            hi: h.hi.min(i128::MAX / 4),
+        }
     };
-    let any = Domains {
-        full: huge,
-        nat: huge,
-    };
-    if cond(guard, s, any) == Some(false) {
-        return Guard::Never;
+    match cond(guard, s, &huge) {
+        Some(false) => return Guard::Never,
+        Some(true) => return Guard::Always,
+        None => {}
     }
-    let nat = Interval { lo: 0, hi: bound };
-    let sampled = Domains {
-        full: Interval {
-            lo: -bound,
-            hi: bound,
-        },
-        nat,
+    let mut empty = false;
+    let sampled = |x: i128| {
+        let h = hull(table.of(x));
+        Interval {
+            lo: h.lo.max(-bound),
+            hi: h.hi.min(bound),
+        }
     };
-    if cond(guard, s, sampled) == Some(true) {
+    guard.for_each_var(&mut |v| {
+        let x = s.vals[v.index()];
+        if is_lazy(x) {
+            let i = sampled(x);
+            empty |= i.lo > i.hi;
+        }
+    });
+    if !empty && cond(guard, s, &sampled) == Some(true) {
         return Guard::Sampled;
     }
-    match cond(guard, s, Domains { full: nat, nat }) {
-        Some(true) => Guard::Narrowed,
-        _ => Guard::Depends,
-    }
+    Guard::Depends
 }
 
 /// A set of integers: sorted, disjoint closed intervals; `i128::MIN` and
 /// `i128::MAX` stand for no bound.
-type Set = Vec<(i128, i128)>;
+pub(super) type Set = Vec<(i128, i128)>;
 
 fn everything() -> Set {
     vec![(i128::MIN, i128::MAX)]
 }
 
-fn intersect(a: &Set, b: &Set) -> Set {
+pub(super) fn intersect(a: &Set, b: &Set) -> Set {
     let mut out = Vec::new();
     let (mut i, mut j) = (0, 0);
     while i < a.len() && j < b.len() {
@@ -245,38 +324,63 @@ fn union(a: &Set, b: &Set) -> Set {
     complement(&intersect(&complement(a), &complement(b)))
 }
 
-/// `t` as `a * v + b`, every other variable at its value in `s`; `None`
-/// when `t` is not affine in `v`, reads another lazy value or overflows.
-fn affine(t: &Term, s: &State, v: VarId) -> Option<(i128, i128)> {
+/// The elements of a set, when it has at most `cap` of them.
+pub(super) fn elements(set: &Set, cap: i128) -> Option<Vec<i128>> {
+    let mut size: i128 = 0;
+    for &(lo, hi) in set {
+        if lo == i128::MIN || hi == i128::MAX {
+            return None;
+        }
+        size = size.checked_add(hi.checked_sub(lo)?.checked_add(1)?)?;
+        if size > cap {
+            return None;
+        }
+    }
+    Some(set.iter().flat_map(|&(lo, hi)| lo..=hi).collect())
+}
+
+/// The element of a set closest to 0 (the positive one on a tie).
+pub(super) fn closest_to_zero(set: &Set) -> Option<i128> {
+    set.iter()
+        .map(|&(lo, hi)| 0.clamp(lo, hi))
+        .min_by_key(|x| (x.unsigned_abs(), *x < 0))
+}
+
+/// `t` as `a * σ + b`, σ the symbol `sym`, every other variable at its
+/// value in `s`; `None` when `t` is not affine in σ, reads another lazy
+/// value or overflows.
+fn affine(t: &Term, s: &State, sym: u32) -> Option<(i128, i128)> {
     Some(match t {
         Term::Const(k) => (0, i128::from(*k)),
-        Term::Var(x) if *x == v => (1, 0),
         Term::Var(x) => {
             let value = s.vals[x.index()];
-            if super::is_lazy(value) {
+            if !is_lazy(value) {
+                (0, value)
+            } else if symbol(value) == sym {
+                (1, 0)
+            } else {
                 return None;
             }
-            (0, value)
         }
         Term::Add(a, b) => {
-            let (a, b) = (affine(a, s, v)?, affine(b, s, v)?);
+            let (a, b) = (affine(a, s, sym)?, affine(b, s, sym)?);
             (a.0.checked_add(b.0)?, a.1.checked_add(b.1)?)
         }
         Term::Sub(a, b) => {
-            let (a, b) = (affine(a, s, v)?, affine(b, s, v)?);
+            let (a, b) = (affine(a, s, sym)?, affine(b, s, sym)?);
             (a.0.checked_sub(b.0)?, a.1.checked_sub(b.1)?)
         }
         Term::Mul(k, a) => {
-            let (x, y) = affine(a, s, v)?;
+            let (x, y) = affine(a, s, sym)?;
             let k = i128::from(*k);
             (x.checked_mul(k)?, y.checked_mul(k)?)
         }
         Term::Neg(a) => {
-            let (x, y) = affine(a, s, v)?;
+            let (x, y) = affine(a, s, sym)?;
             (x.checked_neg()?, y.checked_neg()?)
         }
         Term::Div(..) | Term::Mod(..) | Term::Nl(..) => {
-            if reads_undef(t, s) {
+            if reads_lazy(t, s) {
                 return None;
             }
             (0, crate::interp::eval_term(t, &s.vals).ok()?)
@@ -315,32 +419,33 @@ fn solve_cmp(op: CmpOp, a: i128, b: i128) -> Option<Set> {
     })
 }
 
-/// The values of `v` for which `c` may hold (`.0`) and must hold (`.1`),
-/// every other variable at its value in `s`, other lazy values unknown: a
-/// comparison that is affine in `v` over concrete values is decided
-/// exactly, any other (another lazy value, a non-affine term, an overflow)
-/// may hold for every value and must hold for none.
-fn sets(c: &Cond, s: &State, v: VarId) -> (Set, Set) {
+/// The values of the symbol `sym` for which `c` may hold (`.0`) and must
+/// hold (`.1`), every other variable at its value in `s`, other symbols
+/// unknown: a comparison that is affine in `sym` over concrete values is
+/// decided exactly (every occurrence of the symbol is the same value), any
+/// other (another symbol, a non-affine term, an overflow) may hold for
+/// every value and must hold for none.
+fn sets(c: &Cond, s: &State, sym: u32) -> (Set, Set) {
     match c {
         Cond::True => (everything(), everything()),
         Cond::False => (Vec::new(), Vec::new()),
         Cond::At(t, l) if s.locs[t.index()] == *l => (everything(), everything()),
         Cond::At(..) => (Vec::new(), Vec::new()),
         Cond::Not(a) => {
-            let (may, must) = sets(a, s, v);
+            let (may, must) = sets(a, s, sym);
             (complement(&must), complement(&may))
         }
         Cond::And(a, b) => {
-            let ((a_may, a_must), (b_may, b_must)) = (sets(a, s, v), sets(b, s, v));
+            let ((a_may, a_must), (b_may, b_must)) = (sets(a, s, sym), sets(b, s, sym));
             (intersect(&a_may, &b_may), intersect(&a_must, &b_must))
         }
         Cond::Or(a, b) => {
-            let ((a_may, a_must), (b_may, b_must)) = (sets(a, s, v), sets(b, s, v));
+            let ((a_may, a_must), (b_may, b_must)) = (sets(a, s, sym), sets(b, s, sym));
             (union(&a_may, &b_may), union(&a_must, &b_must))
         }
         Cond::Cmp(op, a, b) => {
-            let exact = affine(a, s, v)
-                .zip(affine(b, s, v))
+            let exact = affine(a, s, sym)
+                .zip(affine(b, s, sym))
                 .and_then(|(a, b)| solve_cmp(*op, a.0.checked_sub(b.0)?, a.1.checked_sub(b.1)?));
             match exact {
                 Some(set) => (set.clone(), set),
@@ -350,52 +455,34 @@ fn sets(c: &Cond, s: &State, v: VarId) -> (Set, Set) {
     }
 }
 
-/// One value of the lazy variable `v` that decides `guard` in `s` for
-/// every value of `v` that enables it, when the guard's truth depends on
-/// `v` alone (other lazy values aside from it are not read, or not in a
-/// way that matters: the values for which it may hold are those for which
-/// it must): `Some(None)` when no value enables it, `Some(Some(x))` with
-/// the enabling value closest to 0, `None` when the set is not exact. A
-/// transition that then overwrites `v` without reading it has the same
-/// successors for every enabling value, so one stands for all.
-pub(super) fn representative(guard: &Cond, s: &State, v: VarId) -> Option<Option<i128>> {
-    let (may, must) = sets(guard, s, v);
-    if may != must {
-        return None;
-    }
-    // Per interval, its element closest to 0; of those, the closest (the
-    // positive one on a tie).
-    Some(
-        may.iter()
-            .map(|&(lo, hi)| 0.clamp(lo, hi))
-            .min_by_key(|x| (x.unsigned_abs(), *x < 0)),
-    )
+/// When the truth of `guard` in `s` depends on the symbol `sym` alone
+/// (for every value of its domain `dom`, whatever the other lazy values
+/// are: the values for which it may hold are those for which it must):
+/// the values of the domain for which it holds. Taking the transition
+/// with the domain narrowed to them is exact.
+pub(super) fn exact(guard: &Cond, s: &State, sym: u32, dom: &Set) -> Option<Set> {
+    let (may, must) = sets(guard, s, sym);
+    let must = intersect(&must, dom);
+    (intersect(&may, dom) == must).then_some(must)
 }
 
-/// The values of the lazy variable `v` for which `guard` may hold in `s`
-/// (other lazy values unknown, the others at their values), when they are
-/// at most `cap` many; every integer counts, also for a value narrowed to
-/// [`UNDEF_NAT`] (narrowing only restricts the values the search samples:
-/// a concrete execution may have taken a narrowing step with a negative
-/// value, and must find its transitions here). An input
-/// that its guard fixes (a quotient, a value tested against a few
-/// constants or a small type range) takes exactly those values, which
-/// covers every execution through the transition (for any other value the
-/// guard is false whatever the other lazy values are). `None` when the set
-/// is larger or unbounded.
-pub(super) fn solve(guard: &Cond, s: &State, v: VarId, cap: i128) -> Option<Vec<i128>> {
-    let (set, _) = sets(guard, s, v);
-    let mut size: i128 = 0;
-    for &(lo, hi) in &set {
-        if lo == i128::MIN || hi == i128::MAX {
-            return None;
-        }
-        size = size.checked_add(hi.checked_sub(lo)?.checked_add(1)?)?;
-        if size > cap {
-            return None;
-        }
-    }
-    Some(set.into_iter().flat_map(|(lo, hi)| lo..=hi).collect())
+/// The values of the domain `dom` of the symbol `sym` for which `guard`
+/// may hold in `s` (other lazy values unknown): for any other value it is
+/// false, so narrowing the domain to them loses no execution through the
+/// transition.
+pub(super) fn may(guard: &Cond, s: &State, sym: u32, dom: &Set) -> Set {
+    intersect(&sets(guard, s, sym).0, dom)
+}
+
+/// The values of the domain `dom` of the symbol `sym` for which `guard`
+/// may hold in `s` (other lazy values unknown, the others at their
+/// values), when they are at most `cap` many: an input that its guard
+/// fixes (a quotient, a value tested against a few constants) takes
+/// exactly those, which covers every execution through the transition
+/// (for any other value the guard is false whatever the other lazy
+/// values are). `None` when the set is larger or unbounded.
+pub(super) fn solve(guard: &Cond, s: &State, sym: u32, dom: &Set, cap: i128) -> Option<Vec<i128>> {
+    elements(&may(guard, s, sym, dom), cap)
 }
 
 #[cfg(test)]
@@ -414,39 +501,89 @@ mod tests {
         Cond::Cmp(op, a, b)
     }
 
+    /// Symbol `sym` with any value.
+    fn any(sym: u32) -> i128 {
+        value(ANYTHING, sym)
+    }
+
     #[test]
-    fn type_range_tests_hold_for_the_sampled_values() {
+    fn lazy_values_round_trip() {
+        for (d, s) in [(0, 0), (1, 0), (0, 5), (77, (1 << SYMBOL_BITS) - 1)] {
+            let x = value(d, s);
+            assert!(is_lazy(x));
+            assert_eq!((domain(x), symbol(x)), (d, s));
+        }
+        assert!(!is_lazy(-(1 << 64)) && !is_lazy(0) && !is_lazy(i128::MAX));
+    }
+
+    #[test]
+    fn type_range_tests_narrow_the_domain() {
+        let mut table = Table::new();
         let v = Term::Var(VarId(0));
         let in_int = Cond::And(
             Box::new(cmp(CmpOp::Le, Term::Const(-2147483648), v.clone())),
             Box::new(cmp(CmpOp::Le, v.clone(), Term::Const(2147483647))),
         );
-        let s = state(vec![UNDEF, 0]);
-        assert_eq!(guard(&in_int, &s, 10), Guard::Sampled);
+        let s = state(vec![any(0), 0]);
+        assert_eq!(guard(&in_int, &s, &table, 10), Guard::Sampled);
+        let int = exact(&in_int, &s, 0, &everything()).expect("exact");
+        assert_eq!(int, vec![(-2147483648, 2147483647)]);
+        // Narrowed, the test holds for every value.
+        let d = table.intern(int);
+        let narrowed = state(vec![value(d, 0), 0]);
+        assert_eq!(guard(&in_int, &narrowed, &table, 10), Guard::Always);
         // Another conjunct false whatever the lazy value: disabled.
         let off = Cond::And(
             Box::new(in_int.clone()),
             Box::new(cmp(CmpOp::Ne, Term::Var(VarId(1)), Term::Const(0))),
         );
-        assert_eq!(guard(&off, &s, 10), Guard::Never);
-        // An unsigned type's range: the values are narrowed to [0, B].
-        let unsigned = Cond::And(
-            Box::new(cmp(CmpOp::Le, Term::Const(0), v.clone())),
-            Box::new(cmp(CmpOp::Le, v.clone(), Term::Const(4294967295))),
-        );
-        assert_eq!(guard(&unsigned, &s, 10), Guard::Narrowed);
-        let narrowed = state(vec![UNDEF_NAT, 0]);
-        assert_eq!(guard(&unsigned, &narrowed, 10), Guard::Sampled);
-        // A test the sampled values split: they must be chosen.
+        assert_eq!(guard(&off, &s, &table, 10), Guard::Never);
+        // A test the sampled values split: it depends, exactly on v.
         let split = cmp(CmpOp::Gt, v.clone(), Term::Const(5));
-        assert_eq!(guard(&split, &s, 10), Guard::Depends);
+        assert_eq!(guard(&split, &narrowed, &table, 10), Guard::Depends);
+        assert_eq!(
+            exact(&split, &narrowed, 0, table.get(d)),
+            Some(vec![(6, 2147483647)])
+        );
         // False for the sampled values but not for every integer.
-        let big = cmp(CmpOp::Gt, v, Term::Const(100));
-        assert_eq!(guard(&big, &s, 10), Guard::Depends);
+        let big = cmp(CmpOp::Gt, v.clone(), Term::Const(100));
+        assert_eq!(guard(&big, &s, &table, 10), Guard::Depends);
+        // Outside the domain: never.
+        let huge = cmp(CmpOp::Gt, v, Term::Const(1 << 40));
+        assert_eq!(guard(&huge, &narrowed, &table, 10), Guard::Never);
+    }
+
+    #[test]
+    fn copies_of_a_symbol_are_one_value() {
+        // x and y hold the same symbol: x - y == 0 and !x == y (as C's
+        // `!x == y`) are decided exactly.
+        let (x, y) = (Term::Var(VarId(0)), Term::Var(VarId(1)));
+        let s = state(vec![any(3), any(3)]);
+        let diff = cmp(
+            CmpOp::Eq,
+            Term::Sub(Box::new(x.clone()), Box::new(y.clone())),
+            Term::Const(0),
+        );
+        assert_eq!(exact(&diff, &s, 3, &everything()), Some(everything()));
+        let not_x_is_y = Cond::Or(
+            Box::new(Cond::And(
+                Box::new(cmp(CmpOp::Eq, x.clone(), Term::Const(0))),
+                Box::new(cmp(CmpOp::Eq, y.clone(), Term::Const(1))),
+            )),
+            Box::new(Cond::And(
+                Box::new(cmp(CmpOp::Ne, x.clone(), Term::Const(0))),
+                Box::new(cmp(CmpOp::Eq, y.clone(), Term::Const(0))),
+            )),
+        );
+        assert_eq!(exact(&not_x_is_y, &s, 3, &everything()), Some(vec![]));
+        // Different symbols: not exact for either.
+        let t = state(vec![any(3), any(4)]);
+        assert_eq!(exact(&diff, &t, 3, &everything()), None);
     }
 
     #[test]
     fn a_quotient_fixed_by_its_guard_is_solved() {
+        let all = everything();
         // 0 <= x + 1 - 4 q <= 3 with x = 6: q = 1 only.
         let (x, q) = (Term::Var(VarId(0)), VarId(1));
         let r = Term::Sub(
@@ -457,10 +594,10 @@ mod tests {
             Box::new(cmp(CmpOp::Le, Term::Const(0), r.clone())),
             Box::new(cmp(CmpOp::Le, r, Term::Const(3))),
         );
-        let s = state(vec![6, UNDEF]);
-        assert_eq!(solve(&within, &s, q, 1024), Some(vec![1]));
+        let s = state(vec![6, any(0)]);
+        assert_eq!(solve(&within, &s, 0, &all, 1024), Some(vec![1]));
         // x = -6 (C's truncation: -3 <= r <= 0 when x + 1 < 0): q = -1.
-        let s = state(vec![-6, UNDEF]);
+        let s = state(vec![-6, any(0)]);
         let neg = Cond::Or(
             Box::new(Cond::And(
                 Box::new(cmp(CmpOp::Ge, Term::Var(VarId(0)), Term::Const(0))),
@@ -472,15 +609,17 @@ mod tests {
                 Term::Const(2),
             )),
         );
-        assert_eq!(solve(&neg, &s, q, 1024), Some(vec![-1]));
-        // Unbounded, or too many values: not solved.
+        assert_eq!(solve(&neg, &s, 0, &all, 1024), Some(vec![-1]));
+        // Unbounded, or too many values: not solved; within a domain: its
+        // values only.
         let half = cmp(CmpOp::Gt, Term::Var(q), Term::Const(5));
-        assert_eq!(solve(&half, &s, q, 1024), None);
+        assert_eq!(solve(&half, &s, 0, &all, 1024), None);
+        assert_eq!(solve(&half, &s, 0, &vec![(0, 7)], 1024), Some(vec![6, 7]));
         let wide = Cond::And(
             Box::new(half),
             Box::new(cmp(CmpOp::Lt, Term::Var(q), Term::Const(5000))),
         );
-        assert_eq!(solve(&wide, &s, q, 1024), None);
+        assert_eq!(solve(&wide, &s, 0, &all, 1024), None);
         // Excluded points and strict bounds.
         let ne = Cond::And(
             Box::new(cmp(CmpOp::Ne, Term::Var(q), Term::Const(2))),
@@ -493,24 +632,26 @@ mod tests {
                 Box::new(cmp(CmpOp::Lt, Term::Var(q), Term::Const(4))),
             )),
         );
-        assert_eq!(solve(&ne, &s, q, 1024), Some(vec![1, 3]));
+        assert_eq!(solve(&ne, &s, 0, &all, 1024), Some(vec![1, 3]));
         // Unsatisfiable: no value.
         let none = cmp(
             CmpOp::Eq,
             Term::Mul(2, Box::new(Term::Var(q))),
             Term::Const(3),
         );
-        assert_eq!(solve(&none, &s, q, 1024), Some(vec![]));
+        assert_eq!(solve(&none, &s, 0, &all, 1024), Some(vec![]));
     }
 
-    /// `solve` against evaluation on random guards: affine comparisons of
-    /// the lazy value `q` (small coefficients), a concrete `x` and, in half
-    /// of them, a second lazy value `w`, under `&&`, `||` and `!`; `q` is
-    /// sometimes narrowed ([`UNDEF_NAT`]). Without `w`, a solved set must be
-    /// exactly the values in a window around zero that satisfy the guard
-    /// (every solution lies in the window, by the size of the constants);
-    /// with `w`, it must contain every value of `q` for which some `w` in a
-    /// window satisfies it. Narrowing does not restrict the set.
+    /// `solve` and `exact` against evaluation on random guards: affine
+    /// comparisons of the lazy value `q` (small coefficients), a concrete
+    /// `x` and, in two rounds of three, `w`, under `&&`, `||` and `!`. `w`
+    /// is a second lazy value, or a copy of `q` (the same symbol), and `q`
+    /// is sometimes restricted to a domain. With `q` alone or `w` a copy,
+    /// the sets are exact: a solved set must be exactly the values of the
+    /// domain in a window around zero that satisfy the guard (every
+    /// solution lies in the window, by the size of the constants); with a
+    /// second lazy value `w`, it must contain every value of `q` for which
+    /// some `w` in a window satisfies it.
     #[test]
     fn solved_sets_agree_with_evaluation() {
         let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
@@ -550,37 +691,39 @@ mod tests {
                 _ => Cond::Or(sub(next), sub(next)),
             }
         }
-        let (mut solved, mut unsolved, mut with_w) = (0, 0, 0);
-        for round in 0..3000 {
-            let two = round % 2 == 1;
-            let vars: &[VarId] = if two { &[q, x, w] } else { &[q, x] };
+        let (mut solved, mut unsolved, mut with_w, mut copies) = (0, 0, 0, 0);
+        let wide: Set = vec![(i128::MIN, i128::MAX)];
+        let narrow: Set = vec![(-50, -20), (0, 30)];
+        for round in 0..4500 {
+            let (two, copy) = (round % 3 == 1, round % 3 == 2);
+            let vars: &[VarId] = if two || copy { &[q, x, w] } else { &[q, x] };
             let g = formula(&mut next, vars, 3);
             let xv = i128::from(small(next(13)));
-            let lazy_q = if next(4) == 0 { UNDEF_NAT } else { UNDEF };
-            let s = state(vec![xv, lazy_q, UNDEF]);
+            let dom = if next(4) == 0 { &narrow } else { &wide };
+            let s = state(vec![xv, any(0), any(u32::from(!copy))]);
             let window = if two { -300..=300 } else { -2000..=2000 };
             let ws = if two { -10..=10 } else { 0..=0 };
+            let in_dom = |v: i128| dom.iter().any(|&(lo, hi)| lo <= v && v <= hi);
             let holds: Vec<i128> = window
                 .clone()
                 .filter(|&v| {
-                    ws.clone()
-                        .any(|wv| crate::interp::eval_cond(&g, &state(vec![xv, v, wv])) == Ok(true))
+                    in_dom(v)
+                        && ws.clone().any(|wv| {
+                            let wv = if copy { v } else { wv };
+                            crate::interp::eval_cond(&g, &state(vec![xv, v, wv])) == Ok(true)
+                        })
                 })
                 .collect();
             if !two {
-                // Without a second lazy value the sets are exact: a
-                // representative enables the guard, none when nothing does.
-                match representative(&g, &s, q) {
-                    Some(Some(r)) => assert_eq!(
-                        crate::interp::eval_cond(&g, &state(vec![xv, r, UNDEF])),
-                        Ok(true),
-                        "{g:?} with x = {xv}: {r}"
-                    ),
-                    Some(None) => assert!(holds.is_empty(), "{g:?} with x = {xv}"),
-                    None => panic!("{g:?} with x = {xv}: not exact"),
+                // Without a second lazy value the sets are exact.
+                let set = exact(&g, &s, 0, dom).unwrap_or_else(|| panic!("{g:?}: not exact"));
+                for v in window.clone() {
+                    let inside = set.iter().any(|&(lo, hi)| lo <= v && v <= hi);
+                    assert_eq!(inside, holds.contains(&v), "{g:?} with x = {xv}: {v}");
                 }
+                copies += usize::from(copy);
             }
-            match solve(&g, &s, q, 64) {
+            match solve(&g, &s, 0, dom, 64) {
                 Some(values) if two => {
                     with_w += 1;
                     for v in &holds {
@@ -606,51 +749,27 @@ mod tests {
             }
         }
         assert!(
-            solved > 150 && unsolved > 150 && with_w > 50,
-            "{solved} solved, {unsolved} not, {with_w} with a second lazy value"
+            solved > 150 && unsolved > 150 && with_w > 50 && copies > 1000,
+            "{solved} solved, {unsolved} not, {with_w} with a second lazy value, {copies} copies"
         );
-    }
-
-    #[test]
-    fn a_representative_stands_for_the_enabling_values() {
-        let (q, w) = (VarId(1), VarId(2));
-        let s = state(vec![0, UNDEF, UNDEF]);
-        let ge = |k| cmp(CmpOp::Ge, Term::Var(q), Term::Const(k));
-        let le = |k| cmp(CmpOp::Le, Term::Var(q), Term::Const(k));
-        // 5 <= q <= 2^32 - 1: 5.
-        let g = Cond::And(Box::new(ge(5)), Box::new(le(4_294_967_295)));
-        assert_eq!(representative(&g, &s, q), Some(Some(5)));
-        // q <= -3 || q >= 4: -3.
-        let g = Cond::Or(Box::new(le(-3)), Box::new(ge(4)));
-        assert_eq!(representative(&g, &s, q), Some(Some(-3)));
-        // -2 <= q: 0.
-        assert_eq!(representative(&ge(-2), &s, q), Some(Some(0)));
-        // Unsatisfiable: none.
-        let g = Cond::And(Box::new(ge(5)), Box::new(le(4)));
-        assert_eq!(representative(&g, &s, q), Some(None));
-        // Depends on w as well: not exact.
-        let g = Cond::And(
-            Box::new(ge(5)),
-            Box::new(cmp(CmpOp::Lt, Term::Var(q), Term::Var(w))),
-        );
-        assert_eq!(representative(&g, &s, q), None);
     }
 
     #[test]
     fn arithmetic_widens_the_interval() {
+        let table = Table::new();
         let v = Term::Var(VarId(0));
-        let s = state(vec![UNDEF, 3]);
+        let s = state(vec![any(0), 3]);
         // 2 * v + x <= 23 for v in [-10, 10], x = 3.
         let t = Term::Add(
             Box::new(Term::Mul(2, Box::new(v))),
             Box::new(Term::Var(VarId(1))),
         );
         assert_eq!(
-            guard(&cmp(CmpOp::Le, t.clone(), Term::Const(23)), &s, 10),
+            guard(&cmp(CmpOp::Le, t.clone(), Term::Const(23)), &s, &table, 10),
             Guard::Sampled
         );
         assert_eq!(
-            guard(&cmp(CmpOp::Le, t, Term::Const(22)), &s, 10),
+            guard(&cmp(CmpOp::Le, t, Term::Const(22)), &s, &table, 10),
             Guard::Depends
         );
     }
