@@ -5,7 +5,7 @@
 use std::collections::{HashMap, HashSet};
 
 use frontend::lang_c::ast::{
-    ArraySize, DeclarationSpecifier, Declarator, DeclaratorKind, DerivedDeclarator,
+    ArraySize, DeclarationSpecifier, Declarator, DeclaratorKind, DerivedDeclarator, Expression,
     SpecifierQualifier, StructDeclaration, StructKind, StructType, TypeName, TypeQualifier,
     TypeSpecifier,
 };
@@ -149,10 +149,17 @@ pub struct Types {
     pub atomic_typedefs: HashSet<String>,
     /// The data model.
     pub model: DataModel,
+    /// While a local is declared: the length expression of its
+    /// variable-length array, if it is one (`None`: none is allowed).
+    pub vla_sizes: Option<Vec<Node<Expression>>>,
 }
 
 /// Limits the flattening of huge arrays into cells.
 pub const MAX_CELLS: u64 = 4096;
+
+/// Elements of a variable-length array (`T a[n]`, `n` known at run time
+/// only): its storage; a declaration whose length is larger gives up.
+pub const VLA_CAPACITY: u64 = 8;
 
 impl Types {
     /// An empty environment for a data model.
@@ -163,6 +170,7 @@ impl Types {
             typedefs: HashMap::new(),
             enum_consts: HashMap::new(),
             atomic_typedefs: HashSet::new(),
+            vla_sizes: None,
             model,
         }
     }
@@ -425,12 +433,30 @@ impl Types {
             .derived
             .iter()
             .partition(|dd| matches!(dd.node, DerivedDeclarator::Pointer(_)));
-        for dd in ptrs.into_iter().chain(suffixes.into_iter().rev()) {
+        let chain: Vec<_> = ptrs.into_iter().chain(suffixes.into_iter().rev()).collect();
+        let last = chain.len().saturating_sub(1);
+        let named = matches!(d.kind.node, DeclaratorKind::Identifier(_));
+        for (i, dd) in chain.into_iter().enumerate() {
             ty = match &dd.node {
                 DerivedDeclarator::Pointer(_) => CType::Ptr(Box::new(ty)),
                 DerivedDeclarator::Array(a) => {
                     let n = match &a.node.size {
-                        ArraySize::VariableExpression(e) | ArraySize::StaticExpression(e) => {
+                        ArraySize::VariableExpression(e) => match const_expr(self, e) {
+                            Ok(n) => u64::try_from(n).map_err(|_| {
+                                LowerError::unsupported(e.span, "negative array size")
+                            })?,
+                            // A variable-length array: where the caller
+                            // takes one (a local's outermost dimension),
+                            // its capacity, the length noted.
+                            Err(err) => match &mut self.vla_sizes {
+                                Some(sizes) if named && i == last && sizes.is_empty() => {
+                                    sizes.push((**e).clone());
+                                    VLA_CAPACITY
+                                }
+                                _ => return Err(err),
+                            },
+                        },
+                        ArraySize::StaticExpression(e) => {
                             let n = const_expr(self, e)?;
                             u64::try_from(n).map_err(|_| {
                                 LowerError::unsupported(e.span, "negative array size")

@@ -707,6 +707,20 @@ impl Lowerer<'_> {
         };
         let mut scope = std::collections::HashMap::new();
         for ((pname, ty), v) in params.into_iter().zip(vals) {
+            // A data pointer the function never assigns nor takes the
+            // address of, passed a constant address: that address (its
+            // dereferences then need no case split over the objects).
+            if let (Some(pn), CType::Ptr(to), [(Cond::True, Res::Val(Term::Const(k)))]) =
+                (&pname, &ty, v.cases.as_slice())
+            {
+                if **to != CType::Func
+                    && !self.addr_names.contains(pn)
+                    && !self.assigned_names.contains(pn)
+                {
+                    scope.insert(pn.clone(), Binding::Const(*k, ty.clone()));
+                    continue;
+                }
+            }
             let pn = pname.clone().unwrap_or_else(|| "arg".into());
             let vname = self.unique(&format!(
                 "{prefix}.{}",

@@ -380,6 +380,7 @@ impl Lowerer<'_> {
         match &e.node {
             Expression::Identifier(id) => match self.lookup(&id.node.name)? {
                 Some(Binding::Enum(k)) => Ok(Val::int(k as i64)),
+                Some(Binding::Const(k, ty)) => Ok(Val::term(Term::Const(k), ty)),
                 Some(Binding::Obj(_)) => {
                     let p = self.place(e)?;
                     self.read(p, span)
@@ -861,7 +862,13 @@ impl Lowerer<'_> {
                 })
             }
             Expression::BinaryOperator(b) if b.node.operator.node == B::Index => {
-                let base = if is_place_expr(&b.node.lhs) {
+                let constant = match &b.node.lhs.node {
+                    Expression::Identifier(id) => {
+                        matches!(self.lookup(&id.node.name)?, Some(Binding::Const(..)))
+                    }
+                    _ => false,
+                };
+                let base = if is_place_expr(&b.node.lhs) && !constant {
                     Some(self.place(&b.node.lhs)?)
                 } else {
                     None
@@ -883,7 +890,12 @@ impl Lowerer<'_> {
                                     }
                                     (Target::Cell(o, off), Res::Val(Term::Const(k))) => {
                                         if *k >= 0 && (*k as u64) < n {
-                                            out.push((c, Target::Cell(*o, off + *k as u64 * esz)));
+                                            self.within_length(
+                                                &mut out,
+                                                c,
+                                                *o,
+                                                off + *k as u64 * esz,
+                                            );
                                         } else {
                                             out.push((
                                                 c,
@@ -897,10 +909,12 @@ impl Lowerer<'_> {
                                             let at =
                                                 cmp(CmpOp::Eq, i.clone(), Term::Const(k as i64));
                                             inside.push(at.clone());
-                                            out.push((
+                                            self.within_length(
+                                                &mut out,
                                                 and(c.clone(), at),
-                                                Target::Cell(*o, off + k * esz),
-                                            ));
+                                                *o,
+                                                off + k * esz,
+                                            );
                                         }
                                         out.push((
                                             and(c.clone(), not(any(inside))),
@@ -1014,9 +1028,30 @@ impl Lowerer<'_> {
         })
     }
 
+    /// The target `(o, off)` under `c`; in a variable-length array only
+    /// below its length (else the access gives up).
+    fn within_length(&self, out: &mut Vec<(Cond, Target)>, c: Cond, o: ObjId, off: u64) {
+        match self.lengths.get(&o) {
+            None => out.push((c, Target::Cell(o, off))),
+            Some(&(len, esz)) => {
+                let index = Term::Const((off / esz.max(1)) as i64);
+                let inside = cmp(CmpOp::Lt, index, Term::Var(len));
+                out.push((and(c.clone(), inside.clone()), Target::Cell(o, off)));
+                out.push((
+                    and(c, not(inside)),
+                    Target::Ub("access past the length of a variable-length array".into()),
+                ));
+            }
+        }
+    }
+
     /// The target `(o, off)` under `c`; a heap object only while it is
-    /// allocated and not freed (else the access gives up).
+    /// allocated and not freed, a variable-length array only below its
+    /// length (else the access gives up).
     fn heap_target(&self, out: &mut Vec<(Cond, Target)>, c: Cond, o: ObjId, off: u64) {
+        if self.lengths.contains_key(&o) {
+            return self.within_length(out, c, o, off);
+        }
         match self.alive(o) {
             None => out.push((c, Target::Cell(o, off))),
             Some(live) => {
@@ -1497,7 +1532,11 @@ impl Lowerer<'_> {
                 Ok(CType::Ptr(Box::new(self.static_type(&u.node.operand)?)))
             }
             Expression::Identifier(id) => match self.lookup(&id.node.name)? {
+                Some(Binding::Obj(o)) if self.lengths.contains_key(&o) => Err(
+                    LowerError::unsupported(e.span, "`sizeof` of a variable-length array"),
+                ),
                 Some(Binding::Obj(o)) => Ok(self.objects[o].ty.clone()),
+                Some(Binding::Const(_, ty)) => Ok(ty),
                 _ => Ok(CType::Int(IntTy::INT)),
             },
             Expression::Cast(c) => self.type_name(&c.node.type_name),

@@ -97,6 +97,9 @@ pub const EXIT: Loc = 3;
 pub(crate) enum Binding {
     Obj(ObjId),
     Enum(i128),
+    /// A pointer parameter that its function never assigns nor takes the
+    /// address of, called with a constant address: that address.
+    Const(i64, CType),
 }
 
 /// An inlined function activation.
@@ -151,6 +154,8 @@ pub struct Lowerer<'a> {
     globals: HashMap<String, ObjId>,
     /// Names whose address is taken somewhere (`&x`, `&x.f`, `&x[i]`).
     addr_names: HashSet<String>,
+    /// Names assigned somewhere ([`AssignedNames`]).
+    assigned_names: HashSet<String>,
     /// Names used as values somewhere in the file.
     used_names: HashSet<String>,
     pub(crate) threads: Vec<ThreadInst>,
@@ -188,6 +193,9 @@ pub struct Lowerer<'a> {
     pub(crate) malloc_may_fail: bool,
     /// The heap objects and their liveness flags.
     pub(crate) heap: std::collections::BTreeMap<ObjId, VarId>,
+    /// Variable-length arrays: per object, the variable holding its length
+    /// and the cells of one element (an access past the length gives up).
+    pub(crate) lengths: std::collections::BTreeMap<ObjId, (VarId, u64)>,
     /// The allocation sites met so far, in order: name, type, objects
     /// (made up front when a first lowering found them, see
     /// [`crate::lower_with`]).
@@ -260,6 +268,56 @@ impl<'ast> Visit<'ast> for AddrNames<'_> {
     }
 }
 
+/// Collects the names that are assigned (`=`, compound assignments,
+/// `++`, `--`) somewhere.
+struct AssignedNames<'n>(&'n mut HashSet<String>);
+
+impl<'ast> Visit<'ast> for AssignedNames<'_> {
+    fn visit_binary_operator_expression(
+        &mut self,
+        e: &'ast frontend::lang_c::ast::BinaryOperatorExpression,
+        span: &'ast Span,
+    ) {
+        use frontend::lang_c::ast::BinaryOperator as B;
+        let assigns = matches!(
+            e.operator.node,
+            B::Assign
+                | B::AssignMultiply
+                | B::AssignDivide
+                | B::AssignModulo
+                | B::AssignPlus
+                | B::AssignMinus
+                | B::AssignShiftLeft
+                | B::AssignShiftRight
+                | B::AssignBitwiseAnd
+                | B::AssignBitwiseXor
+                | B::AssignBitwiseOr
+        );
+        if let (true, Expression::Identifier(id)) = (assigns, &e.lhs.node) {
+            self.0.insert(id.node.name.clone());
+        }
+        visit::visit_binary_operator_expression(self, e, span);
+    }
+
+    fn visit_unary_operator_expression(
+        &mut self,
+        e: &'ast frontend::lang_c::ast::UnaryOperatorExpression,
+        span: &'ast Span,
+    ) {
+        let steps = matches!(
+            e.operator.node,
+            UnaryOperator::PreIncrement
+                | UnaryOperator::PreDecrement
+                | UnaryOperator::PostIncrement
+                | UnaryOperator::PostDecrement
+        );
+        if let (true, Expression::Identifier(id)) = (steps, &e.operand.node) {
+            self.0.insert(id.node.name.clone());
+        }
+        visit::visit_unary_operator_expression(self, e, span);
+    }
+}
+
 impl<'a> Lowerer<'a> {
     /// Collects the file's declarations.
     pub fn new(unit: &'a ParsedUnit) -> Result<Self> {
@@ -273,6 +331,7 @@ impl<'a> Lowerer<'a> {
             global_decls: HashMap::new(),
             globals: HashMap::new(),
             addr_names: HashSet::new(),
+            assigned_names: HashSet::new(),
             used_names: HashSet::new(),
             threads: Vec::new(),
             queue: VecDeque::new(),
@@ -292,6 +351,7 @@ impl<'a> Lowerer<'a> {
             heap_budget: crate::Options::default().heap_budget,
             malloc_may_fail: false,
             heap: Default::default(),
+            lengths: Default::default(),
             heap_sites: Vec::new(),
             sites_met: 0,
             fn_addrs: Default::default(),
@@ -312,6 +372,7 @@ impl<'a> Lowerer<'a> {
         let names: HashSet<String> = me.functions.keys().cloned().collect();
         for f in defined {
             AddrNames(&mut me.addr_names, &names).visit_function_definition(&f.node, &f.span);
+            AssignedNames(&mut me.assigned_names).visit_function_definition(&f.node, &f.span);
         }
         let mut used = HashSet::new();
         fnptr::ValueNames(&mut used).visit_translation_unit(&unit.unit);

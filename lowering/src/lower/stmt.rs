@@ -10,7 +10,7 @@ use frontend::lang_c::ast::{
 use frontend::lang_c::span::{Node, Span};
 
 use super::expr::{has_effects, Res, Val};
-use super::{sanitize, Binding, Lowerer};
+use super::{sanitize, Binding, Lowerer, ObjId};
 use crate::cfg::Loc;
 use crate::error::{LowerError, Result};
 use crate::term::{any, cmp, not, within};
@@ -519,6 +519,57 @@ impl Lowerer<'_> {
     }
 
     /// `int x = e;` and friends inside a function.
+    /// The length of the variable-length array `o`: `length` evaluated
+    /// into a variable of its own; a length below 1 or above the capacity
+    /// gives up.
+    fn vla_length(
+        &mut self,
+        o: ObjId,
+        name: &str,
+        length: &Node<Expression>,
+        span: Span,
+    ) -> Result<()> {
+        let CType::Array(elem, _) = self.objects[o].ty.clone() else {
+            return Err(LowerError::unsupported(span, "a variable-length array"));
+        };
+        let cur = self.ensure_cur(span);
+        self.t.cur = Some(cur);
+        self.set_split(&[length])?;
+        let v = self.eval(length)?;
+        let len_ty = match &v.ty {
+            t @ CType::Int(_) => t.clone(),
+            _ => {
+                return Err(LowerError::unsupported(
+                    length.span,
+                    "an array length that is not an integer",
+                ))
+            }
+        };
+        let len_name = self.unique(&format!("{name}.length"));
+        let len_obj = self.object(&len_name, len_ty, Some(0), span)?;
+        let p = self.whole(len_obj);
+        self.store(p, v, span)?;
+        let len = self.objects[len_obj].cells[0];
+        let Some(cur) = self.t.cur else {
+            return Ok(());
+        };
+        let next = self.new_loc(Some(span));
+        let capacity = crate::types::VLA_CAPACITY;
+        let bad = any([
+            cmp(CmpOp::Lt, Term::Var(len), Term::Const(1)),
+            cmp(CmpOp::Gt, Term::Var(len), Term::Const(capacity as i64)),
+        ]);
+        let reason = format!(
+            "a variable-length array of no element or of more than {capacity} (its capacity)"
+        );
+        self.give_up_edge(cur, bad.clone(), &reason, span);
+        self.plain_edge(cur, next, not(bad), vec![], Some(span));
+        self.t.cur = Some(next);
+        let esz = self.types.cells(&elem);
+        self.lengths.insert(o, (len, esz));
+        Ok(())
+    }
+
     pub(crate) fn local_declaration(&mut self, d: &Node<Declaration>) -> Result<()> {
         let is = |c: StorageClassSpecifier| {
             d.node
@@ -553,7 +604,12 @@ impl Lowerer<'_> {
         }
         let base = self.base_type(&specs, d.span)?;
         for id in &d.node.declarators {
-            let (name, mut ty) = self.declarator_type(base.clone(), &id.node.declarator.node)?;
+            // A variable-length array takes its capacity; its length is
+            // checked when the declaration runs.
+            self.types.vla_sizes = Some(Vec::new());
+            let declared = self.declarator_type(base.clone(), &id.node.declarator.node);
+            let vla = self.types.vla_sizes.take().unwrap_or_default();
+            let (name, mut ty) = declared?;
             let Some(name) = name else { continue };
             if ty == CType::Func {
                 continue;
@@ -582,6 +638,9 @@ impl Lowerer<'_> {
             self.note_address_taken(o, &name);
             self.mark_atomic(o, &d.node.specifiers, &id.node.declarator.node)?;
             self.bind(name.clone(), Binding::Obj(o));
+            if let Some(length) = vla.first() {
+                self.vla_length(o, &vname, length, id.span)?;
+            }
             let cur = self.ensure_cur(id.span);
             match &id.node.initializer {
                 Some(Node {
