@@ -1161,6 +1161,9 @@ impl Lowerer<'_> {
         span: Span,
         want: bool,
     ) -> Result<Option<Val>> {
+        if op == B::Assign && !want && self.buffer_assign(lhs, rhs, span)? {
+            return Ok(None);
+        }
         let p = self.place(lhs)?;
         let v = match op {
             B::Assign => {

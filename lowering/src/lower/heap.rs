@@ -57,6 +57,7 @@ impl Lowerer<'_> {
                 let ty = self.allocated_type(arg(1)?, Some(n))?;
                 self.allocate(name, ty, Contents::Zero, span)?
             }
+            "free" if self.buffer_free(arg(0)?, span)? => Val::term(Term::Const(0), CType::Void),
             "free" => {
                 let v = self.eval(arg(0)?)?;
                 self.free(v, span)?;

@@ -9,6 +9,7 @@
 //! matches none of them.
 
 mod atomics;
+mod buffers;
 mod call;
 mod conventions;
 mod expr;
@@ -156,6 +157,9 @@ pub struct Lowerer<'a> {
     addr_names: HashSet<String>,
     /// Names assigned somewhere ([`AssignedNames`]).
     assigned_names: HashSet<String>,
+    /// Write-only heap buffers ([`buffers`]) and their length objects.
+    write_only: HashSet<String>,
+    buffer_lengths: HashMap<String, ObjId>,
     /// Names used as values somewhere in the file.
     used_names: HashSet<String>,
     pub(crate) threads: Vec<ThreadInst>,
@@ -332,6 +336,8 @@ impl<'a> Lowerer<'a> {
             globals: HashMap::new(),
             addr_names: HashSet::new(),
             assigned_names: HashSet::new(),
+            write_only: HashSet::new(),
+            buffer_lengths: HashMap::new(),
             used_names: HashSet::new(),
             threads: Vec::new(),
             queue: VecDeque::new(),
@@ -370,6 +376,7 @@ impl<'a> Lowerer<'a> {
             }
         }
         let names: HashSet<String> = me.functions.keys().cloned().collect();
+        me.write_only = buffers::write_only_buffers(defined.iter().copied());
         for f in defined {
             AddrNames(&mut me.addr_names, &names).visit_function_definition(&f.node, &f.span);
             AssignedNames(&mut me.assigned_names).visit_function_definition(&f.node, &f.span);
