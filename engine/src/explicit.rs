@@ -746,11 +746,12 @@ impl<'a> Search<'a> {
     }
 
     /// The values a lazy value takes when it must be chosen: all of its
-    /// domain when that has at most [`MAX_SOLVED`] values, else those in
-    /// `[-B, B]` (a cut).
+    /// domain when that has at most [`MAX_SOLVED`] values (in the
+    /// exhaustive mode), else those in `[-B, B]` (a cut).
     fn sample(&mut self, x: i128) -> Vec<i128> {
         let dom = self.domains.get(lazy::domain(x));
-        if let Some(all) = lazy::elements(dom, MAX_SOLVED) {
+        // Outside the exhaustive mode only values in the bound make states.
+        if let Some(all) = lazy::elements(dom, MAX_SOLVED).filter(|_| self.exhaustive) {
             return all;
         }
         let sampled = lazy::intersect(dom, &vec![(-self.bound, self.bound)]);
