@@ -338,6 +338,7 @@ pub fn lower_with(unit: &ParsedUnit, options: &Options) -> Result<Lowered, Lower
         return emit::emit(probe);
     }
     let mut l = make()?;
+    l.heap_lengths = probe.heap_lengths.clone();
     l.preallocate(&probe.heap_sites)?;
     l.lower_all()?;
     emit::emit(l)

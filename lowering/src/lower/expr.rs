@@ -1030,7 +1030,7 @@ impl Lowerer<'_> {
 
     /// The target `(o, off)` under `c`; in a variable-length array only
     /// below its length (else the access gives up).
-    fn within_length(&self, out: &mut Vec<(Cond, Target)>, c: Cond, o: ObjId, off: u64) {
+    pub(crate) fn within_length(&self, out: &mut Vec<(Cond, Target)>, c: Cond, o: ObjId, off: u64) {
         match self.lengths.get(&o) {
             None => out.push((c, Target::Cell(o, off))),
             Some(&(len, esz)) => {
@@ -1039,7 +1039,7 @@ impl Lowerer<'_> {
                 out.push((and(c.clone(), inside.clone()), Target::Cell(o, off)));
                 out.push((
                     and(c, not(inside)),
-                    Target::Ub("access past the length of a variable-length array".into()),
+                    Target::Ub("access past the length of an array of run-time length".into()),
                 ));
             }
         }
@@ -1049,13 +1049,10 @@ impl Lowerer<'_> {
     /// allocated and not freed, a variable-length array only below its
     /// length (else the access gives up).
     fn heap_target(&self, out: &mut Vec<(Cond, Target)>, c: Cond, o: ObjId, off: u64) {
-        if self.lengths.contains_key(&o) {
-            return self.within_length(out, c, o, off);
-        }
         match self.alive(o) {
-            None => out.push((c, Target::Cell(o, off))),
+            None => self.within_length(out, c, o, off),
             Some(live) => {
-                out.push((and(c.clone(), live.clone()), Target::Cell(o, off)));
+                self.within_length(out, and(c.clone(), live.clone()), o, off);
                 out.push((
                     and(c, not(live)),
                     Target::Ub("access to heap memory that is freed or not allocated".into()),

@@ -19,7 +19,14 @@ use super::expr::{Res, Val};
 use super::{Lowerer, ObjId};
 use crate::error::{LowerError, Result};
 use crate::term::{and, any, cmp, not, within, Range};
-use crate::types::CType;
+use crate::types::{CType, IntTy};
+
+/// The type a run-time element count is converted to (`long long`).
+const LENGTH: IntTy = IntTy {
+    bits: 64,
+    signed: true,
+    rank: 5,
+};
 
 /// What an allocation function does with the new object's contents.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -43,9 +50,27 @@ impl Lowerer<'_> {
                 .ok_or_else(|| LowerError::invalid(span, format!("`{name}` needs more arguments")))
         };
         Ok(Some(match name {
-            "malloc" | "alloca" | "__builtin_alloca" => {
+            "malloc" => match self.allocated_type(arg(0)?, None) {
+                Ok(ty) => self.allocate(name, ty, Contents::Any, None, span)?,
+                // `n * sizeof(T)` with `n` known at run time only: an
+                // array of the capacity, with its length.
+                Err(refused) => match self.runtime_count(arg(0)?)? {
+                    Some((elem, n)) => {
+                        let n = self.eval(n)?;
+                        let n = self.convert(n, &CType::Int(LENGTH), span)?;
+                        let n = self.materialize(n, span)?;
+                        let [(Cond::True, Res::Val(n))] = n.cases.as_slice() else {
+                            return Err(refused);
+                        };
+                        let ty = CType::Array(Box::new(elem), crate::types::VLA_CAPACITY);
+                        self.allocate(name, ty, Contents::Any, Some(n.clone()), span)?
+                    }
+                    None => return Err(refused),
+                },
+            },
+            "alloca" | "__builtin_alloca" => {
                 let ty = self.allocated_type(arg(0)?, None)?;
-                self.allocate(name, ty, Contents::Any, span)?
+                self.allocate(name, ty, Contents::Any, None, span)?
             }
             "calloc" => {
                 let n = self.const_value(arg(0)?).map_err(|_| {
@@ -55,7 +80,7 @@ impl Lowerer<'_> {
                     )
                 })?;
                 let ty = self.allocated_type(arg(1)?, Some(n))?;
-                self.allocate(name, ty, Contents::Zero, span)?
+                self.allocate(name, ty, Contents::Zero, None, span)?
             }
             "free" if self.buffer_free(arg(0)?, span)? => Val::term(Term::Const(0), CType::Void),
             "free" => {
@@ -108,6 +133,34 @@ impl Lowerer<'_> {
         })
     }
 
+    /// `n * sizeof(T)` or `sizeof(T) * n` with `n` not a constant: `T`
+    /// and `n`.
+    fn runtime_count<'e>(
+        &mut self,
+        size: &'e Node<Expression>,
+    ) -> Result<Option<(CType, &'e Node<Expression>)>> {
+        let is_sizeof = |e: &Node<Expression>| {
+            matches!(e.node, Expression::SizeOfTy(_) | Expression::SizeOfVal(_))
+        };
+        let Expression::BinaryOperator(b) = &size.node else {
+            return Ok(None);
+        };
+        if b.node.operator.node != B::Multiply {
+            return Ok(None);
+        }
+        let (t, n) = if is_sizeof(&b.node.lhs) {
+            (&b.node.lhs, &b.node.rhs)
+        } else if is_sizeof(&b.node.rhs) {
+            (&b.node.rhs, &b.node.lhs)
+        } else {
+            return Ok(None);
+        };
+        if self.const_value(n).is_ok() {
+            return Ok(None);
+        }
+        Ok(Some((self.sizeof_type(t)?, n)))
+    }
+
     /// The `T` of `sizeof(T)` or `sizeof e`.
     fn sizeof_type(&mut self, e: &Node<Expression>) -> Result<CType> {
         match &e.node {
@@ -119,10 +172,20 @@ impl Lowerer<'_> {
 
     /// One allocation site: its objects, counter and liveness flags, and
     /// the edges that hand out the next object.
-    fn allocate(&mut self, func: &str, ty: CType, contents: Contents, span: Span) -> Result<Val> {
+    fn allocate(
+        &mut self,
+        func: &str,
+        ty: CType,
+        contents: Contents,
+        length: Option<Term>,
+        span: Span,
+    ) -> Result<Val> {
         let budget = self.heap_budget;
         let thread = self.threads[self.t.index].name.clone();
         let site = self.unique(&format!("{thread}.{func}"));
+        if length.is_some() {
+            self.heap_lengths.insert(site.clone());
+        }
         let objs = match self.heap_sites.get(self.sites_met) {
             Some((name, t, objs)) if *name == site && *t == ty => objs.clone(),
             Some(_) => {
@@ -179,7 +242,18 @@ impl Lowerer<'_> {
             return Ok(Val::term(Term::Var(result), ptr));
         };
         let next = self.new_loc(Some(span));
-        let ok = fails.map_or(Cond::True, |b| cmp(CmpOp::Eq, Term::Var(b), Term::Const(0)));
+        let mut ok = fails.map_or(Cond::True, |b| cmp(CmpOp::Eq, Term::Var(b), Term::Const(0)));
+        // A run-time length: within [1, capacity], else give up.
+        if let Some(n) = &length {
+            let capacity = crate::types::VLA_CAPACITY as i64;
+            let fits = within(n, 1, i128::from(capacity));
+            let reason = format!(
+                "an allocation of no element or of more than {capacity} (the capacity of \
+                 an allocation of run-time size)"
+            );
+            self.give_up_edge(cur, and(ok.clone(), not(fits.clone())), &reason, span);
+            ok = and(ok, fits);
+        }
         if let Some(b) = fails {
             let failed = cmp(CmpOp::Eq, Term::Var(b), Term::Const(1));
             self.plain_edge(
@@ -198,6 +272,9 @@ impl Lowerer<'_> {
             ];
             for (j, c) in self.objects[o].cells.clone().into_iter().enumerate() {
                 assigns.push((c, fill[j].clone()));
+            }
+            if let (Some(n), Some(&(len, _))) = (&length, self.lengths.get(&o)) {
+                assigns.push((len, n.clone()));
             }
             let g = and(
                 ok.clone(),
@@ -230,6 +307,21 @@ impl Lowerer<'_> {
             self.name_object(o, &format!("*{name}"), None, None);
             let alive = self.var(format!("{name}.alive"), Some(0), Range::new(0, 1));
             self.heap.insert(o, alive);
+            if self.heap_lengths.contains(site) {
+                let len = self.var(
+                    format!("{name}.length"),
+                    Some(0),
+                    Range::new(0, i128::from(crate::types::VLA_CAPACITY as i64)),
+                );
+                let CType::Array(elem, _) = ty else {
+                    return Err(LowerError::unsupported(
+                        span,
+                        "internal: a run-time length without an array",
+                    ));
+                };
+                let esz = self.types.cells(elem);
+                self.lengths.insert(o, (len, esz));
+            }
             objs.push(o);
         }
         Ok(objs)

@@ -204,6 +204,9 @@ pub struct Lowerer<'a> {
     /// (made up front when a first lowering found them, see
     /// [`crate::lower_with`]).
     pub(crate) heap_sites: Vec<(String, CType, Vec<ObjId>)>,
+    /// The allocation sites of a run-time length (their objects get a
+    /// length variable, [`Lowerer::lengths`]).
+    pub(crate) heap_lengths: HashSet<String>,
     /// How many allocation sites this lowering has met.
     pub(crate) sites_met: usize,
     /// The addresses of the functions used as values.
@@ -359,6 +362,7 @@ impl<'a> Lowerer<'a> {
             heap: Default::default(),
             lengths: Default::default(),
             heap_sites: Vec::new(),
+            heap_lengths: HashSet::new(),
             sites_met: 0,
             fn_addrs: Default::default(),
         };

@@ -380,19 +380,17 @@ impl Lowerer<'_> {
         let mut scalars = Vec::new();
         self.types.flatten(&r.elem, &mut scalars);
         let ty = scalars[(c % esz) as usize].clone();
-        let cases = r
-            .cases
-            .iter()
-            .zip(&r.rooms)
-            .map(|((cond, t), &room)| {
-                let t = match t {
-                    Target::Cell(o, off) if c < room * esz => Target::Cell(*o, off + c),
-                    Target::Cell(..) => Target::Ub(reason.to_string()),
-                    ub => ub.clone(),
-                };
-                (cond.clone(), t)
-            })
-            .collect();
+        let mut cases = Vec::new();
+        for ((cond, t), &room) in r.cases.iter().zip(&r.rooms) {
+            match t {
+                // In an array of run-time length: below its length only.
+                Target::Cell(o, off) if c < room * esz => {
+                    self.within_length(&mut cases, cond.clone(), *o, off + c)
+                }
+                Target::Cell(..) => cases.push((cond.clone(), Target::Ub(reason.to_string()))),
+                ub => cases.push((cond.clone(), ub.clone())),
+            }
+        }
         super::expr::Place { cases, ty }
     }
 
