@@ -51,6 +51,12 @@ impl IntTy {
         signed: true,
         rank: 1,
     };
+    /// `long long` (the type run-time array lengths are kept in).
+    pub const LLONG: IntTy = IntTy {
+        bits: 64,
+        signed: true,
+        rank: 5,
+    };
 
     /// The least value.
     pub fn min(self) -> i128 {

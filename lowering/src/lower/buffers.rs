@@ -21,14 +21,6 @@ use crate::error::{LowerError, Result};
 use crate::term::{and, any, cmp, not};
 use crate::types::{CType, IntTy};
 
-/// The type of a buffer's length: `long long` (every count of a C
-/// integer type below 2^63 keeps its value).
-const LENGTH: IntTy = IntTy {
-    bits: 64,
-    signed: true,
-    rank: 5,
-};
-
 /// The callee of a call expression (through casts): `malloc` or `calloc`.
 fn allocation(e: &Expression) -> Option<&CallExpression> {
     match e {
@@ -113,7 +105,7 @@ impl Lowerer<'_> {
         }
         let c_name = self.unit.display_name(name).to_string();
         let vname = self.unique(&format!("{}.length", super::sanitize(&c_name)));
-        let o = self.object(&vname, CType::Int(LENGTH), Some(0), span)?;
+        let o = self.object(&vname, CType::Int(IntTy::LLONG), Some(0), span)?;
         self.objects[o].owner = None;
         self.name_object(o, &format!("{c_name}.length"), None, None);
         self.buffer_lengths.insert(name.to_string(), o);
@@ -139,7 +131,7 @@ impl Lowerer<'_> {
                     Some(e) => self.eval(e)?,
                     None => Val::int(1),
                 };
-                let n = self.convert(n, &CType::Int(LENGTH), span)?;
+                let n = self.convert(n, &CType::Int(IntTy::LLONG), span)?;
                 let target = self.whole(self.buffer_lengths[&p.node.name]);
                 self.store(target, n, span)?;
                 // malloc(0) and negative counts: nothing to store into.

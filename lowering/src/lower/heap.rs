@@ -21,13 +21,6 @@ use crate::error::{LowerError, Result};
 use crate::term::{and, any, cmp, not, within, Range};
 use crate::types::{CType, IntTy};
 
-/// The type a run-time element count is converted to (`long long`).
-const LENGTH: IntTy = IntTy {
-    bits: 64,
-    signed: true,
-    rank: 5,
-};
-
 /// What an allocation function does with the new object's contents.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Contents {
@@ -57,7 +50,7 @@ impl Lowerer<'_> {
                 Err(refused) => match self.runtime_count(arg(0)?)? {
                     Some((elem, n)) => {
                         let n = self.eval(n)?;
-                        let n = self.convert(n, &CType::Int(LENGTH), span)?;
+                        let n = self.convert(n, &CType::Int(IntTy::LLONG), span)?;
                         let n = self.materialize(n, span)?;
                         let [(Cond::True, Res::Val(n))] = n.cases.as_slice() else {
                             return Err(refused);
