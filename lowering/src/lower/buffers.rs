@@ -10,15 +10,16 @@
 
 use std::collections::HashSet;
 
-use engine::ir::{CmpOp, Cond, Term};
+use engine::ir::{CmpOp, Term};
 use frontend::lang_c::ast::{BinaryOperator as B, CallExpression, Expression, Identifier};
 use frontend::lang_c::span::{Node, Span};
 use frontend::lang_c::visit::{self, Visit};
 
 use super::expr::{Res, Val};
+use super::heap::{is_sizeof, sizeof_times};
 use super::Lowerer;
 use crate::error::{LowerError, Result};
-use crate::term::{and, any, cmp, not};
+use crate::term::{and, any, cmp};
 use crate::types::{CType, IntTy};
 
 /// The callee of a call expression (through casts): `malloc` or `calloc`.
@@ -136,7 +137,7 @@ impl Lowerer<'_> {
                 self.store(target, n, span)?;
                 // malloc(0) and negative counts: nothing to store into.
                 let bad = cmp(CmpOp::Lt, Term::Var(len), Term::Const(1));
-                self.check(
+                self.give_up_where(
                     bad,
                     "an allocation of no element (or a negative count)",
                     span,
@@ -170,7 +171,7 @@ impl Lowerer<'_> {
                         ),
                     });
                 }
-                self.check(
+                self.give_up_where(
                     any(outside),
                     "a store outside a heap buffer (out of bounds, freed or not allocated)",
                     span,
@@ -192,7 +193,7 @@ impl Lowerer<'_> {
         }
         let len = self.buffer_length(&p.node.name, span)?;
         let freed = cmp(CmpOp::Lt, Term::Var(len), Term::Const(1));
-        self.check(freed, "a heap buffer freed twice or never allocated", span);
+        self.give_up_where(freed, "a heap buffer freed twice or never allocated", span);
         let target = self.whole(self.buffer_lengths[&p.node.name]);
         self.store(target, Val::int(0), span)?;
         Ok(true)
@@ -211,9 +212,6 @@ impl Lowerer<'_> {
                 "allocation size is not `sizeof(T)`, `n * sizeof(T)` or `calloc(n, sizeof(T))`",
             )
         };
-        let is_sizeof = |e: &Node<Expression>| {
-            matches!(e.node, Expression::SizeOfTy(_) | Expression::SizeOfVal(_))
-        };
         let name = match &call.callee.node {
             Expression::Identifier(id) => id.node.name.as_str(),
             _ => return Err(unsupported()),
@@ -221,31 +219,11 @@ impl Lowerer<'_> {
         match (name, call.arguments.as_slice()) {
             ("calloc", [n, size]) if is_sizeof(size) => Ok(Some(n.clone())),
             ("malloc", [size]) if is_sizeof(size) => Ok(None),
-            ("malloc", [size]) => match &size.node {
-                Expression::BinaryOperator(b) if b.node.operator.node == B::Multiply => {
-                    if is_sizeof(&b.node.lhs) {
-                        Ok(Some((*b.node.rhs).clone()))
-                    } else if is_sizeof(&b.node.rhs) {
-                        Ok(Some((*b.node.lhs).clone()))
-                    } else {
-                        Err(unsupported())
-                    }
-                }
-                _ => Err(unsupported()),
-            },
+            ("malloc", [size]) => sizeof_times(size)
+                .map(|(_, n)| Some(n.clone()))
+                .ok_or_else(unsupported),
             _ => Err(unsupported()),
         }
-    }
-
-    /// Gives up where `bad` holds, else goes on.
-    fn check(&mut self, bad: Cond, reason: &str, span: Span) {
-        let Some(cur) = self.t.cur else {
-            return;
-        };
-        let next = self.new_loc(Some(span));
-        self.give_up_edge(cur, bad.clone(), reason, span);
-        self.plain_edge(cur, next, not(bad), vec![], Some(span));
-        self.t.cur = Some(next);
     }
 }
 

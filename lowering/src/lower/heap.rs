@@ -21,6 +21,30 @@ use crate::error::{LowerError, Result};
 use crate::term::{and, any, cmp, not, within, Range};
 use crate::types::{CType, IntTy};
 
+/// Whether `e` is `sizeof(T)` or `sizeof e`.
+pub(super) fn is_sizeof(e: &Node<Expression>) -> bool {
+    matches!(e.node, Expression::SizeOfTy(_) | Expression::SizeOfVal(_))
+}
+
+/// `sizeof(T) * n` or `n * sizeof(T)`: the `sizeof` and `n`.
+pub(super) fn sizeof_times(
+    size: &Node<Expression>,
+) -> Option<(&Node<Expression>, &Node<Expression>)> {
+    let Expression::BinaryOperator(b) = &size.node else {
+        return None;
+    };
+    if b.node.operator.node != B::Multiply {
+        return None;
+    }
+    if is_sizeof(&b.node.lhs) {
+        Some((&b.node.lhs, &b.node.rhs))
+    } else if is_sizeof(&b.node.rhs) {
+        Some((&b.node.rhs, &b.node.lhs))
+    } else {
+        None
+    }
+}
+
 /// What an allocation function does with the new object's contents.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Contents {
@@ -97,16 +121,8 @@ impl Lowerer<'_> {
         let (elem, n) = match &size.node {
             Expression::SizeOfTy(s) => (self.type_name(&s.node.0)?, 1),
             Expression::SizeOfVal(_) => (self.sizeof_type(size)?, 1),
-            Expression::BinaryOperator(b) if b.node.operator.node == B::Multiply => {
-                let (t, k) = match (&b.node.lhs.node, &b.node.rhs.node) {
-                    (Expression::SizeOfTy(_) | Expression::SizeOfVal(_), _) => {
-                        (&b.node.lhs, &b.node.rhs)
-                    }
-                    (_, Expression::SizeOfTy(_) | Expression::SizeOfVal(_)) => {
-                        (&b.node.rhs, &b.node.lhs)
-                    }
-                    _ => return Err(unsupported()),
-                };
+            _ if sizeof_times(size).is_some() => {
+                let (t, k) = sizeof_times(size).ok_or_else(unsupported)?;
                 let n = self.const_value(k).map_err(|_| unsupported())?;
                 (self.sizeof_type(t)?, n)
             }
@@ -132,20 +148,7 @@ impl Lowerer<'_> {
         &mut self,
         size: &'e Node<Expression>,
     ) -> Result<Option<(CType, &'e Node<Expression>)>> {
-        let is_sizeof = |e: &Node<Expression>| {
-            matches!(e.node, Expression::SizeOfTy(_) | Expression::SizeOfVal(_))
-        };
-        let Expression::BinaryOperator(b) = &size.node else {
-            return Ok(None);
-        };
-        if b.node.operator.node != B::Multiply {
-            return Ok(None);
-        }
-        let (t, n) = if is_sizeof(&b.node.lhs) {
-            (&b.node.lhs, &b.node.rhs)
-        } else if is_sizeof(&b.node.rhs) {
-            (&b.node.rhs, &b.node.lhs)
-        } else {
+        let Some((t, n)) = sizeof_times(size) else {
             return Ok(None);
         };
         if self.const_value(n).is_ok() {

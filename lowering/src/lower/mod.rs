@@ -1156,6 +1156,17 @@ impl<'a> Lowerer<'a> {
         l
     }
 
+    /// Gives up where `bad` holds, else goes on (a new current location).
+    pub(crate) fn give_up_where(&mut self, bad: Cond, reason: &str, span: Span) {
+        let Some(cur) = self.t.cur else {
+            return;
+        };
+        let next = self.new_loc(Some(span));
+        self.give_up_edge(cur, bad.clone(), reason, span);
+        self.plain_edge(cur, next, crate::term::not(bad), vec![], Some(span));
+        self.t.cur = Some(next);
+    }
+
     /// An edge to the give-up location of `reason`.
     pub(crate) fn give_up_edge(&mut self, from: Loc, guard: Cond, reason: &str, span: Span) {
         let g = self.give_up(reason);

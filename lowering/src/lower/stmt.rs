@@ -550,10 +550,6 @@ impl Lowerer<'_> {
         let p = self.whole(len_obj);
         self.store(p, v, span)?;
         let len = self.objects[len_obj].cells[0];
-        let Some(cur) = self.t.cur else {
-            return Ok(());
-        };
-        let next = self.new_loc(Some(span));
         let capacity = crate::types::VLA_CAPACITY;
         let bad = any([
             cmp(CmpOp::Lt, Term::Var(len), Term::Const(1)),
@@ -562,9 +558,7 @@ impl Lowerer<'_> {
         let reason = format!(
             "a variable-length array of no element or of more than {capacity} (its capacity)"
         );
-        self.give_up_edge(cur, bad.clone(), &reason, span);
-        self.plain_edge(cur, next, not(bad), vec![], Some(span));
-        self.t.cur = Some(next);
+        self.give_up_where(bad, &reason, span);
         let esz = self.types.cells(&elem);
         self.lengths.insert(o, (len, esz));
         Ok(())
