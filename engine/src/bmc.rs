@@ -133,9 +133,9 @@ fn no_error_within(searched: Option<usize>) -> String {
 }
 
 /// The Z3 constants of one state.
-struct Frame {
-    vars: Vec<Int>,
-    locs: Vec<Int>,
+pub(crate) struct Frame {
+    pub(crate) vars: Vec<Int>,
+    pub(crate) locs: Vec<Int>,
 }
 
 /// The unrolling under construction.
@@ -477,13 +477,13 @@ fn internal(why: String) -> Verdict {
     ))
 }
 
-fn loc(l: LocId) -> Int {
+pub(crate) fn loc(l: LocId) -> Int {
     Int::from_u64(l.0.into())
 }
 
 /// An IR term in the state `f`: the one translation of IR terms into Z3
 /// (mathematical integers, as in the interpreter).
-fn term(t: &Term, f: &Frame) -> Int {
+pub(crate) fn term(t: &Term, f: &Frame) -> Int {
     match t {
         Term::Const(k) => Int::from_i64(*k),
         Term::Var(v) => f.vars[v.index()].clone(),
@@ -528,7 +528,7 @@ fn nonlinear(op: NlOp, a: Int, b: Int) -> Int {
 }
 
 /// An IR condition in the state `f` (locations included).
-fn cond(c: &Cond, f: &Frame) -> Bool {
+pub(crate) fn cond(c: &Cond, f: &Frame) -> Bool {
     match c {
         Cond::True => Bool::from_bool(true),
         Cond::False => Bool::from_bool(false),

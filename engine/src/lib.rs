@@ -18,5 +18,6 @@ pub mod portfolio;
 pub mod print;
 pub mod saturate;
 pub mod smt;
+pub mod solo;
 pub mod ur;
 pub mod verdict;

@@ -13,7 +13,10 @@
 //! deterministic but for its inputs), whose inputs are taken from the
 //! reduced trace first (the value the reduced step chose for the same
 //! variable, then the value the variable has after it), then from small
-//! candidates. A havoc step of the reduced trace (to an intermediate
+//! candidates; when no run so found agrees with the reduced trace, a
+//! symbolic search of the thread's runs ([`engine::solo`]) solves the
+//! inputs with Z3 (an input the reduction decided away may need a
+//! combination of values no candidate order reaches). A havoc step of the reduced trace (to an intermediate
 //! location) only records its inputs for the next step of its thread. The
 //! unreduced run must end in a bug of the same kind: `reach_error()`, or
 //! a race on the same variable. Nothing here is trusted: the result is an
@@ -32,6 +35,11 @@ const STEP_BUDGET: usize = 200_000;
 /// States searched past the first run found, for one that agrees with the
 /// reduced trace's state.
 const PREFERENCE_BUDGET: usize = 2_000;
+/// Satisfiability checks of the symbolic search for one reduced step, when
+/// the concrete one finds no run that agrees with the reduced trace.
+const SOLVER_CHECKS: usize = 5_000;
+/// The time the symbolic search has for one reduced step.
+const SOLVER_TIME: std::time::Duration = std::time::Duration::from_secs(10);
 
 /// Why a reduced counterexample did not replay on the unreduced program.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -315,6 +323,7 @@ fn run_to(
 ) -> Result<(Vec<Move>, State), String> {
     let origin = |loc: engine::ir::LocId| &l.loc_origins[t][loc.index()];
     let arrived = |o: &LocOrigin| o.cfg == cfg && o.havoc.is_none();
+    let arrived_at = |loc: engine::ir::LocId| arrived(origin(loc));
     let mut seen: HashSet<State> = HashSet::new();
     // A state to expand and the path to it.
     let mut stack: Vec<(State, Vec<Move>)> = vec![(s.clone(), Vec::new())];
@@ -323,6 +332,7 @@ fn run_to(
     // then: a run that also agrees with the reduced state is preferred,
     // for a while.
     let mut first: Option<(Vec<Move>, State, usize)> = None;
+    let mut exceeded = false;
     while let Some((state, path)) = stack.pop() {
         if !path.is_empty() && arrived(origin(state.locs[t])) {
             if hints.agrees(&state) {
@@ -343,7 +353,8 @@ fn run_to(
             }
         }
         if visited > STEP_BUDGET {
-            return Err(format!(": more than {STEP_BUDGET} states searched"));
+            exceeded = true;
+            break;
         }
         let mut next: Vec<(State, Vec<Move>)> = Vec::new();
         for &id in &p.threads[t].transitions {
@@ -373,9 +384,47 @@ fn run_to(
         // candidate first.
         stack.extend(next.into_iter().rev());
     }
-    first
-        .map(|(path, state, _)| (path, state))
-        .ok_or_else(String::new)
+    if let Some(found) = symbolic_run(p, s, t, &arrived_at, hints) {
+        return Ok(found);
+    }
+    match first {
+        Some((path, state, _)) => Ok((path, state)),
+        None if exceeded => Err(format!(": more than {STEP_BUDGET} states searched")),
+        None => Err(String::new()),
+    }
+}
+
+/// A run of thread `t` alone from `s` to a location `arrived` accepts
+/// that agrees with the reduced trace ([`Hints::agrees`]), its inputs
+/// solved by Z3 ([`engine::solo`]), executed concretely.
+fn symbolic_run(
+    p: &Program,
+    s: &State,
+    t: usize,
+    arrived: &dyn Fn(engine::ir::LocId) -> bool,
+    hints: &Hints<'_>,
+) -> Option<(Vec<Move>, State)> {
+    let agree: Vec<(VarId, i128)> = (0..p.vars.len())
+        .map(VarId::new)
+        .filter(|v| hints.read[v.index()] && !hints.deferred.contains(v))
+        .map(|v| (v, hints.after[v.index()]))
+        .collect();
+    let goal = engine::solo::Goal {
+        arrived,
+        agree: &agree,
+    };
+    let limits = engine::solo::Limits {
+        checks: SOLVER_CHECKS,
+        depth: 512,
+        visits: 16,
+        deadline: std::time::Instant::now() + SOLVER_TIME,
+    };
+    let run = engine::solo::run(p, s, engine::ir::ThreadId::new(t), &goal, limits)?;
+    let mut state = s.clone();
+    for (id, inputs) in &run {
+        state = interp::step(p, &state, *id, inputs).ok()?;
+    }
+    (arrived(state.locs[t]) && hints.agrees(&state)).then_some((run, state))
 }
 
 /// The input vectors to try for a step havocking `vars`: the i-th
