@@ -141,18 +141,26 @@ pub fn run(args: &CheckArgs<'_>) -> anyhow::Result<u8> {
         CheckEngine::Auto => CheckEngine::Ase,
         e => e,
     };
+    let mut invariants = None;
     let (mut outcome, proof) = match engine {
         CheckEngine::Ase => engine::ase::check_with_proof(&program, &config),
         CheckEngine::Ur => engine::ur::check_with_proof(&program, &config),
+        CheckEngine::Infer => {
+            let deadline = config.timeout.map(|t| std::time::Instant::now() + t);
+            let inferred = engine::infer::prove(&program, deadline, None);
+            invariants = inferred.invariants;
+            (inferred.outcome, None)
+        }
         _ => (
             engine.check(&program, &config, &engine_args(args, None)),
             None,
         ),
     };
-    let evidence = proof.as_ref().map_or(
-        engine::certify::Evidence::None,
-        engine::certify::Evidence::Abstract,
-    );
+    let evidence = match (&proof, &invariants) {
+        (Some(p), _) => engine::certify::Evidence::Abstract(p),
+        (None, Some(i)) => engine::certify::Evidence::Invariants(i),
+        (None, None) => engine::certify::Evidence::None,
+    };
     let cert = crate::certify::after_check(
         args.certify,
         &program,
@@ -312,17 +320,27 @@ fn run_c(
         |program: &Program, config: &engine::ase::Config, want_proof: bool| match args.engine {
             CheckEngine::Ase => {
                 let (o, p) = engine::ase::check_with_proof(program, config);
-                (o, p, None)
+                (o, p, None, None)
             }
             CheckEngine::Ur => {
                 let (o, p) = engine::ur::check_with_proof(program, config);
-                (o, p, None)
+                (o, p, None, None)
+            }
+            CheckEngine::Infer => {
+                let deadline = config.timeout.map(|t| std::time::Instant::now() + t);
+                let inferred = engine::infer::prove(program, deadline, None);
+                (inferred.outcome, None, None, inferred.invariants)
             }
             CheckEngine::Auto => {
                 let found = crate::auto_with_evidence(program, config, &bugs, want_proof);
-                (found.outcome, found.proof, found.reachable)
+                (
+                    found.outcome,
+                    found.proof,
+                    found.reachable,
+                    found.invariants,
+                )
             }
-            _ => (args.engine.check(program, config, &bugs), None, None),
+            _ => (args.engine.check(program, config, &bugs), None, None, None),
         };
     // Threads created in loops: the bounded instances get two thirds of the
     // time, so that the counter abstraction has a third even when they
@@ -337,7 +355,8 @@ fn run_c(
         }),
         ..*config
     };
-    let (mut outcome, proof, reachable) = search(&lowered.program, &bounded, want_proof);
+    let (mut outcome, proof, reachable, invariants) =
+        search(&lowered.program, &bounded, want_proof);
     let mut counted: Option<Option<engine::certify::Certification>> = None;
     let mut counting_reason: Option<String> = None;
     if let Verdict::Unsafe(trace) = &outcome.verdict {
@@ -406,15 +425,16 @@ fn run_c(
     // A bug of the reduced program must be one of the program without the
     // reduction: its trace is replayed there (SOUNDNESS.md, "Reduction").
     let unreduced_steps = unreduced_replay(job, &unit, &lowered, &mut outcome);
-    let (proof, reachable) = if counted.is_some() {
-        (None, None)
+    let (proof, reachable, invariants) = if counted.is_some() {
+        (None, None, None)
     } else {
-        (proof, reachable)
+        (proof, reachable, invariants)
     };
-    let cert_evidence = match (&proof, &reachable) {
-        (Some(p), _) => engine::certify::Evidence::Abstract(p),
-        (None, Some(r)) => engine::certify::Evidence::Explicit(r),
-        (None, None) => engine::certify::Evidence::None,
+    let cert_evidence = match (&proof, &reachable, &invariants) {
+        (Some(p), _, _) => engine::certify::Evidence::Abstract(p),
+        (None, Some(r), _) => engine::certify::Evidence::Explicit(r),
+        (None, None, Some(i)) => engine::certify::Evidence::Invariants(i),
+        (None, None, None) => engine::certify::Evidence::None,
     };
     let by_counting = counted.is_some();
     let cert = match counted {

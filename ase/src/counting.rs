@@ -27,6 +27,7 @@ pub fn prove(
     program: &Path,
     why: &str,
 ) -> (Outcome, Option<Option<Certification>>) {
+    const INFER_TIME: Duration = Duration::from_secs(10);
     let unknown = |reason: String| Outcome {
         verdict: Verdict::Unknown(format!("{why}; {reason}")),
         stats: Default::default(),
@@ -76,6 +77,28 @@ pub fn prove(
                 );
             }
             pending = Some((checked, outcome, reachable, what));
+        }
+    }
+    // Inferred invariants (the coarse system first), for a fifth of the
+    // time left each, at most ten seconds.
+    for checked in system.coarse.iter().chain([&system.program]) {
+        let budget = left.map_or(INFER_TIME, |t| {
+            (t.saturating_sub(spent) / 5).min(INFER_TIME)
+        });
+        let inferred =
+            engine::infer::prove(checked, Some(std::time::Instant::now() + budget), None);
+        spent += inferred.outcome.stats.time;
+        if let (Verdict::Safe(_), Some(invariants)) =
+            (&inferred.outcome.verdict, &inferred.invariants)
+        {
+            let mut outcome = inferred.outcome.clone();
+            outcome.stats.time = spent;
+            return finish(
+                checked,
+                &mut outcome,
+                Evidence::Invariants(invariants),
+                &describe(&system),
+            );
         }
     }
     // The coarse system first, for a third of the time: when the creators'

@@ -112,6 +112,10 @@ pub enum CheckEngine {
     /// Bounded model checking with Z3: error traces of at most `--depth`
     /// steps, inputs symbolic; finds bugs, never proves safety.
     Bmc,
+    /// Houdini over candidate linear facts per tuple of thread locations
+    /// (bounds, sums and differences, equalities of sampled states): proves
+    /// safety, never finds bugs.
+    Infer,
 }
 
 /// States the explicit search explores at most unless `--max-states` says.
@@ -167,6 +171,10 @@ impl CheckEngine {
                     target: args.target.clone(),
                 },
             ),
+            CheckEngine::Infer => {
+                let deadline = config.timeout.map(|t| std::time::Instant::now() + t);
+                engine::infer::prove(program, deadline, None).outcome
+            }
             CheckEngine::Explicit => {
                 let bounds = engine::explicit::Bounds {
                     bound,

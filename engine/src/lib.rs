@@ -7,6 +7,7 @@ pub mod bmc;
 pub mod certify;
 pub mod explicit;
 pub mod generate;
+pub mod infer;
 pub mod interp;
 pub mod ir;
 pub mod linear;

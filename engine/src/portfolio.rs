@@ -19,6 +19,7 @@ use std::sync::mpsc;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use crate::certify::Invariant;
 use crate::explicit::Reachable;
 use crate::ir::{Cond, Program};
 use crate::verdict::{Outcome, ProofStates, Verdict};
@@ -56,6 +57,8 @@ pub struct Found {
     pub proof: Option<ProofStates>,
     /// The states of an exhaustive proof.
     pub reachable: Option<Reachable>,
+    /// The invariants of an inferred proof ([`crate::infer`]).
+    pub invariants: Option<Vec<Invariant>>,
 }
 
 impl Found {
@@ -64,9 +67,19 @@ impl Found {
             outcome,
             proof: None,
             reachable: None,
+            invariants: None,
         }
     }
 }
+
+/// The time the invariant inference gets before ASE: a fifth of the
+/// timeout, at most [`INFER_TIME`] (it succeeds early or not at all).
+fn infer_deadline(timeout: Option<Duration>) -> Instant {
+    Instant::now() + timeout.map_or(INFER_TIME, |t| (t / 5).min(INFER_TIME))
+}
+
+/// The longest the invariant inference runs.
+const INFER_TIME: Duration = Duration::from_secs(10);
 
 /// Runs the portfolio.
 pub fn run(program: &Program, config: &Config) -> Found {
@@ -86,6 +99,7 @@ fn sequential(program: &Program, config: &Config) -> Found {
         outcome,
         proof: None,
         reachable,
+        invariants: None,
     };
     let why = match &first.verdict {
         Verdict::Unsafe(_) => return Found::of(first),
@@ -101,12 +115,31 @@ fn sequential(program: &Program, config: &Config) -> Found {
                     outcome,
                     proof: Some(proof),
                     reachable: None,
+                    invariants: None,
                 },
                 _ => exhaustive(first),
             };
         }
         Verdict::Unknown(why) => why.clone(),
     };
+    // Inferred invariants, on a thread of their own (as bounded model
+    // checking below).
+    let deadline = infer_deadline(timeout);
+    let inferred = std::thread::scope(|s| {
+        s.spawn(|| crate::infer::prove(program, Some(deadline), None))
+            .join()
+            .unwrap_or_else(|e| std::panic::resume_unwind(e))
+    });
+    if let Verdict::Safe(_) = inferred.outcome.verdict {
+        let mut outcome = inferred.outcome;
+        outcome.stats.time = start.elapsed();
+        return Found {
+            outcome,
+            proof: None,
+            reachable: None,
+            invariants: inferred.invariants,
+        };
+    }
     // Bounded model checking: a third of the time left, at most a tenth of
     // the whole (it finds its bugs early or not at all, and ASE's proofs of
     // programs the search could not settle should not wait long for it).
@@ -143,13 +176,15 @@ fn sequential(program: &Program, config: &Config) -> Found {
         outcome,
         proof,
         reachable: None,
+        invariants: None,
     }
 }
 
 /// Which engine a result comes from.
 enum Finished {
     Explicit(Outcome, Option<Reachable>),
-    Ase(Outcome, Option<ProofStates>),
+    /// The invariant inference, then ASE (on one thread).
+    Ase(Outcome, Option<ProofStates>, Option<Vec<Invariant>>),
     Bmc(Outcome),
 }
 
@@ -212,13 +247,25 @@ fn parallel(program: &Program, config: &Config) -> Found {
             ..config.ase
         };
         std::thread::spawn(move || {
+            let until = infer_deadline(ase.timeout);
+            let inferred = crate::smt::interruptible(cancel, || {
+                crate::infer::prove(&program, Some(until), Some(cancel))
+            });
+            if let Verdict::Safe(_) = inferred.outcome.verdict {
+                let _ = tx.send(Finished::Ase(inferred.outcome, None, inferred.invariants));
+                return;
+            }
+            let ase = crate::ase::Config {
+                timeout: ase.timeout.map(|t| t.saturating_sub(start.elapsed())),
+                ..ase
+            };
             let (outcome, proof) =
                 crate::smt::interruptible(cancel, || crate::ase::check_with_proof(&program, &ase));
-            let _ = tx.send(Finished::Ase(outcome, proof));
+            let _ = tx.send(Finished::Ase(outcome, proof, None));
         });
     }
     let mut explicit: Option<(Outcome, Option<Reachable>)> = None;
-    let mut ase: Option<(Outcome, Option<ProofStates>)> = None;
+    let mut ase: Option<(Outcome, Option<ProofStates>, Option<Vec<Invariant>>)> = None;
     let mut bmc: Option<Outcome> = None;
     // The threads end by their deadlines; without one, they end when done.
     while explicit.is_none() || ase.is_none() || bmc.is_none() {
@@ -236,9 +283,9 @@ fn parallel(program: &Program, config: &Config) -> Found {
                     break;
                 }
             }
-            Ok(Finished::Ase(o, p)) => {
+            Ok(Finished::Ase(o, p, i)) => {
                 let conclusive = !matches!(o.verdict, Verdict::Unknown(_));
-                ase = Some((o, p));
+                ase = Some((o, p, i));
                 if conclusive {
                     break;
                 }
@@ -266,7 +313,7 @@ fn parallel(program: &Program, config: &Config) -> Found {
         let wait_bmc = bmc_started.load(Ordering::SeqCst);
         while ase.is_none() || (wait_bmc && bmc.is_none()) {
             match rx.recv() {
-                Ok(Finished::Ase(o, p)) => {
+                Ok(Finished::Ase(o, p, i)) => {
                     ase = Some(match o.verdict {
                         Verdict::Safe(_) => (
                             Outcome {
@@ -274,8 +321,9 @@ fn parallel(program: &Program, config: &Config) -> Found {
                                 stats: o.stats,
                             },
                             None,
+                            None,
                         ),
-                        _ => (o, p),
+                        _ => (o, p, i),
                     })
                 }
                 Ok(Finished::Bmc(o)) => bmc = Some(o),
@@ -290,18 +338,20 @@ fn parallel(program: &Program, config: &Config) -> Found {
         .as_ref()
         .is_some_and(|o| matches!(o.verdict, Verdict::Unsafe(_)));
     let mut found = match (explicit, ase, bmc) {
-        (_, Some((outcome, proof)), _) if conclusive(&outcome) => Found {
+        (_, Some((outcome, proof, invariants)), _) if conclusive(&outcome) => Found {
             outcome,
             proof,
             reachable: None,
+            invariants,
         },
         (Some((outcome, reachable)), _, _) if conclusive(&outcome) => Found {
             outcome,
             proof: None,
             reachable,
+            invariants: None,
         },
         (_, _, Some(outcome)) if bmc_found => Found::of(outcome),
-        (e, Some((mut outcome, proof)), b) => {
+        (e, Some((mut outcome, proof, invariants)), b) => {
             if let Some((
                 Outcome {
                     verdict: Verdict::Unknown(why),
@@ -323,12 +373,14 @@ fn parallel(program: &Program, config: &Config) -> Found {
                 outcome,
                 proof,
                 reachable: None,
+                invariants,
             }
         }
         (Some((outcome, reachable)), None, _) => Found {
             outcome,
             proof: None,
             reachable,
+            invariants: None,
         },
         (None, None, _) => Found::of(Outcome {
             verdict: Verdict::Unknown("time limit reached".into()),

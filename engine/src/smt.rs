@@ -132,9 +132,16 @@ pub fn interruptible<T>(cancel: &AtomicBool, f: impl FnOnce() -> T) -> T {
                 std::thread::sleep(std::time::Duration::from_millis(10));
             }
         });
-        let out = f();
-        done.store(true, Ordering::Relaxed);
-        out
+        // Set also when `f` panics: the scope then waits for the
+        // interrupting thread, which must end.
+        struct Done<'a>(&'a AtomicBool);
+        impl Drop for Done<'_> {
+            fn drop(&mut self) {
+                self.0.store(true, Ordering::Relaxed);
+            }
+        }
+        let _done = Done(done);
+        f()
     })
 }
 

@@ -16,7 +16,7 @@ use crate::ir::{LocId, Program, Rhs, ThreadId, TransId, VarId};
 use crate::smt::{Smt, Space};
 use std::collections::HashMap;
 use std::time::Instant;
-use z3::ast::{Ast, Bool, Int};
+use z3::ast::{Bool, Int};
 
 /// A step of a run: transition and the values of its inputs.
 pub type Move = (TransId, Vec<(VarId, i128)>);
@@ -134,7 +134,7 @@ impl Search<'_> {
             let mut inputs = Vec::new();
             for a in &tr.assigns {
                 next[a.var.index()] = match &a.rhs {
-                    Rhs::Expr(e) => term(e, &frame).simplify(),
+                    Rhs::Expr(e) => term(e, &frame),
                     Rhs::Nondet => {
                         let sym = self.next_sym;
                         self.next_sym += 1;

@@ -20,6 +20,9 @@ pub enum Proof {
     /// The explicit search of a counter system with saturated counters
     /// visited every reachable abstract state (SC).
     SaturatedSearch,
+    /// Candidate facts per tuple of locations that survived Houdini are
+    /// inductive and exclude the error (IN, [`crate::infer`]).
+    InferredInvariant,
 }
 
 impl Proof {
@@ -31,6 +34,7 @@ impl Proof {
             Proof::ExactAbstraction => "EX",
             Proof::ExhaustiveSearch => "ES",
             Proof::SaturatedSearch => "SC",
+            Proof::InferredInvariant => "IN",
         }
     }
     /// A phrase for users.
@@ -41,6 +45,7 @@ impl Proof {
             Proof::ExactAbstraction => "exactness checks of under-approximation refinement",
             Proof::ExhaustiveSearch => "exhaustive explicit-state search (finitely many reachable states, every input value tried)",
             Proof::SaturatedSearch => "exhaustive explicit-state search of the counter system, counters capped (finitely many abstract states, every input value tried)",
+            Proof::InferredInvariant => "inductive invariant inferred from candidate linear facts (Houdini)",
         }
     }
 }

@@ -127,8 +127,9 @@ pub(crate) fn drive(
     if program.divides() {
         return Outcome {
             verdict: Verdict::Unknown(
-                "the program divides (`/`, `%`) or uses non-linear arithmetic, which the \
-                 abstraction engines do not model"
+                "ASE reasons in linear integer arithmetic and takes no program that divides \
+                 (`/`, `%`) or multiplies, shifts or masks two varying values (the explicit \
+                 search and bounded model checking compute them exactly)"
                     .into(),
             ),
             stats: Stats::default(),

@@ -89,6 +89,9 @@ pub fn fingerprint(program: &Program) -> String {
         .collect()
 }
 
+/// The most time the invariant inference has for a certificate.
+pub const INFER_CERTIFICATE_TIME: std::time::Duration = std::time::Duration::from_secs(10);
+
 /// Largest certificate built from explicit states (in conjuncts); beyond
 /// it a certificate is built from an ASE proof instead.
 pub const MAX_EXPLICIT_CONJUNCTS: usize = 400_000;
@@ -100,6 +103,9 @@ pub enum Evidence<'a> {
     Abstract(&'a crate::verdict::ProofStates),
     /// The states of the exhaustive explicit search.
     Explicit(&'a crate::explicit::Reachable),
+    /// The invariants of an inferred proof ([`crate::infer`]): the
+    /// certificate itself.
+    Invariants(&'a [Invariant]),
     /// Nothing.
     None,
 }
@@ -196,6 +202,15 @@ pub fn certify(
     };
     // Abstract states: the proof's own, or those of ASE run for the
     // certificate (when the explicit states are too many, or none).
+    if let Evidence::Invariants(invariants) = evidence {
+        let c = Certificate {
+            program: pref(),
+            proof: proof.describe().into(),
+            invariants: invariants.to_vec(),
+        };
+        let report = check::check(program, &c, left());
+        return finish(c, report, start, "inferred invariants", program);
+    }
     let ran;
     let (proof_name, states, kind) = if let Evidence::Abstract(states) = evidence {
         (proof.describe().to_string(), states, "abstract states")
@@ -218,6 +233,26 @@ pub fn certify(
             },
             _ => "the proof left no states".into(),
         };
+        // Inferred invariants, when they prove the program: they are a
+        // certificate as they are.
+        let budget = left().map_or(INFER_CERTIFICATE_TIME, |t| {
+            t.min(INFER_CERTIFICATE_TIME) / 2
+        });
+        let inferred = crate::infer::prove(program, Some(std::time::Instant::now() + budget), None);
+        if let Some(invariants) = inferred.invariants {
+            let c = Certificate {
+                program: pref(),
+                proof: format!(
+                    "{} (inferred invariants, for the certificate)",
+                    proof.describe()
+                ),
+                invariants,
+            };
+            let report = check::check(program, &c, left());
+            if report.result.is_ok() {
+                return finish(c, report, start, "inferred invariants", program);
+            }
+        }
         match from_ase(why) {
             Ok((name, states)) => {
                 ran = states;

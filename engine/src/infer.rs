@@ -1,0 +1,882 @@
+//! Inductive invariants inferred from candidates (Houdini): a proof engine
+//! for programs whose invariant is a conjunction of linear facts per tuple
+//! of thread locations, such as `balance >= 0` or `u + steps == start`,
+//! which ASE's refinement may never reach (SOUNDNESS.md, "Inferred
+//! invariants").
+//!
+//! 1. The tuples of thread locations: those reachable from the initial one
+//!    when only the location conditions of guards are read.
+//! 2. Samples: random runs of the program (small inputs) give concrete
+//!    states per tuple.
+//! 3. Templates: every variable and its negation, `x - y` and `x + y` (both
+//!    signs) for variables that meet in a condition or an assignment, and
+//!    the affine equalities that every sample of a tuple satisfies (the
+//!    null space of the samples, [`equalities`]).
+//! 4. Candidates per tuple: `t <= k` for each template `t`, `k` its
+//!    greatest value in the samples of the tuple (of all tuples, where a
+//!    tuple has none) and the next two constants of the program above it.
+//! 5. Houdini: candidates that an initial state or a successor of a state
+//!    satisfying the candidates of its tuple violates are dropped (each
+//!    model of a violation drops every candidate it violates), until the
+//!    candidates left are inductive: the greatest inductive subset.
+//! 6. When no state satisfying a tuple's candidates satisfies the error
+//!    condition, the program is safe: the candidates are a certificate
+//!    (checked by `certify::check` like every other proof).
+//!
+//! The samples and constants only choose candidates; the proof is Z3's
+//! answers, and then the independent checker's.
+
+use std::collections::{BTreeSet, HashMap, VecDeque};
+use std::time::Instant;
+
+use z3::ast::{Bool, Int};
+
+use crate::bmc::{cond, loc, term, Frame};
+use crate::certify::Invariant;
+use crate::interp::{self, State};
+use crate::ir::{CmpOp, Cond, LocId, Program, Rhs, Term, TransId};
+use crate::smt::{Smt, Space};
+use crate::verdict::{Outcome, Proof, Stats, Verdict};
+
+/// Most tuples of thread locations the engine considers.
+const MAX_TUPLES: usize = 2_000;
+/// Most candidates per tuple.
+const MAX_CANDIDATES: usize = 2_000;
+/// Random runs sampled, and their length.
+const RUNS: usize = 400;
+const RUN_LENGTH: usize = 120;
+/// Samples kept per tuple.
+const SAMPLES_PER_TUPLE: usize = 64;
+/// Most variables an equality of the samples relates (the varying
+/// variables of a tuple considered at once).
+const EQUALITY_VARS: usize = 10;
+
+/// The empty form: with bound -1, the candidate `false`.
+const FALSE: usize = 0;
+
+/// A linear form `Σ c·x` over the program's variables (by index).
+type Form = Vec<(usize, i128)>;
+
+/// A candidate fact `form <= bound`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+struct Candidate {
+    form: usize,
+    bound: i128,
+}
+
+/// The invariants of a proof, per tuple of thread locations.
+pub struct Inferred {
+    /// The outcome: safe, or unknown with the reason.
+    pub outcome: Outcome,
+    /// The invariants (when safe).
+    pub invariants: Option<Vec<Invariant>>,
+}
+
+/// Infers an inductive invariant that excludes the error states, by
+/// `deadline`.
+pub fn prove(
+    program: &Program,
+    deadline: Option<Instant>,
+    cancel: Option<&'static std::sync::atomic::AtomicBool>,
+) -> Inferred {
+    let start = Instant::now();
+    let mut stats = Stats::default();
+    let result = infer(program, deadline, cancel, &mut stats);
+    stats.time = start.elapsed();
+    match result {
+        Ok(invariants) => Inferred {
+            outcome: Outcome {
+                verdict: Verdict::Safe(Proof::InferredInvariant),
+                stats,
+            },
+            invariants: Some(invariants),
+        },
+        Err(why) => Inferred {
+            outcome: Outcome {
+                verdict: Verdict::Unknown(why),
+                stats,
+            },
+            invariants: None,
+        },
+    }
+}
+
+fn infer(
+    program: &Program,
+    deadline: Option<Instant>,
+    cancel: Option<&'static std::sync::atomic::AtomicBool>,
+    stats: &mut Stats,
+) -> Result<Vec<Invariant>, String> {
+    let tuples = Tuples::new(program)?;
+    let samples = sample(program, &tuples);
+    // The empty form first ([`FALSE`]).
+    let mut forms: Vec<Form> = vec![Vec::new()];
+    let mut form_index: HashMap<Form, usize> = HashMap::from([(Vec::new(), FALSE)]);
+    for f in templates(program, &samples) {
+        if !form_index.contains_key(&f) {
+            form_index.insert(f.clone(), forms.len());
+            forms.push(f);
+        }
+    }
+    let constants = constants(program);
+    let mut cands: Vec<BTreeSet<Candidate>> = (0..tuples.list.len())
+        .map(|i| candidates(&forms, &samples, i, &constants))
+        .collect();
+    if cands.iter().any(|c| c.len() > MAX_CANDIDATES) {
+        return Err(format!(
+            "more than {MAX_CANDIDATES} candidate facts at a tuple of locations"
+        ));
+    }
+    let mut smt = Smt::new(deadline);
+    smt.cancel = cancel;
+    let pre: Vec<Int> = (0..program.vars.len())
+        .map(|v| smt.constant(Space::State, v as u32))
+        .collect();
+    // Initial states.
+    {
+        let init = &tuples.list[0];
+        let vals: Vec<Int> = program
+            .vars
+            .iter()
+            .zip(&pre)
+            .map(|(d, x)| d.init.map_or_else(|| x.clone(), Int::from_i64))
+            .collect();
+        let frame = Frame {
+            vars: vals.clone(),
+            locs: init.iter().map(|&l| loc(l)).collect(),
+        };
+        smt.push();
+        for c in &program.init {
+            smt.assert(&cond(c, &frame));
+        }
+        drop_violated(&mut smt, &forms, &mut cands[0], &vals, stats)?;
+        smt.pop();
+    }
+    // Houdini: drop what a step from a tuple's candidates violates.
+    let mut queue: VecDeque<usize> = (0..tuples.list.len()).collect();
+    let mut queued = vec![true; tuples.list.len()];
+    while let Some(i) = queue.pop_front() {
+        queued[i] = false;
+        for &(id, j) in &tuples.steps[i] {
+            let tr = program.transition(id);
+            let frame = Frame {
+                vars: pre.clone(),
+                locs: tuples.list[i].iter().map(|&l| loc(l)).collect(),
+            };
+            let mut post = pre.clone();
+            let mut fresh = 0u32;
+            for a in &tr.assigns {
+                post[a.var.index()] = match &a.rhs {
+                    Rhs::Expr(e) => term(e, &frame),
+                    Rhs::Nondet => {
+                        fresh += 1;
+                        smt.constant(Space::Symbolic, fresh)
+                    }
+                };
+            }
+            smt.push();
+            assert_candidates(&mut smt, &forms, &cands[i], &pre);
+            smt.assert(&cond(&tr.guard, &frame));
+            let before = cands[j].len();
+            drop_violated(&mut smt, &forms, &mut cands[j], &post, stats)?;
+            smt.pop();
+            if cands[j].len() != before && !queued[j] {
+                queued[j] = true;
+                queue.push_back(j);
+            }
+        }
+    }
+    // Safety: no tuple's candidates meet the error condition.
+    for (i, locs) in tuples.list.iter().enumerate() {
+        let frame = Frame {
+            vars: pre.clone(),
+            locs: locs.iter().map(|&l| loc(l)).collect(),
+        };
+        if program
+            .error
+            .iter()
+            .all(|c| locations_only(c, locs) == Some(false))
+        {
+            continue;
+        }
+        let error = Bool::or(
+            &program
+                .error
+                .iter()
+                .map(|c| cond(c, &frame))
+                .collect::<Vec<_>>(),
+        );
+        smt.push();
+        assert_candidates(&mut smt, &forms, &cands[i], &pre);
+        smt.assert(&error);
+        let sat = smt.check().map_err(|e| e.to_string());
+        smt.pop();
+        stats.prover_queries += 1;
+        if sat? {
+            return Err(format!(
+                "the inferred candidates do not exclude the error at ({})",
+                locs.iter()
+                    .zip(&program.threads)
+                    .map(|(l, t)| format!("{}@{}", t.name, t.locs[l.index()]))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
+        }
+    }
+    stats.abstract_states = tuples.list.len() as u64;
+    Ok(tuples
+        .list
+        .iter()
+        .zip(&cands)
+        .map(|(locs, cs)| Invariant {
+            locs: locs.clone(),
+            blocks: vec![vec![cs
+                .iter()
+                .map(|c| fact(&forms[c.form], c.bound))
+                .collect()]],
+        })
+        .collect())
+}
+
+/// Asserts `form(vals) <= bound` for every candidate.
+fn assert_candidates(smt: &mut Smt, forms: &[Form], cands: &BTreeSet<Candidate>, vals: &[Int]) {
+    for c in cands {
+        smt.assert(&value(&forms[c.form], vals).le(Int::from_i128(c.bound)));
+    }
+}
+
+/// Drops from `cands` every candidate that some state allowed by the
+/// asserted constraints violates, its variables given by `vals`.
+fn drop_violated(
+    smt: &mut Smt,
+    forms: &[Form],
+    cands: &mut BTreeSet<Candidate>,
+    vals: &[Int],
+    stats: &mut Stats,
+) -> Result<(), String> {
+    while !cands.is_empty() {
+        let all: Vec<Bool> = cands
+            .iter()
+            .map(|c| value(&forms[c.form], vals).le(Int::from_i128(c.bound)))
+            .collect();
+        smt.push();
+        smt.assert(&Bool::and(&all).not());
+        stats.prover_queries += 1;
+        let model = smt.check_model().map_err(|e| e.to_string());
+        let model = match model {
+            Ok(m) => m,
+            Err(e) => {
+                smt.pop();
+                return Err(e);
+            }
+        };
+        let Some(model) = model else {
+            smt.pop();
+            return Ok(());
+        };
+        let mut value_of: HashMap<usize, i128> = HashMap::new();
+        let mut dropped = Vec::new();
+        for c in cands.iter() {
+            let mut sum: i128 = 0;
+            for &(v, k) in &forms[c.form] {
+                let x = match value_of.get(&v) {
+                    Some(&x) => x,
+                    None => {
+                        let x = model.eval(&vals[v], true).and_then(|x| x.as_i128());
+                        let Some(x) = x else {
+                            smt.pop();
+                            return Err("a model value does not fit in 128 bits".into());
+                        };
+                        value_of.insert(v, x);
+                        x
+                    }
+                };
+                sum = sum.saturating_add(k.saturating_mul(x));
+            }
+            if sum > c.bound {
+                dropped.push(c.clone());
+            }
+        }
+        smt.pop();
+        if dropped.is_empty() {
+            return Err("a model violates no candidate".into());
+        }
+        for c in dropped {
+            cands.remove(&c);
+        }
+    }
+    Ok(())
+}
+
+/// `Σ c·x` in Z3.
+fn value(form: &Form, vals: &[Int]) -> Int {
+    let parts: Vec<Int> = form
+        .iter()
+        .map(|&(v, k)| {
+            if k == 1 {
+                vals[v].clone()
+            } else {
+                Int::from_i128(k) * vals[v].clone()
+            }
+        })
+        .collect();
+    if parts.is_empty() {
+        Int::from_i64(0)
+    } else {
+        Int::add(&parts)
+    }
+}
+
+/// `Σ c·x <= bound` as an IR condition (coefficients and bound fit `i64`:
+/// [`candidates`] keeps no other).
+fn fact(form: &Form, bound: i128) -> Cond {
+    let mut t: Option<Term> = None;
+    for &(v, k) in form {
+        let x = Term::Var(crate::ir::VarId::new(v));
+        let x = if k == 1 {
+            x
+        } else {
+            Term::Mul(k as i64, Box::new(x))
+        };
+        t = Some(match t {
+            None => x,
+            Some(s) => Term::Add(Box::new(s), Box::new(x)),
+        });
+    }
+    Cond::Cmp(
+        CmpOp::Le,
+        t.unwrap_or(Term::Const(0)),
+        Term::Const(bound as i64),
+    )
+}
+
+/// The tuples of thread locations reachable from the initial one when
+/// only the location conditions of guards are read, and the steps between
+/// them.
+struct Tuples {
+    /// The tuples; the first is the initial one.
+    list: Vec<Vec<LocId>>,
+    /// Per tuple: the transitions that may be taken there and the tuple
+    /// they lead to.
+    steps: Vec<Vec<(TransId, usize)>>,
+    index: HashMap<Vec<LocId>, usize>,
+}
+
+impl Tuples {
+    fn new(program: &Program) -> Result<Tuples, String> {
+        let initial: Vec<LocId> = program.threads.iter().map(|t| t.initial).collect();
+        let mut t = Tuples {
+            list: vec![initial.clone()],
+            steps: vec![Vec::new()],
+            index: HashMap::from([(initial, 0)]),
+        };
+        let mut i = 0;
+        while i < t.list.len() {
+            let locs = t.list[i].clone();
+            for (th, thread) in program.threads.iter().enumerate() {
+                for &id in &thread.transitions {
+                    let tr = program.transition(id);
+                    if tr.from != locs[th] || locations_only(&tr.guard, &locs) == Some(false) {
+                        continue;
+                    }
+                    let mut next = locs.clone();
+                    next[th] = tr.to;
+                    let j = match t.index.get(&next) {
+                        Some(&j) => j,
+                        None => {
+                            if t.list.len() >= MAX_TUPLES {
+                                return Err(format!(
+                                    "more than {MAX_TUPLES} tuples of thread locations"
+                                ));
+                            }
+                            t.index.insert(next.clone(), t.list.len());
+                            t.list.push(next);
+                            t.steps.push(Vec::new());
+                            t.list.len() - 1
+                        }
+                    };
+                    t.steps[i].push((id, j));
+                }
+            }
+            i += 1;
+        }
+        Ok(t)
+    }
+}
+
+/// The value of `c` when only its location conditions are known: `None`
+/// when it depends on variables.
+fn locations_only(c: &Cond, locs: &[LocId]) -> Option<bool> {
+    match c {
+        Cond::True => Some(true),
+        Cond::False => Some(false),
+        Cond::Cmp(..) => None,
+        Cond::At(t, l) => Some(locs[t.index()] == *l),
+        Cond::Not(a) => locations_only(a, locs).map(|b| !b),
+        Cond::And(a, b) => match (locations_only(a, locs), locations_only(b, locs)) {
+            (Some(false), _) | (_, Some(false)) => Some(false),
+            (Some(true), Some(true)) => Some(true),
+            _ => None,
+        },
+        Cond::Or(a, b) => match (locations_only(a, locs), locations_only(b, locs)) {
+            (Some(true), _) | (_, Some(true)) => Some(true),
+            (Some(false), Some(false)) => Some(false),
+            _ => None,
+        },
+    }
+}
+
+/// Concrete states per tuple from random runs with small inputs (a
+/// deterministic generator: the same program gets the same samples).
+fn sample(program: &Program, tuples: &Tuples) -> Vec<Vec<Vec<i128>>> {
+    let mut out: Vec<BTreeSet<Vec<i128>>> = vec![BTreeSet::new(); tuples.list.len()];
+    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let mut literals: Vec<i128> = constants(program)
+        .into_iter()
+        .filter(|k| k.abs() <= 1 << 40)
+        .collect();
+    literals.extend(-2..=10);
+    let pick = |rng: &mut Rng| literals[rng.below(literals.len())];
+    let record = |s: &State, out: &mut Vec<BTreeSet<Vec<i128>>>| {
+        if let Some(&i) = tuples.index.get(&s.locs) {
+            if out[i].len() < SAMPLES_PER_TUPLE {
+                out[i].insert(s.vals.clone());
+            }
+        }
+    };
+    'runs: for _ in 0..RUNS {
+        // Initial values: declared, else small; kept when `init` holds.
+        let vals: Vec<i128> = program
+            .vars
+            .iter()
+            .map(|d| {
+                d.init
+                    .map_or_else(|| (rng.below(13) as i128) - 2, i128::from)
+            })
+            .collect();
+        let Ok(mut s) = interp::initial_state(program, vals) else {
+            continue;
+        };
+        if !program
+            .init
+            .iter()
+            .all(|c| interp::eval_cond(c, &s) == Ok(true))
+        {
+            continue;
+        }
+        record(&s, &mut out);
+        for _ in 0..RUN_LENGTH {
+            let Some(&i) = tuples.index.get(&s.locs) else {
+                continue 'runs;
+            };
+            let steps = &tuples.steps[i];
+            if steps.is_empty() {
+                continue 'runs;
+            }
+            // A few tries for an enabled transition and inputs.
+            let mut moved = false;
+            for _ in 0..16 {
+                let (id, _) = steps[rng.below(steps.len())];
+                let inputs: Vec<_> = program
+                    .transition(id)
+                    .assigns
+                    .iter()
+                    .filter(|a| a.rhs == Rhs::Nondet)
+                    .map(|a| (a.var, pick(&mut rng)))
+                    .collect();
+                if let Ok(next) = interp::step(program, &s, id, &inputs) {
+                    s = next;
+                    moved = true;
+                    break;
+                }
+            }
+            if !moved {
+                continue 'runs;
+            }
+            record(&s, &mut out);
+        }
+    }
+    out.into_iter().map(|s| s.into_iter().collect()).collect()
+}
+
+/// A xorshift generator.
+struct Rng(u64);
+
+impl Rng {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        (self.0 % n as u64) as usize
+    }
+}
+
+/// The literals of the program's conditions and assignments, each with
+/// its neighbours, and 0.
+fn constants(program: &Program) -> BTreeSet<i128> {
+    let mut out = BTreeSet::from([-1, 0, 1]);
+    let mut add = |k: i64| {
+        let k = i128::from(k);
+        out.extend([k - 1, k, k + 1]);
+    };
+    for c in program.error.iter().chain(&program.init) {
+        cond_literals(c, &mut add);
+    }
+    for tr in &program.transitions {
+        cond_literals(&tr.guard, &mut add);
+        for a in &tr.assigns {
+            if let Rhs::Expr(e) = &a.rhs {
+                term_literals(e, &mut add);
+            }
+        }
+    }
+    for d in &program.vars {
+        if let Some(k) = d.init {
+            add(k);
+        }
+    }
+    out
+}
+
+fn cond_literals(c: &Cond, f: &mut impl FnMut(i64)) {
+    match c {
+        Cond::Cmp(_, a, b) => {
+            term_literals(a, f);
+            term_literals(b, f);
+        }
+        Cond::Not(a) => cond_literals(a, f),
+        Cond::And(a, b) | Cond::Or(a, b) => {
+            cond_literals(a, f);
+            cond_literals(b, f);
+        }
+        Cond::True | Cond::False | Cond::At(..) => {}
+    }
+}
+
+fn term_literals(t: &Term, f: &mut impl FnMut(i64)) {
+    match t {
+        Term::Const(k) => f(*k),
+        Term::Var(_) => {}
+        Term::Add(a, b) | Term::Sub(a, b) | Term::Nl(_, a, b) => {
+            term_literals(a, f);
+            term_literals(b, f);
+        }
+        Term::Mul(_, a) | Term::Neg(a) | Term::Div(a, _) | Term::Mod(a, _) => term_literals(a, f),
+    }
+}
+
+/// The templates: each variable and its negation, sums and differences of
+/// variables that meet in a condition or an assignment, and the affine
+/// equalities of each tuple's samples (both signs).
+fn templates(program: &Program, samples: &[Vec<Vec<i128>>]) -> Vec<Form> {
+    let relevant = relevant(program);
+    let mut out: Vec<Form> = Vec::new();
+    for v in (0..program.vars.len()).filter(|&v| relevant[v]) {
+        out.push(vec![(v, 1)]);
+        out.push(vec![(v, -1)]);
+    }
+    let mut pairs: BTreeSet<(usize, usize)> = BTreeSet::new();
+    let mut meet = |vars: &BTreeSet<usize>| {
+        for &a in vars {
+            for &b in vars {
+                if a < b && relevant[a] && relevant[b] {
+                    pairs.insert((a, b));
+                }
+            }
+        }
+    };
+    for c in program.error.iter().chain(&program.init) {
+        for atom in atoms(c) {
+            meet(&atom);
+        }
+    }
+    for tr in &program.transitions {
+        for atom in atoms(&tr.guard) {
+            meet(&atom);
+        }
+        for a in &tr.assigns {
+            if let Rhs::Expr(e) = &a.rhs {
+                let mut vars = BTreeSet::from([a.var.index()]);
+                e.for_each_var(&mut |v| {
+                    vars.insert(v.index());
+                });
+                meet(&vars);
+            }
+        }
+    }
+    for (a, b) in pairs {
+        for (x, y) in [(1, 1), (1, -1), (-1, 1), (-1, -1)] {
+            out.push(vec![(a, x), (b, y)]);
+        }
+    }
+    for tuple_samples in samples {
+        let points: Vec<Vec<i128>> = tuple_samples
+            .iter()
+            .map(|p| {
+                p.iter()
+                    .enumerate()
+                    .map(|(v, &x)| if relevant[v] { x } else { 0 })
+                    .collect()
+            })
+            .collect();
+        for e in equalities(&points) {
+            let neg: Form = e.iter().map(|&(v, k)| (v, -k)).collect();
+            out.push(e);
+            out.push(neg);
+        }
+    }
+    out.retain(|f| f.iter().all(|&(_, k)| i64::try_from(k).is_ok()));
+    out
+}
+
+/// Per variable: whether a condition reads it, or an assignment to such a
+/// variable (transitively): the others cannot matter to the error.
+fn relevant(program: &Program) -> Vec<bool> {
+    let mut out = vec![false; program.vars.len()];
+    let mut mark = |v: crate::ir::VarId| out[v.index()] = true;
+    for c in program.error.iter().chain(&program.init) {
+        c.for_each_var(&mut mark);
+    }
+    for tr in &program.transitions {
+        tr.guard.for_each_var(&mut mark);
+    }
+    loop {
+        let mut changed = false;
+        for tr in &program.transitions {
+            for a in &tr.assigns {
+                if let (Rhs::Expr(e), true) = (&a.rhs, out[a.var.index()]) {
+                    e.for_each_var(&mut |v| {
+                        changed |= !out[v.index()];
+                        out[v.index()] = true;
+                    });
+                }
+            }
+        }
+        if !changed {
+            return out;
+        }
+    }
+}
+
+/// The variables of each comparison of `c`.
+fn atoms(c: &Cond) -> Vec<BTreeSet<usize>> {
+    match c {
+        Cond::Cmp(_, a, b) => {
+            let mut vars = BTreeSet::new();
+            a.for_each_var(&mut |v| {
+                vars.insert(v.index());
+            });
+            b.for_each_var(&mut |v| {
+                vars.insert(v.index());
+            });
+            vec![vars]
+        }
+        Cond::Not(a) => atoms(a),
+        Cond::And(a, b) | Cond::Or(a, b) => {
+            let mut out = atoms(a);
+            out.extend(atoms(b));
+            out
+        }
+        Cond::True | Cond::False | Cond::At(..) => Vec::new(),
+    }
+}
+
+/// Affine equalities `Σ c·x = k` that all `points` satisfy, over the
+/// variables that vary among them (at most [`EQUALITY_VARS`] of them, else
+/// none), as forms `Σ c·x` (the constant is found as the form's bound):
+/// the null space of the points (with a column of ones), by fraction-free
+/// elimination; none when an entry overflows.
+fn equalities(points: &[Vec<i128>]) -> Vec<Form> {
+    let Some(first) = points.first() else {
+        return Vec::new();
+    };
+    let varying: Vec<usize> = (0..first.len())
+        .filter(|&v| points.iter().any(|p| p[v] != first[v]))
+        .collect();
+    if varying.len() < 2 || varying.len() > EQUALITY_VARS {
+        return Vec::new();
+    }
+    // Rows: the points' varying coordinates and 1.
+    let cols = varying.len() + 1;
+    let mut rows: Vec<Vec<i128>> = points
+        .iter()
+        .map(|p| varying.iter().map(|&v| p[v]).chain([1]).collect())
+        .collect();
+    let mut pivots: Vec<usize> = Vec::new();
+    let mut r = 0;
+    for c in 0..cols {
+        let Some(p) = (r..rows.len()).find(|&i| rows[i][c] != 0) else {
+            continue;
+        };
+        rows.swap(r, p);
+        for i in 0..rows.len() {
+            if i == r || rows[i][c] == 0 {
+                continue;
+            }
+            let (a, b) = (rows[r][c], rows[i][c]);
+            let row: Option<Vec<i128>> = rows[i]
+                .iter()
+                .zip(&rows[r])
+                .map(|(&x, &y)| x.checked_mul(a)?.checked_sub(y.checked_mul(b)?))
+                .collect();
+            let Some(mut row) = row else {
+                return Vec::new();
+            };
+            normalize(&mut row);
+            rows[i] = row;
+        }
+        pivots.push(c);
+        r += 1;
+        if r == rows.len() {
+            break;
+        }
+    }
+    // A free column `f` gives the relation `w · (x, 1) = 0` with `w_f = L`
+    // and `w_{p_i} = -L · rows[i][f] / rows[i][p_i]` for the pivot `p_i` of
+    // each row (`L` the least common multiple of those pivots' entries):
+    // its variables' part is the form.
+    let mut out = Vec::new();
+    for f in 0..cols {
+        if pivots.contains(&f) {
+            continue;
+        }
+        let lcm = pivots
+            .iter()
+            .enumerate()
+            .filter(|&(i, _)| rows[i][f] != 0)
+            .try_fold(1i128, |acc, (i, &p)| {
+                let d = rows[i][p].abs();
+                acc.checked_mul(d / gcd(acc, d))
+            });
+        let Some(lcm) = lcm else {
+            continue;
+        };
+        let mut form: Form = Vec::new();
+        if f < varying.len() {
+            form.push((varying[f], lcm));
+        }
+        let mut ok = true;
+        for (i, &p) in pivots.iter().enumerate() {
+            if rows[i][f] == 0 || p == varying.len() {
+                continue;
+            }
+            match (lcm / rows[i][p]).checked_mul(-rows[i][f]) {
+                Some(k) => form.push((varying[p], k)),
+                None => ok = false,
+            }
+        }
+        if ok && form.len() >= 2 {
+            let g = form.iter().fold(0, |g, &(_, k)| gcd(g, k.abs()));
+            let sign = if form.iter().min().map(|&(_, k)| k < 0).unwrap_or(false) {
+                -1
+            } else {
+                1
+            };
+            let mut form: Form = form
+                .into_iter()
+                .map(|(v, k)| (v, sign * k / g.max(1)))
+                .collect();
+            form.sort();
+            out.push(form);
+        }
+    }
+    out
+}
+
+fn normalize(row: &mut [i128]) {
+    let g = row.iter().fold(0, |g, &x| gcd(g, x.abs()));
+    if g > 1 {
+        for x in row.iter_mut() {
+            *x /= g;
+        }
+    }
+}
+
+fn gcd(a: i128, b: i128) -> i128 {
+    if b == 0 {
+        a
+    } else {
+        gcd(b, a % b)
+    }
+}
+
+/// The candidates of tuple `i`: per template, its greatest value in the
+/// tuple's samples (in all samples, when the tuple has none) and the next
+/// two constants of the program above it; bounds that do not fit `i64`
+/// are left out.
+fn candidates(
+    forms: &[Form],
+    samples: &[Vec<Vec<i128>>],
+    i: usize,
+    constants: &BTreeSet<i128>,
+) -> BTreeSet<Candidate> {
+    let points: Vec<&Vec<i128>> = if samples[i].is_empty() {
+        samples.iter().flatten().collect()
+    } else {
+        samples[i].iter().collect()
+    };
+    let mut out = BTreeSet::new();
+    for (f, form) in forms.iter().enumerate().skip(1) {
+        let eval = |p: &Vec<i128>| form.iter().map(|&(v, k)| k * p[v]).sum::<i128>();
+        let Some(max) = points.iter().map(|p| eval(p)).max() else {
+            // No samples anywhere: the constants themselves.
+            out.extend(constants.iter().map(|&bound| Candidate { form: f, bound }));
+            continue;
+        };
+        out.insert(Candidate {
+            form: f,
+            bound: max,
+        });
+        out.extend(
+            constants
+                .range(max + 1..)
+                .take(2)
+                .map(|&bound| Candidate { form: f, bound }),
+        );
+    }
+    out.retain(|c| i64::try_from(c.bound).is_ok());
+    if samples[i].is_empty() {
+        // `0 <= -1`: the tuple may be unreachable.
+        out.insert(Candidate {
+            form: FALSE,
+            bound: -1,
+        });
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::equalities;
+
+    #[test]
+    fn equalities_are_the_null_space_of_the_samples() {
+        // u + steps == start, with a constant variable and an unrelated one.
+        let points: Vec<Vec<i128>> = [
+            (3, 0, 3, 9, 1),
+            (2, 1, 3, 9, 5),
+            (0, 7, 7, 9, 2),
+            (4, 1, 5, 9, 8),
+        ]
+        .iter()
+        .map(|&(u, s, st, c, r)| vec![u, s, st, c, r])
+        .collect();
+        let eqs = equalities(&points);
+        assert_eq!(eqs.len(), 1, "{eqs:?}");
+        let e = &eqs[0];
+        for p in &points {
+            let v: i128 = e.iter().map(|&(x, k)| k * p[x]).sum();
+            let first: i128 = e.iter().map(|&(x, k)| k * points[0][x]).sum();
+            assert_eq!(v, first);
+        }
+        let vars: Vec<usize> = e.iter().map(|&(x, _)| x).collect();
+        assert_eq!(vars, vec![0, 1, 2]);
+        // j == 2 * i + 1.
+        let points: Vec<Vec<i128>> = (0..5).map(|i| vec![i, 2 * i + 1]).collect();
+        let eqs = equalities(&points);
+        assert_eq!(eqs, vec![vec![(0, 2), (1, -1)]]);
+        // No relation among independent points.
+        let points = vec![vec![0, 0], vec![1, 0], vec![0, 1]];
+        assert!(equalities(&points).is_empty());
+    }
+}
