@@ -154,7 +154,11 @@ fn several_files_and_directories_give_a_summary_and_the_worst_exit_code() {
         .skip(1)
         .collect();
     assert_eq!(summary.len(), 2, "{stdout}");
-    assert!(summary[0].ends_with("a_safe.c: safe (proved by the safe-fragment check)"));
+    // Which engine proves it first may change; that it is proved may not.
+    assert!(
+        summary[0].contains("a_safe.c: safe (proved by "),
+        "{stdout}"
+    );
     // C is checked for races too by default: the lost update races first.
     assert!(
         summary[1].contains("sub/b_unsafe.c: unsafe: a data race is reachable"),

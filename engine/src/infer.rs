@@ -107,8 +107,9 @@ fn infer(
     cancel: Option<&'static std::sync::atomic::AtomicBool>,
     stats: &mut Stats,
 ) -> Result<Vec<Invariant>, String> {
+    let stop = Stop { deadline, cancel };
     let tuples = Tuples::new(program)?;
-    let samples = sample(program, &tuples);
+    let samples = sample(program, &tuples, &stop)?;
     // The empty form first ([`FALSE`]).
     let mut forms: Vec<Form> = vec![Vec::new()];
     let mut form_index: HashMap<Form, usize> = HashMap::from([(Vec::new(), FALSE)]);
@@ -118,14 +119,20 @@ fn infer(
             forms.push(f);
         }
     }
+    if forms.len() > MAX_CANDIDATES {
+        return Err(format!("more than {MAX_CANDIDATES} templates"));
+    }
     let constants = constants(program);
-    let mut cands: Vec<BTreeSet<Candidate>> = (0..tuples.list.len())
-        .map(|i| candidates(&forms, &samples, i, &constants))
-        .collect();
-    if cands.iter().any(|c| c.len() > MAX_CANDIDATES) {
-        return Err(format!(
-            "more than {MAX_CANDIDATES} candidate facts at a tuple of locations"
-        ));
+    let mut cands: Vec<BTreeSet<Candidate>> = Vec::with_capacity(tuples.list.len());
+    for i in 0..tuples.list.len() {
+        stop.check()?;
+        let c = candidates(&forms, &samples, i, &constants);
+        if c.len() > MAX_CANDIDATES {
+            return Err(format!(
+                "more than {MAX_CANDIDATES} candidate facts at a tuple of locations"
+            ));
+        }
+        cands.push(c);
     }
     let mut smt = Smt::new(deadline);
     smt.cancel = cancel;
@@ -428,7 +435,7 @@ fn locations_only(c: &Cond, locs: &[LocId]) -> Option<bool> {
 
 /// Concrete states per tuple from random runs with small inputs (a
 /// deterministic generator: the same program gets the same samples).
-fn sample(program: &Program, tuples: &Tuples) -> Vec<Vec<Vec<i128>>> {
+fn sample(program: &Program, tuples: &Tuples, stop: &Stop) -> Result<Vec<Vec<Vec<i128>>>, String> {
     let mut out: Vec<BTreeSet<Vec<i128>>> = vec![BTreeSet::new(); tuples.list.len()];
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
     let mut literals: Vec<i128> = constants(program)
@@ -445,6 +452,7 @@ fn sample(program: &Program, tuples: &Tuples) -> Vec<Vec<Vec<i128>>> {
         }
     };
     'runs: for _ in 0..RUNS {
+        stop.check()?;
         // Initial values: declared, else small; kept when `init` holds.
         let vals: Vec<i128> = program
             .vars
@@ -496,7 +504,29 @@ fn sample(program: &Program, tuples: &Tuples) -> Vec<Vec<Vec<i128>>> {
             record(&s, &mut out);
         }
     }
-    out.into_iter().map(|s| s.into_iter().collect()).collect()
+    Ok(out.into_iter().map(|s| s.into_iter().collect()).collect())
+}
+
+/// When the inference stops: its deadline, or a cancellation (checked
+/// between the steps that do not query the prover, which honours both).
+struct Stop {
+    deadline: Option<Instant>,
+    cancel: Option<&'static std::sync::atomic::AtomicBool>,
+}
+
+impl Stop {
+    fn check(&self) -> Result<(), String> {
+        if self.deadline.is_some_and(|d| Instant::now() >= d) {
+            return Err("time limit reached".into());
+        }
+        if self
+            .cancel
+            .is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed))
+        {
+            return Err("cancelled".into());
+        }
+        Ok(())
+    }
 }
 
 /// A xorshift generator.
