@@ -202,7 +202,7 @@ fn infer(
         if program
             .error
             .iter()
-            .all(|c| locations_only(c, locs) == Some(false))
+            .all(|c| c.at_locations(locs) == Some(false))
         {
             continue;
         }
@@ -383,7 +383,7 @@ impl Tuples {
             for (th, thread) in program.threads.iter().enumerate() {
                 for &id in &thread.transitions {
                     let tr = program.transition(id);
-                    if tr.from != locs[th] || locations_only(&tr.guard, &locs) == Some(false) {
+                    if tr.from != locs[th] || tr.guard.at_locations(&locs) == Some(false) {
                         continue;
                     }
                     let mut next = locs.clone();
@@ -408,28 +408,6 @@ impl Tuples {
             i += 1;
         }
         Ok(t)
-    }
-}
-
-/// The value of `c` when only its location conditions are known: `None`
-/// when it depends on variables.
-fn locations_only(c: &Cond, locs: &[LocId]) -> Option<bool> {
-    match c {
-        Cond::True => Some(true),
-        Cond::False => Some(false),
-        Cond::Cmp(..) => None,
-        Cond::At(t, l) => Some(locs[t.index()] == *l),
-        Cond::Not(a) => locations_only(a, locs).map(|b| !b),
-        Cond::And(a, b) => match (locations_only(a, locs), locations_only(b, locs)) {
-            (Some(false), _) | (_, Some(false)) => Some(false),
-            (Some(true), Some(true)) => Some(true),
-            _ => None,
-        },
-        Cond::Or(a, b) => match (locations_only(a, locs), locations_only(b, locs)) {
-            (Some(true), _) | (_, Some(true)) => Some(true),
-            (Some(false), Some(false)) => Some(false),
-            _ => None,
-        },
     }
 }
 

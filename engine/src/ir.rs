@@ -482,6 +482,28 @@ impl Term {
 }
 
 impl Cond {
+    /// The truth value at a tuple of thread locations, when the location
+    /// tests and literals decide it (`None`: it depends on variables).
+    pub fn at_locations(&self, locs: &[LocId]) -> Option<bool> {
+        match self {
+            Cond::True => Some(true),
+            Cond::False => Some(false),
+            Cond::Cmp(..) => None,
+            Cond::At(t, l) => locs.get(t.index()).map(|at| at == l),
+            Cond::Not(a) => a.at_locations(locs).map(|b| !b),
+            Cond::And(a, b) => match (a.at_locations(locs), b.at_locations(locs)) {
+                (Some(false), _) | (_, Some(false)) => Some(false),
+                (Some(true), Some(true)) => Some(true),
+                _ => None,
+            },
+            Cond::Or(a, b) => match (a.at_locations(locs), b.at_locations(locs)) {
+                (Some(true), _) | (_, Some(true)) => Some(true),
+                (Some(false), Some(false)) => Some(false),
+                _ => None,
+            },
+        }
+    }
+
     /// Calls `f` on every variable the condition reads.
     pub fn for_each_var(&self, f: &mut impl FnMut(VarId)) {
         match self {

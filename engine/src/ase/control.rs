@@ -16,7 +16,7 @@
 
 use indexmap::IndexSet;
 
-use crate::ir::{Cond, LocId, Program};
+use crate::ir::{LocId, Program};
 use crate::verdict::ProofStates;
 
 /// Most tuples explored before giving up (the proof is then left to the
@@ -35,14 +35,14 @@ pub fn proof(program: &Program) -> Option<ProofStates> {
         if program
             .error
             .iter()
-            .any(|e| decide(e, &locs) != Some(false))
+            .any(|e| e.at_locations(&locs) != Some(false))
         {
             return None;
         }
         for (k, thread) in program.threads.iter().enumerate() {
             for &id in &thread.transitions {
                 let tr = program.transition(id);
-                if tr.from != locs[k] || decide(&tr.guard, &locs) == Some(false) {
+                if tr.from != locs[k] || tr.guard.at_locations(&locs) == Some(false) {
                     continue;
                 }
                 let mut next = locs.clone();
@@ -59,28 +59,6 @@ pub fn proof(program: &Program) -> Option<ProofStates> {
         states: seen.into_iter().map(|locs| (locs, Vec::new())).collect(),
         fragment: None,
     })
-}
-
-/// The truth value of a condition at a tuple of locations, when the
-/// location tests and literals decide it.
-fn decide(c: &Cond, locs: &[LocId]) -> Option<bool> {
-    match c {
-        Cond::True => Some(true),
-        Cond::False => Some(false),
-        Cond::Cmp(..) => None,
-        Cond::At(t, l) => locs.get(t.index()).map(|at| at == l),
-        Cond::Not(a) => decide(a, locs).map(|b| !b),
-        Cond::And(a, b) => match (decide(a, locs), decide(b, locs)) {
-            (Some(false), _) | (_, Some(false)) => Some(false),
-            (Some(true), Some(true)) => Some(true),
-            _ => None,
-        },
-        Cond::Or(a, b) => match (decide(a, locs), decide(b, locs)) {
-            (Some(true), _) | (_, Some(true)) => Some(true),
-            (Some(false), Some(false)) => Some(false),
-            _ => None,
-        },
-    }
 }
 
 #[cfg(test)]

@@ -127,9 +127,9 @@ pub(crate) fn drive(
     if program.divides() {
         return Outcome {
             verdict: Verdict::Unknown(
-                "ASE reasons in linear integer arithmetic and takes no program that divides \
-                 (`/`, `%`) or multiplies, shifts or masks two varying values (the explicit \
-                 search and bounded model checking compute them exactly)"
+                "ASE reasons in linear integer arithmetic and takes no non-linear program: \
+                 division (`/`, `%`), or a product, shift or mask of two varying values (the \
+                 explicit search and bounded model checking compute them exactly)"
                     .into(),
             ),
             stats: Stats::default(),
