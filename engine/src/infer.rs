@@ -42,6 +42,10 @@ use crate::verdict::{Outcome, Proof, Stats, Verdict};
 const MAX_TUPLES: usize = 2_000;
 /// Most candidates per tuple.
 const MAX_CANDIDATES: usize = 2_000;
+/// Most prover queries (a budget that does not depend on the machine's
+/// speed, so that whether the inference succeeds does not either, short of
+/// its deadline).
+const MAX_QUERIES: u64 = 1_500;
 /// Random runs sampled, and their length.
 const RUNS: usize = 400;
 const RUN_LENGTH: usize = 120;
@@ -262,6 +266,9 @@ fn drop_violated(
     stats: &mut Stats,
 ) -> Result<(), String> {
     while !cands.is_empty() {
+        if stats.prover_queries >= MAX_QUERIES {
+            return Err(format!("more than {MAX_QUERIES} prover queries"));
+        }
         let all: Vec<Bool> = cands
             .iter()
             .map(|c| value(&forms[c.form], vals).le(Int::from_i128(c.bound)))
