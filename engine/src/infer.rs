@@ -387,30 +387,22 @@ impl Tuples {
         let mut i = 0;
         while i < t.list.len() {
             let locs = t.list[i].clone();
-            for (th, thread) in program.threads.iter().enumerate() {
-                for &id in &thread.transitions {
-                    let tr = program.transition(id);
-                    if tr.from != locs[th] || tr.guard.at_locations(&locs) == Some(false) {
-                        continue;
-                    }
-                    let mut next = locs.clone();
-                    next[th] = tr.to;
-                    let j = match t.index.get(&next) {
-                        Some(&j) => j,
-                        None => {
-                            if t.list.len() >= MAX_TUPLES {
-                                return Err(format!(
-                                    "more than {MAX_TUPLES} tuples of thread locations"
-                                ));
-                            }
-                            t.index.insert(next.clone(), t.list.len());
-                            t.list.push(next);
-                            t.steps.push(Vec::new());
-                            t.list.len() - 1
+            for (id, next) in program.location_steps(&locs) {
+                let j = match t.index.get(&next) {
+                    Some(&j) => j,
+                    None => {
+                        if t.list.len() >= MAX_TUPLES {
+                            return Err(format!(
+                                "more than {MAX_TUPLES} tuples of thread locations"
+                            ));
                         }
-                    };
-                    t.steps[i].push((id, j));
-                }
+                        t.index.insert(next.clone(), t.list.len());
+                        t.list.push(next);
+                        t.steps.push(Vec::new());
+                        t.list.len() - 1
+                    }
+                };
+                t.steps[i].push((id, j));
             }
             i += 1;
         }

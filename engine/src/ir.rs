@@ -350,6 +350,29 @@ pub struct Program {
 }
 
 impl Program {
+    /// The transitions that may be taken at a tuple of thread locations when
+    /// only the location conditions of guards are read, each with the
+    /// tuple it leads to.
+    pub fn location_steps<'a>(
+        &'a self,
+        locs: &'a [LocId],
+    ) -> impl Iterator<Item = (TransId, Vec<LocId>)> + 'a {
+        self.threads
+            .iter()
+            .enumerate()
+            .flat_map(move |(k, thread)| {
+                thread.transitions.iter().filter_map(move |&id| {
+                    let tr = self.transition(id);
+                    if tr.from != locs[k] || tr.guard.at_locations(locs) == Some(false) {
+                        return None;
+                    }
+                    let mut next = locs.to_vec();
+                    next[k] = tr.to;
+                    Some((id, next))
+                })
+            })
+    }
+
     /// Appends a transition, to the program and to its thread's list, and
     /// its source span when given (a program's transitions have spans
     /// either all or none).

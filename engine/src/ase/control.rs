@@ -39,18 +39,10 @@ pub fn proof(program: &Program) -> Option<ProofStates> {
         {
             return None;
         }
-        for (k, thread) in program.threads.iter().enumerate() {
-            for &id in &thread.transitions {
-                let tr = program.transition(id);
-                if tr.from != locs[k] || tr.guard.at_locations(&locs) == Some(false) {
-                    continue;
-                }
-                let mut next = locs.clone();
-                next[k] = tr.to;
-                seen.insert(next);
-                if seen.len() > MAX_TUPLES {
-                    return None;
-                }
+        for (_, next) in program.location_steps(&locs) {
+            seen.insert(next);
+            if seen.len() > MAX_TUPLES {
+                return None;
             }
         }
     }
