@@ -470,6 +470,26 @@ pub fn disjunction(conds: impl IntoIterator<Item = Cond>) -> Cond {
 }
 
 impl Term {
+    /// The literal `v`. Literals are 64-bit, terms unbounded: a value beyond
+    /// 64 bits (2^64, the modulus of `unsigned long long`, or its greatest
+    /// value) is `hi * 2^62 + lo`. `None` beyond ±2^120.
+    pub fn literal(v: i128) -> Option<Term> {
+        const LIMB: i128 = 1 << 62;
+        if let Ok(k) = i64::try_from(v) {
+            return Some(Term::Const(k));
+        }
+        if v.unsigned_abs() > 1u128 << 120 {
+            return None;
+        }
+        let (hi, lo) = (v.div_euclid(LIMB), v.rem_euclid(LIMB));
+        let high = Term::Mul(hi as i64, Box::new(Term::Const(LIMB as i64)));
+        Some(if lo == 0 {
+            high
+        } else {
+            Term::Add(Box::new(high), Box::new(Term::Const(lo as i64)))
+        })
+    }
+
     /// Whether the term divides (`/`, `%`) or is non-linear.
     pub fn divides(&self) -> bool {
         match self {
@@ -713,5 +733,37 @@ impl fmt::Display for Named<'_, Term> {
 impl fmt::Display for Named<'_, Cond> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         fmt_cond(self.program, self.item, 0, f)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Term;
+    use crate::interp::eval_term;
+
+    #[test]
+    fn literals_beyond_64_bits_evaluate_to_their_value() {
+        let two = |k: u32| 1i128 << k;
+        for v in [
+            0,
+            -1,
+            i128::from(i64::MAX),
+            i128::from(i64::MIN),
+            i128::from(i64::MAX) + 1,
+            i128::from(i64::MIN) - 1,
+            two(64),
+            two(64) - 1,
+            -two(64),
+            -two(64) + 5,
+            two(100) + 12345,
+            two(120),
+            -two(120),
+        ] {
+            let t = Term::literal(v).expect("within 2^120");
+            assert_eq!(eval_term(&t, &[]).unwrap(), v, "{t:?}");
+            assert_eq!(matches!(t, Term::Const(_)), i64::try_from(v).is_ok());
+        }
+        assert_eq!(Term::literal(two(120) + 1), None);
+        assert_eq!(Term::literal(i128::MIN), None);
     }
 }

@@ -123,12 +123,11 @@ pub fn any(conds: impl IntoIterator<Item = Cond>) -> Cond {
     conds.into_iter().fold(Cond::False, or)
 }
 
-/// `lo <= t && t <= hi`.
+/// `lo <= t && t <= hi`; a bound of `i128::MIN` or `i128::MAX` (or beyond
+/// [`Term::literal`]'s reach) is no bound.
 pub fn within(t: &Term, lo: i128, hi: i128) -> Cond {
-    let lo = i64::try_from(lo).ok();
-    let hi = i64::try_from(hi).ok();
-    let a = lo.map_or(Cond::True, |lo| cmp(CmpOp::Le, Term::Const(lo), t.clone()));
-    let b = hi.map_or(Cond::True, |hi| cmp(CmpOp::Le, t.clone(), Term::Const(hi)));
+    let a = Term::literal(lo).map_or(Cond::True, |lo| cmp(CmpOp::Le, lo, t.clone()));
+    let b = Term::literal(hi).map_or(Cond::True, |hi| cmp(CmpOp::Le, t.clone(), hi));
     and(a, b)
 }
 
@@ -292,6 +291,16 @@ fn nl_range(op: NlOp, a: Range, b: Range) -> Range {
             None => Range::ALL,
         },
         NlOp::And | NlOp::Or | NlOp::Xor => {
+            // Operands beyond the signed 64-bit range (`unsigned long long`
+            // values from 2^63 on) are reduced modulo 2^64 and the result
+            // read back as a signed 64-bit value.
+            let signed64 = Range::new(-(1i128 << 63), (1i128 << 63) - 1);
+            let fits = |r: Range| {
+                r.lo.is_some_and(|l| l >= -(1i128 << 63)) && r.hi.is_some_and(|h| h < 1i128 << 63)
+            };
+            if !fits(a) || !fits(b) {
+                return signed64;
+            }
             // Both operands are n-bit two's-complement values, and so is
             // the result; `&` with a non-negative operand is in `[0, it]`.
             if op == NlOp::And {

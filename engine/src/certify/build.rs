@@ -22,7 +22,7 @@ pub enum BuildError {
         states: usize,
     },
     /// A value does not fit in the 64-bit literals of the IR.
-    #[error("a value does not fit in a 64-bit literal")]
+    #[error("a value beyond 2^120")]
     ValueTooLarge,
     /// The proof has no safe fragment to build from.
     #[error("the proof is not by the safe-fragment check")]
@@ -61,7 +61,7 @@ pub fn literal(atom: &Atom, positive: bool) -> Option<Cond> {
         Rel::Mod(k) => atom.rhs.rem_euclid(k),
         _ => atom.rhs,
     };
-    let rhs = Term::Const(i64::try_from(rhs).ok()?);
+    let rhs = Term::literal(rhs)?;
     let op = match (&atom.rel, positive) {
         (Rel::Le, true) => CmpOp::Le,
         (Rel::Le, false) => CmpOp::Gt,
@@ -184,8 +184,8 @@ pub fn from_proof_states(program: ProgramRef, proof: &str, states: &ProofStates)
 
 /// `v op x`.
 fn var_cmp(op: CmpOp, v: usize, x: i128) -> Result<Cond, BuildError> {
-    let k = i64::try_from(x).map_err(|_| BuildError::ValueTooLarge)?;
-    Ok(Cond::Cmp(op, Term::Var(VarId::new(v)), Term::Const(k)))
+    let k = Term::literal(x).ok_or(BuildError::ValueTooLarge)?;
+    Ok(Cond::Cmp(op, Term::Var(VarId::new(v)), k))
 }
 
 /// `v >= k`.
@@ -199,18 +199,18 @@ fn eq(v: usize, x: i128) -> Result<Cond, BuildError> {
 
 /// `v < lo || v > hi`.
 fn outside(v: usize, (lo, hi): (i128, i128)) -> Result<Cond, BuildError> {
-    let k = |x: i128| i64::try_from(x).map_err(|_| BuildError::ValueTooLarge);
+    let k = |x: i128| Term::literal(x).ok_or(BuildError::ValueTooLarge);
     let x = Term::Var(VarId::new(v));
     Ok(Cond::Or(
-        Box::new(Cond::Cmp(CmpOp::Lt, x.clone(), Term::Const(k(lo)?))),
-        Box::new(Cond::Cmp(CmpOp::Gt, x, Term::Const(k(hi)?))),
+        Box::new(Cond::Cmp(CmpOp::Lt, x.clone(), k(lo)?)),
+        Box::new(Cond::Cmp(CmpOp::Gt, x, k(hi)?)),
     ))
 }
 
 /// `v` in the set `dom` (sorted disjoint intervals, `i128::MIN`/`MAX` for
 /// no bound); nothing when it is every integer.
 fn within(v: usize, dom: &[(i128, i128)]) -> Result<Option<Cond>, BuildError> {
-    let k = |x: i128| i64::try_from(x).map_err(|_| BuildError::ValueTooLarge);
+    let k = |x: i128| Term::literal(x).ok_or(BuildError::ValueTooLarge);
     let x = || Term::Var(VarId::new(v));
     let mut any: Option<Cond> = None;
     for &(lo, hi) in dom {
@@ -220,7 +220,7 @@ fn within(v: usize, dom: &[(i128, i128)]) -> Result<Option<Cond>, BuildError> {
             (CmpOp::Le, hi, hi == i128::MAX),
         ] {
             if !unbounded {
-                let c = Cond::Cmp(op, x(), Term::Const(k(end)?));
+                let c = Cond::Cmp(op, x(), k(end)?);
                 part = Some(match part {
                     Some(p) => Cond::And(Box::new(p), Box::new(c)),
                     None => c,

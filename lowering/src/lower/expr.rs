@@ -248,20 +248,16 @@ impl Lowerer<'_> {
             return Ok(vec![(Cond::True, Res::Val(t))]);
         }
         let m = 1i128 << ty.bits;
-        let Ok(m64) = i64::try_from(m) else {
-            return Err(LowerError::unsupported(
-                span,
-                "wrap-around of 64-bit unsigned arithmetic is not modelled",
-            ));
-        };
+        // 2^bits as a term (beyond 64 bits for `unsigned long long`).
+        let modulus = || Term::literal(m).expect("2^64 is a literal");
         if let (Some(lo), Some(hi)) = (r.lo, r.hi) {
             let kmin = (lo - min).div_euclid(m);
             let kmax = (hi - min).div_euclid(m);
             if kmax - kmin <= 3 {
                 let mut out = Vec::new();
                 for k in kmin..=kmax {
-                    let shift = i64::try_from(k * m)
-                        .map_err(|_| LowerError::unsupported(span, "value out of range"))?;
+                    let shift = Term::literal(k * m)
+                        .ok_or_else(|| LowerError::unsupported(span, "value out of range"))?;
                     let lo_c = if k == kmin {
                         Cond::True
                     } else {
@@ -272,10 +268,7 @@ impl Lowerer<'_> {
                     } else {
                         within(&t, i128::MIN, max + k * m)
                     };
-                    out.push((
-                        and(lo_c, hi_c),
-                        Res::Val(sub(t.clone(), Term::Const(shift))),
-                    ));
+                    out.push((and(lo_c, hi_c), Res::Val(sub(t.clone(), shift))));
                 }
                 return Ok(out);
             }
@@ -284,12 +277,18 @@ impl Lowerer<'_> {
         // that take non-linear terms (the others refuse the program anyway).
         if t.nonlinear() {
             let shifted = sub(t, Term::Const(min as i64));
+            let residue = match i64::try_from(m) {
+                Ok(m) => Term::Mod(Box::new(shifted), m),
+                // Beyond a 64-bit literal: `crem(crem(t, m) + m, m)`.
+                Err(_) => nl(
+                    NlOp::Rem,
+                    add(nl(NlOp::Rem, shifted, modulus()), modulus()),
+                    modulus(),
+                ),
+            };
             return Ok(vec![(
                 Cond::True,
-                Res::Val(add(
-                    Term::Mod(Box::new(shifted), m64),
-                    Term::Const(min as i64),
-                )),
+                Res::Val(add(residue, Term::Const(min as i64))),
             )]);
         }
         // Many wraps: a quotient chosen by a local havoc, fixed by a guard.
@@ -303,7 +302,11 @@ impl Lowerer<'_> {
         )?;
         self.vars[q.index()].range = Range::ALL;
         self.t.pending_havoc.push(q);
-        let rem = sub(t, mul(m64, Term::Var(q)));
+        let rem = match i64::try_from(m) {
+            Ok(m) => sub(t, mul(m, Term::Var(q))),
+            // `2^64 * q` as `4 * (2^62 * q)`.
+            Err(_) => sub(t, mul(4, mul(1 << 62, Term::Var(q)))),
+        };
         self.t.pending_guard.push(within(&rem, min, max));
         Ok(vec![(Cond::True, Res::Val(rem))])
     }
@@ -399,10 +402,13 @@ impl Lowerer<'_> {
             Expression::Constant(c) => match &c.node {
                 Constant::Integer(i) => {
                     let (v, t) = parse_integer(i, &self.types, span)?;
-                    let v = i64::try_from(v).map_err(|_| {
-                        LowerError::unsupported(span, "integer literal beyond 2^63 is not modelled")
+                    let v = Term::literal(v).ok_or_else(|| {
+                        LowerError::unsupported(
+                            span,
+                            "integer literal beyond 2^120 is not modelled",
+                        )
                     })?;
-                    Ok(Val::term(Term::Const(v), CType::Int(t)))
+                    Ok(Val::term(v, CType::Int(t)))
                 }
                 Constant::Character(s) => {
                     let v = parse_char(s).ok_or_else(|| {
@@ -1363,7 +1369,7 @@ impl Lowerer<'_> {
             }
             B::BitwiseAnd | B::BitwiseOr | B::BitwiseXor => {
                 self.combine(&a, &b, ty, span, |me, x, y| {
-                    me.bitwise(op.clone(), x, y, span)
+                    me.bitwise(op.clone(), x, y, ct, span)
                 })
             }
             _ => Err(LowerError::unsupported(span, "unsupported binary operator")),
@@ -1425,7 +1431,14 @@ impl Lowerer<'_> {
         )])
     }
 
-    fn bitwise(&mut self, op: B, x: &Term, y: &Term, span: Span) -> Result<Vec<(Cond, Res)>> {
+    fn bitwise(
+        &mut self,
+        op: B,
+        x: &Term,
+        y: &Term,
+        ct: IntTy,
+        span: Span,
+    ) -> Result<Vec<(Cond, Res)>> {
         let (rx, ry) = (self.range(x), self.range(y));
         let boolean = |r: Range| r.lo.is_some_and(|l| l >= 0) && r.hi.is_some_and(|h| h <= 1);
         if boolean(rx) && boolean(ry) {
@@ -1458,8 +1471,14 @@ impl Lowerer<'_> {
             _ => NlOp::Xor,
         };
         // Both operands are values of the (promoted) type, so the result
-        // of the two's-complement operation is one too.
-        Ok(vec![(Cond::True, Res::Val(nl(nop, x.clone(), y.clone())))])
+        // of the two's-complement operation is one too, read back as a
+        // signed 64-bit value: an `unsigned long long` result from 2^63 on
+        // is negative until wrapped.
+        let r = nl(nop, x.clone(), y.clone());
+        if ct.bits == 64 && !ct.signed {
+            return self.wrap(r, ct, span);
+        }
+        Ok(vec![(Cond::True, Res::Val(r))])
     }
 
     /// `x << k` or `x >> k` for a constant `k` (of the promoted type `ct`).

@@ -711,10 +711,12 @@ impl<'a> Lowerer<'a> {
                     CType::Int(i) => wrap_const(v, *i),
                     _ => v,
                 };
-                out.push(
-                    i64::try_from(v)
-                        .map_err(|_| LowerError::unsupported(e.span, "constant out of range"))?,
-                );
+                out.push(i64::try_from(v).map_err(|_| {
+                    LowerError::unsupported(
+                        e.span,
+                        "a static initial value from 2^63 on is not modelled",
+                    )
+                })?);
             }
             // `char s[n] = "..."`: the characters, the 0 if it fits, zeros.
             (Initializer::Expression(e), CType::Array(elem, n))
