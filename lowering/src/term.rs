@@ -363,4 +363,42 @@ mod tests {
         let s = subst_term(&add(x.clone(), Term::Const(1)), &|_| Some(Term::Const(4)));
         assert_eq!(s, Term::Const(5));
     }
+
+    /// The range of a bitwise operation contains its value, also on
+    /// `unsigned long long` operands from 2^63 on (read back signed).
+    #[test]
+    fn bitwise_ranges_contain_the_values() {
+        let u64max = (1i128 << 64) - 1;
+        let samples = [
+            0,
+            1,
+            255,
+            (1i128 << 63) - 1,
+            1i128 << 63,
+            u64max - 1,
+            u64max,
+        ];
+        let ranges = [
+            Range::new(0, 255),
+            Range::new(0, (1i128 << 63) - 1),
+            Range::new(0, u64max),
+            Range::new(1i128 << 63, u64max),
+        ];
+        for op in [NlOp::And, NlOp::Or, NlOp::Xor] {
+            for ra in ranges {
+                for rb in ranges {
+                    let r = nl_range(op, ra, rb);
+                    let inside = |v: i128, r: Range| {
+                        r.lo.is_none_or(|l| l <= v) && r.hi.is_none_or(|h| v <= h)
+                    };
+                    for &a in samples.iter().filter(|&&a| inside(a, ra)) {
+                        for &b in samples.iter().filter(|&&b| inside(b, rb)) {
+                            let v = op.apply(a, b).expect("total");
+                            assert!(inside(v, r), "{op:?}({a}, {b}) = {v} outside {r:?}");
+                        }
+                    }
+                }
+            }
+        }
+    }
 }
