@@ -10,6 +10,8 @@
 use std::path::Path;
 use std::process::Command;
 
+use engine::generate::Rng;
+
 const ASE: &str = env!("CARGO_BIN_EXE_ase");
 /// Programs generated (each checked twice), unless `ASE_GCC_PROGRAMS` says
 /// otherwise; `ASE_GCC_SEED` picks other programs.
@@ -22,24 +24,9 @@ fn env_u64(name: &str, default: u64) -> u64 {
         .unwrap_or(default)
 }
 
-/// A deterministic generator (xorshift).
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-
-    fn pick<'a>(&mut self, xs: &[&'a str]) -> &'a str {
-        xs[self.below(xs.len() as u64) as usize]
-    }
+/// An element of `xs`.
+fn pick<'a>(rng: &mut Rng, xs: &[&'a str]) -> &'a str {
+    xs[rng.below(xs.len())]
 }
 
 /// Values near the edges of the C types.
@@ -63,8 +50,8 @@ const VALUES: [&str; 12] = [
 fn expr(rng: &mut Rng, depth: u32) -> String {
     if depth == 0 || rng.below(4) == 0 {
         return match rng.below(4) {
-            0 => format!("{}ULL", rng.pick(&VALUES)),
-            k => ["x", "y", "z"][k as usize - 1].to_string(),
+            0 => format!("{}ULL", pick(rng, &VALUES)),
+            k => ["x", "y", "z"][k - 1].to_string(),
         };
     }
     let mut sub = || expr(rng, depth - 1);
@@ -72,27 +59,30 @@ fn expr(rng: &mut Rng, depth: u32) -> String {
     match rng.below(9) {
         0 => format!(
             "(unsigned long long)({})({a})",
-            rng.pick(&[
-                "unsigned int",
-                "int",
-                "long",
-                "unsigned long",
-                "long long",
-                "unsigned char",
-                "signed char",
-                "unsigned short",
-            ])
+            pick(
+                rng,
+                &[
+                    "unsigned int",
+                    "int",
+                    "long",
+                    "unsigned long",
+                    "long long",
+                    "unsigned char",
+                    "signed char",
+                    "unsigned short",
+                ]
+            )
         ),
         1 => format!("(-({a}))"),
-        2 => format!("(({a}) {} {})", rng.pick(&["<<", ">>"]), rng.below(64)),
-        3 => format!("(({a}) {} (({b}) | 1ULL))", rng.pick(&["/", "%"])),
+        2 => format!("(({a}) {} {})", pick(rng, &["<<", ">>"]), rng.below(64)),
+        3 => format!("(({a}) {} (({b}) | 1ULL))", pick(rng, &["/", "%"])),
         4 => format!(
             "(unsigned long long)(({a}) {} ({b}))",
-            rng.pick(&["<", "<=", "==", "!="])
+            pick(rng, &["<", "<=", "==", "!="])
         ),
         _ => format!(
             "(({a}) {} ({b}))",
-            rng.pick(&["+", "-", "*", "&", "|", "^"])
+            pick(rng, &["+", "-", "*", "&", "|", "^"])
         ),
     }
 }
@@ -176,11 +166,15 @@ fn integer_arithmetic_agrees_with_gcc() {
         return;
     }
     let programs = env_u64("ASE_GCC_PROGRAMS", PROGRAMS);
-    let mut rng = Rng(env_u64("ASE_GCC_SEED", 0x9e37_79b9_7f4a_7c15).max(1));
+    let mut rng = Rng(env_u64("ASE_GCC_SEED", 0x9e37_79b9_7f4a_7c15));
     let mut decided = 0;
     for _ in 0..programs {
         let e = expr(&mut rng, 3);
-        let inputs = [rng.pick(&VALUES), rng.pick(&VALUES), rng.pick(&VALUES)];
+        let inputs = [
+            pick(&mut rng, &VALUES),
+            pick(&mut rng, &VALUES),
+            pick(&mut rng, &VALUES),
+        ];
         let value = gcc_value(&dir, &e, &inputs);
         for (check, expected) in [
             (format!("r == {value}ULL"), "safe"),

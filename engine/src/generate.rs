@@ -90,10 +90,12 @@ const VAR_NAMES: [&str; 4] = ["x", "y", "z", "w"];
 const THREAD_NAMES: [&str; 3] = ["p1", "p2", "p3"];
 const MAX_LOCS: usize = 10;
 
-/// SplitMix64: a tiny, well-mixed, seedable generator.
-pub(crate) struct Rng(pub(crate) u64);
+/// SplitMix64: a tiny, well-mixed, seedable generator (also for the
+/// test programs of other crates).
+pub struct Rng(pub u64);
 
 impl Rng {
+    /// The next 64 random bits.
     pub(crate) fn next(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
         let mut z = self.0;
@@ -103,7 +105,7 @@ impl Rng {
     }
 
     /// A number in `0..n` (`0` when `n == 0`).
-    pub(crate) fn below(&mut self, n: usize) -> usize {
+    pub fn below(&mut self, n: usize) -> usize {
         if n == 0 {
             return 0;
         }
