@@ -479,22 +479,24 @@ impl<'a> Search<'a> {
     /// Enumerates the initial states; `Ok(Some(i))` when node `i` is an
     /// error state.
     fn initial_states(&mut self) -> Result<Option<usize>, Stop> {
+        // Variables the initial condition fixes (`v == literal`: the C
+        // front end's initial values beyond 64-bit literals) take that
+        // value.
+        let fixed = interp::fixed_initial_values(self.program);
         // Free variables nobody reads before writing are lazy.
         let free: Vec<usize> = (0..self.program.vars.len())
-            .filter(|&v| self.program.vars[v].init.is_none() && !self.lazy[v])
+            .filter(|&v| fixed[v].is_none() && !self.lazy[v])
             .collect();
         if !free.is_empty() {
             self.note_cut(Cut::Input);
         }
         // Each lazy variable its own symbol.
         let mut symbols = 0..;
-        let mut vals: Vec<i128> = self
-            .program
-            .vars
+        let mut vals: Vec<i128> = fixed
             .iter()
             .zip(&self.lazy)
-            .map(|(v, &lazy)| match v.init {
-                Some(k) => i128::from(k),
+            .map(|(&fixed, &lazy)| match fixed {
+                Some(k) => k,
                 None if lazy => lazy::value(lazy::ANYTHING, symbols.next().unwrap_or(0)),
                 None => -self.bound,
             })

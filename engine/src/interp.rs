@@ -1,7 +1,7 @@
 //! A concrete interpreter of the IR: the reference semantics against which
 //! every counterexample is replayed before it is reported.
 
-use crate::ir::{Cond, LocId, Program, Rhs, Term, TransId, VarId};
+use crate::ir::{CmpOp, Cond, LocId, Program, Rhs, Term, TransId, VarId};
 
 /// A concrete state: the location of every thread and the value of every
 /// variable.
@@ -72,6 +72,23 @@ pub fn eval_cond(c: &Cond, s: &State) -> Result<bool, RunError> {
         Cond::And(a, b) => eval_cond(a, s)? && eval_cond(b, s)?,
         Cond::Or(a, b) => eval_cond(a, s)? || eval_cond(b, s)?,
     })
+}
+
+/// Per variable, the initial value the program fixes: the declared one, or
+/// `t` of an `init` conjunct `v == t` without variables (how the C front end
+/// states initial values beyond 64-bit literals); `None`: any value.
+pub fn fixed_initial_values(p: &Program) -> Vec<Option<i128>> {
+    let mut out: Vec<Option<i128>> = p.vars.iter().map(|d| d.init.map(i128::from)).collect();
+    for c in &p.init {
+        if let Cond::Cmp(CmpOp::Eq, Term::Var(v), t) | Cond::Cmp(CmpOp::Eq, t, Term::Var(v)) = c {
+            let mut closed = true;
+            t.for_each_var(&mut |_| closed = false);
+            if closed && out[v.index()].is_none() {
+                out[v.index()] = eval_term(t, &[]).ok();
+            }
+        }
+    }
+    out
 }
 
 /// The initial state with the given variable values, checked against the

@@ -102,6 +102,10 @@ pub(crate) fn emit(mut l: Lowerer<'_>) -> Result<Lowered> {
         error: Vec::new(),
         source_map: SourceMap::default(),
     };
+    for &(v, value) in &l.big_inits {
+        let value = Term::literal(value).expect("a value of a C type is a literal");
+        p.init.push(Cond::Cmp(CmpOp::Eq, Term::Var(v), value));
+    }
     let mut seen = HashSet::new();
     for v in &l.vars {
         let name = fresh_name(&v.name, &mut seen);

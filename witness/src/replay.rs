@@ -70,10 +70,9 @@ pub fn replay(
     let p = &lowered.program;
     let loc = Locator::new(unit, file);
     let path = w.path()?;
-    let init: Vec<i128> = p
-        .vars
-        .iter()
-        .map(|v| v.init.map_or(0, i128::from))
+    let init: Vec<i128> = interp::fixed_initial_values(p)
+        .into_iter()
+        .map(|v| v.unwrap_or(0))
         .collect();
     let state: State = interp::initial_state(p, init).map_err(|e| e.to_string())?;
     let mut stack = vec![Position {

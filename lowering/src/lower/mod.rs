@@ -148,6 +148,10 @@ pub struct Lowerer<'a> {
     pub(crate) unit: &'a ParsedUnit,
     pub(crate) types: Types,
     pub(crate) vars: Vec<VarInfo>,
+    /// Initial values beyond 64-bit literals (`unsigned long long` from
+    /// 2^63 on): those variables have no `init` and the program's initial
+    /// condition fixes them.
+    pub(crate) big_inits: Vec<(VarId, i128)>,
     pub(crate) objects: Vec<Object>,
     next_addr: i64,
     functions: HashMap<String, &'a Node<FunctionDefinition>>,
@@ -332,6 +336,7 @@ impl<'a> Lowerer<'a> {
             unit,
             types: Types::new(unit.data_model),
             vars: Vec::new(),
+            big_inits: Vec::new(),
             objects: Vec::new(),
             next_addr: FIRST_ADDRESS,
             functions: HashMap::new(),
@@ -699,7 +704,7 @@ impl<'a> Lowerer<'a> {
         &mut self,
         ty: &CType,
         init: &Node<frontend::lang_c::ast::Initializer>,
-        out: &mut Vec<i64>,
+        out: &mut Vec<i128>,
     ) -> Result<()> {
         use frontend::lang_c::ast::Initializer;
         let start = out.len();
@@ -711,12 +716,7 @@ impl<'a> Lowerer<'a> {
                     CType::Int(i) => wrap_const(v, *i),
                     _ => v,
                 };
-                out.push(i64::try_from(v).map_err(|_| {
-                    LowerError::unsupported(
-                        e.span,
-                        "a static initial value from 2^63 on is not modelled",
-                    )
-                })?);
+                out.push(v);
             }
             // `char s[n] = "..."`: the characters, the 0 if it fits, zeros.
             (Initializer::Expression(e), CType::Array(elem, n))
@@ -742,7 +742,7 @@ impl<'a> Lowerer<'a> {
                     chars
                         .into_iter()
                         .take(*n as usize)
-                        .map(|c| wrap_const(c.into(), it) as i64),
+                        .map(|c| wrap_const(c.into(), it)),
                 );
             }
             (Initializer::List(items), CType::Array(elem, _)) => {
@@ -1131,9 +1131,15 @@ impl<'a> Lowerer<'a> {
     }
 
     /// Sets the initial values of an object's cells (globals, statics).
-    pub(crate) fn set_initial_values(&mut self, o: ObjId, values: Vec<i64>) {
+    pub(crate) fn set_initial_values(&mut self, o: ObjId, values: Vec<i128>) {
         for (cell, v) in self.objects[o].cells.clone().into_iter().zip(values) {
-            self.vars[cell.index()].init = Some(v);
+            match i64::try_from(v) {
+                Ok(k) => self.vars[cell.index()].init = Some(k),
+                Err(_) => {
+                    self.vars[cell.index()].init = None;
+                    self.big_inits.push((cell, v));
+                }
+            }
         }
     }
 

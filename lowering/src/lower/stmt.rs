@@ -655,7 +655,10 @@ impl Lowerer<'_> {
                         .clone()
                         .into_iter()
                         .zip(values)
-                        .map(|(c, v)| (c, Term::Const(v)))
+                        .map(|(c, v)| {
+                            let v = Term::literal(v).expect("a value of a C type is a literal");
+                            (c, v)
+                        })
                         .collect();
                     self.advance(Cond::True, assigns, id.span);
                 }
