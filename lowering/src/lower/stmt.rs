@@ -655,10 +655,7 @@ impl Lowerer<'_> {
                         .clone()
                         .into_iter()
                         .zip(values)
-                        .map(|(c, v)| {
-                            let v = Term::literal(v).expect("a value of a C type is a literal");
-                            (c, v)
-                        })
+                        .map(|(c, v)| (c, Term::literal(v).expect("a C value is a literal")))
                         .collect();
                     self.advance(Cond::True, assigns, id.span);
                 }
