@@ -10,7 +10,7 @@ use engine::ir::Program;
 use engine::verdict::{Outcome, Verdict};
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// Options of `ase check` about certificates.
 #[derive(clap::Args, Clone, Debug, Default)]
@@ -60,8 +60,8 @@ pub fn after_check(
     Ok(Some(c))
 }
 
-/// How long `ase certify` searches for the speculating counter system a
-/// certificate may name.
+/// How long `ase certify` searches for the speculating counter system or
+/// the view program a certificate may name.
 const SPECULATION_TIME: Duration = Duration::from_secs(60);
 
 /// The program a certificate of a C program is about: the lowered program,
@@ -82,10 +82,14 @@ fn counter_program(lowered: lowering::Lowered, text: &str) -> Program {
     match system.coarse {
         Some(c) if names(&c) => c,
         _ if names(&system.program) => system.program,
-        // The speculating system of the saturated search, found again.
-        _ => match crate::counting::saturated(&lowered, Some(SPECULATION_TIME)).proof {
-            Ok((s, ..)) if names(&s.program) => s.program,
-            _ => lowered.program,
+        // The speculating system of the saturated search, or the view
+        // program, found again.
+        _ => match crate::counting::viewed(&lowered, Instant::now() + SPECULATION_TIME) {
+            Ok((s, _)) if names(&s.program) => s.program,
+            _ => match crate::counting::saturated(&lowered, Some(SPECULATION_TIME)).proof {
+                Ok((s, ..)) if names(&s.program) => s.program,
+                _ => lowered.program,
+            },
         },
     }
 }

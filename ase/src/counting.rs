@@ -5,12 +5,13 @@
 //! in loops").
 
 use crate::certify::CertifyArgs;
+use engine::certify::Invariant;
 use engine::certify::{Certification, Evidence};
 use engine::explicit::Reachable;
 use engine::ir::VarId;
 use engine::saturate::Saturation;
 use engine::verdict::{Outcome, Verdict};
-use lowering::counter::CounterSystem;
+use lowering::counter::{CounterSystem, View};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -101,6 +102,31 @@ pub fn prove(
             );
         }
     }
+    // View programs with assumptions on the instances, inferred in rounds.
+    let budget = left.map_or(INFER_TIME, |t| {
+        (t.saturating_sub(spent) / 3).min(INFER_TIME)
+    });
+    let started = Instant::now();
+    let viewed = viewed(lowered, started + budget);
+    spent += started.elapsed();
+    let view_why = match viewed {
+        Ok((system, invariants)) => {
+            let mut outcome = Outcome {
+                verdict: Verdict::Safe(engine::verdict::Proof::InferredInvariant),
+                stats: Default::default(),
+            };
+            outcome.stats.time = spent;
+            outcome.stats.abstract_states = invariants.len() as u64;
+            let what = format!("{}; one instance per site tracked", describe(&system));
+            return finish(
+                &system.program,
+                &mut outcome,
+                Evidence::Invariants(&invariants),
+                &what,
+            );
+        }
+        Err(why) => why,
+    };
     // The coarse system first, for a third of the time: when the creators'
     // own variables (loop counters) do not matter, it is much easier.
     let mut checked = &system.program;
@@ -154,7 +180,8 @@ pub fn prove(
                 _ => " has an error trace, which is not replayed on the program".into(),
             };
             let mut o = unknown(format!(
-                "the counter abstraction ({templates}){found}; with capped counters: {capped_why}"
+                "the counter abstraction ({templates}){found}; with capped counters: \
+                 {capped_why}; with a tracked instance: {view_why}"
             ));
             o.stats = outcome.stats.clone();
             (o, None)
@@ -307,4 +334,49 @@ fn describe(system: &CounterSystem) -> String {
             system.forgotten.join(", ")
         )
     }
+}
+
+/// Rounds of view programs (`lowering::counter::view_program`).
+const VIEW_ROUNDS: usize = 4;
+/// The budgets of the inference on one view program: more than on other
+/// programs, as the counters of the local states are many variables.
+const VIEW_LIMITS: engine::infer::Limits = engine::infer::Limits {
+    max_queries: 6_000,
+    equality_vars: 24,
+};
+
+/// A proof by a view program and its inferred invariant, by `deadline`
+/// (SOUNDNESS.md, "Threads created in loops"). The first view program
+/// assumes nothing of the anonymous instances; each next one assumes what
+/// the inductive invariant of the last says of its tracked instance (true
+/// of every instance, as the last view program over-approximates each
+/// instance's view), until the invariant excludes the error, which
+/// includes a violation of the assumptions by the tracked instance.
+pub fn viewed(
+    lowered: &lowering::Lowered,
+    deadline: Instant,
+) -> Result<(CounterSystem, Vec<Invariant>), String> {
+    let mut view = View::default();
+    let mut why = String::new();
+    for _ in 0..VIEW_ROUNDS {
+        if Instant::now() >= deadline {
+            return Err("time limit reached".into());
+        }
+        let system = lowering::counter::view_program(lowered, &view)?;
+        if std::env::var_os("ASE_PRINT_COUNTERS").is_some() {
+            eprintln!("{}", engine::print::print_program(&system.program));
+        }
+        let (invariants, excluded) =
+            engine::infer::inductive(&system.program, Some(deadline), VIEW_LIMITS)?;
+        match excluded {
+            Ok(()) => return Ok((system, invariants)),
+            Err(e) => why = e,
+        }
+        let next = View::from_invariants(&system, &invariants);
+        if next == view {
+            break;
+        }
+        view = next;
+    }
+    Err(why)
 }

@@ -85,7 +85,8 @@ pub fn prove(
 ) -> Inferred {
     let start = Instant::now();
     let mut stats = Stats::default();
-    let result = infer(program, deadline, cancel, &mut stats);
+    let result = infer(program, deadline, cancel, Limits::default(), &mut stats)
+        .and_then(|(invariants, excluded)| excluded.map(|()| invariants));
     stats.time = start.elapsed();
     match result {
         Ok(invariants) => Inferred {
@@ -105,19 +106,53 @@ pub fn prove(
     }
 }
 
+/// The greatest inductive subset of the candidates (an invariant of every
+/// reachable state, whether or not it excludes the error), and whether it
+/// excludes the error (else why not); by `deadline`.
+pub fn inductive(
+    program: &Program,
+    deadline: Option<Instant>,
+    limits: Limits,
+) -> Result<(Vec<Invariant>, Result<(), String>), String> {
+    infer(program, deadline, None, limits, &mut Stats::default())
+}
+
+/// Budgets of the inference, independent of the machine's speed.
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    /// Most prover queries.
+    pub max_queries: u64,
+    /// Most variables an equality of the samples relates.
+    pub equality_vars: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_queries: MAX_QUERIES,
+            equality_vars: EQUALITY_VARS,
+        }
+    }
+}
+
+/// The inductive candidates, and whether they exclude the error.
+type Induction = (Vec<Invariant>, Result<(), String>);
+
 fn infer(
     program: &Program,
     deadline: Option<Instant>,
     cancel: Option<&'static std::sync::atomic::AtomicBool>,
+    limits: Limits,
     stats: &mut Stats,
-) -> Result<Vec<Invariant>, String> {
+) -> Result<Induction, String> {
+    let max_queries = limits.max_queries;
     let stop = Stop { deadline, cancel };
     let tuples = Tuples::new(program)?;
     let samples = sample(program, &tuples, &stop)?;
     // The empty form first ([`FALSE`]).
     let mut forms: Vec<Form> = vec![Vec::new()];
     let mut form_index: HashMap<Form, usize> = HashMap::from([(Vec::new(), FALSE)]);
-    for f in templates(program, &samples) {
+    for f in templates(program, &samples, limits.equality_vars) {
         if !form_index.contains_key(&f) {
             form_index.insert(f.clone(), forms.len());
             forms.push(f);
@@ -160,7 +195,7 @@ fn infer(
         for c in &program.init {
             smt.assert(&cond(c, &frame));
         }
-        drop_violated(&mut smt, &forms, &mut cands[0], &vals, stats)?;
+        drop_violated(&mut smt, &forms, &mut cands[0], &vals, max_queries, stats)?;
         smt.pop();
     }
     // Houdini: drop what a step from a tuple's candidates violates.
@@ -189,7 +224,7 @@ fn infer(
             assert_candidates(&mut smt, &forms, &cands[i], &pre);
             smt.assert(&cond(&tr.guard, &frame));
             let before = cands[j].len();
-            drop_violated(&mut smt, &forms, &mut cands[j], &post, stats)?;
+            drop_violated(&mut smt, &forms, &mut cands[j], &post, max_queries, stats)?;
             smt.pop();
             if cands[j].len() != before && !queued[j] {
                 queued[j] = true;
@@ -197,6 +232,19 @@ fn infer(
             }
         }
     }
+    stats.abstract_states = tuples.list.len() as u64;
+    let invariants = tuples
+        .list
+        .iter()
+        .zip(&cands)
+        .map(|(locs, cs)| Invariant {
+            locs: locs.clone(),
+            blocks: vec![vec![cs
+                .iter()
+                .map(|c| fact(&forms[c.form], c.bound))
+                .collect()]],
+        })
+        .collect();
     // Safety: no tuple's candidates meet the error condition.
     for (i, locs) in tuples.list.iter().enumerate() {
         let frame = Frame {
@@ -224,29 +272,18 @@ fn infer(
         smt.pop();
         stats.prover_queries += 1;
         if sat? {
-            return Err(format!(
+            let why = format!(
                 "the inferred candidates do not exclude the error at ({})",
                 locs.iter()
                     .zip(&program.threads)
                     .map(|(l, t)| format!("{}@{}", t.name, t.locs[l.index()]))
                     .collect::<Vec<_>>()
                     .join(", ")
-            ));
+            );
+            return Ok((invariants, Err(why)));
         }
     }
-    stats.abstract_states = tuples.list.len() as u64;
-    Ok(tuples
-        .list
-        .iter()
-        .zip(&cands)
-        .map(|(locs, cs)| Invariant {
-            locs: locs.clone(),
-            blocks: vec![vec![cs
-                .iter()
-                .map(|c| fact(&forms[c.form], c.bound))
-                .collect()]],
-        })
-        .collect())
+    Ok((invariants, Ok(())))
 }
 
 /// Asserts `form(vals) <= bound` for every candidate.
@@ -263,11 +300,12 @@ fn drop_violated(
     forms: &[Form],
     cands: &mut BTreeSet<Candidate>,
     vals: &[Int],
+    max_queries: u64,
     stats: &mut Stats,
 ) -> Result<(), String> {
     while !cands.is_empty() {
-        if stats.prover_queries >= MAX_QUERIES {
-            return Err(format!("more than {MAX_QUERIES} prover queries"));
+        if stats.prover_queries >= max_queries {
+            return Err(format!("more than {max_queries} prover queries"));
         }
         let all: Vec<Bool> = cands
             .iter()
@@ -575,7 +613,7 @@ fn term_literals(t: &Term, f: &mut impl FnMut(i64)) {
 /// The templates: each variable and its negation, sums and differences of
 /// variables that meet in a condition or an assignment, and the affine
 /// equalities of each tuple's samples (both signs).
-fn templates(program: &Program, samples: &[Vec<Vec<i128>>]) -> Vec<Form> {
+fn templates(program: &Program, samples: &[Vec<Vec<i128>>], equality_vars: usize) -> Vec<Form> {
     let relevant = relevant(program);
     let mut out: Vec<Form> = Vec::new();
     for v in (0..program.vars.len()).filter(|&v| relevant[v]) {
@@ -626,7 +664,7 @@ fn templates(program: &Program, samples: &[Vec<Vec<i128>>]) -> Vec<Form> {
                     .collect()
             })
             .collect();
-        for e in equalities(&points) {
+        for e in equalities(&points, equality_vars) {
             let neg: Form = e.iter().map(|&(v, k)| (v, -k)).collect();
             out.push(e);
             out.push(neg);
@@ -689,18 +727,18 @@ fn atoms(c: &Cond) -> Vec<BTreeSet<usize>> {
 }
 
 /// Affine equalities `Σ c·x = k` that all `points` satisfy, over the
-/// variables that vary among them (at most [`EQUALITY_VARS`] of them, else
+/// variables that vary among them (at most `max_vars` of them, else
 /// none), as forms `Σ c·x` (the constant is found as the form's bound):
 /// the null space of the points (with a column of ones), by fraction-free
 /// elimination; none when an entry overflows.
-fn equalities(points: &[Vec<i128>]) -> Vec<Form> {
+fn equalities(points: &[Vec<i128>], max_vars: usize) -> Vec<Form> {
     let Some(first) = points.first() else {
         return Vec::new();
     };
     let varying: Vec<usize> = (0..first.len())
         .filter(|&v| points.iter().any(|p| p[v] != first[v]))
         .collect();
-    if varying.len() < 2 || varying.len() > EQUALITY_VARS {
+    if varying.len() < 2 || varying.len() > max_vars {
         return Vec::new();
     }
     // Rows: the points' varying coordinates and 1.
@@ -868,7 +906,7 @@ mod tests {
         .iter()
         .map(|&(u, s, st, c, r)| vec![u, s, st, c, r])
         .collect();
-        let eqs = equalities(&points);
+        let eqs = equalities(&points, EQUALITY_VARS);
         assert_eq!(eqs.len(), 1, "{eqs:?}");
         let e = &eqs[0];
         for p in &points {
@@ -880,10 +918,10 @@ mod tests {
         assert_eq!(vars, vec![0, 1, 2]);
         // j == 2 * i + 1.
         let points: Vec<Vec<i128>> = (0..5).map(|i| vec![i, 2 * i + 1]).collect();
-        let eqs = equalities(&points);
+        let eqs = equalities(&points, EQUALITY_VARS);
         assert_eq!(eqs, vec![vec![(0, 2), (1, -1)]]);
         // No relation among independent points.
         let points = vec![vec![0, 0], vec![1, 0], vec![0, 1]];
-        assert!(equalities(&points).is_empty());
+        assert!(equalities(&points, EQUALITY_VARS).is_empty());
     }
 }

@@ -36,6 +36,7 @@ use engine::ir::{
 
 use crate::term::{and, cmp, not, or, subst_cond, subst_term};
 use crate::Lowered;
+use engine::certify::Invariant;
 
 mod order;
 
@@ -75,6 +76,31 @@ pub struct CounterSystem {
     /// The shared variables whose values read into template locals are
     /// speculated ([`counter_system_speculating`]).
     pub speculated: Vec<VarId>,
+    /// Per loop site, its tracked instance (a view program, [`view_program`]).
+    pub tracked: Vec<Tracked>,
+}
+
+/// The tracked instance of a loop site in a view program
+/// ([`view_program`]).
+#[derive(Clone, Debug)]
+pub struct Tracked {
+    /// Its thread: location 0 before it starts, `j + 1` in local state `j`.
+    pub thread: ThreadId,
+    /// The template's locals, which the tracked instance keeps exactly.
+    pub locals: Vec<VarId>,
+    /// The variables that stand for other instances' forgotten locals and
+    /// for the tracked instance's start: never part of an assumption.
+    pub machinery: Vec<VarId>,
+}
+
+/// What a view program assumes of the instances it does not track
+/// ([`view_program`]): per loop site, per local state (by index), a
+/// condition over the shared variables, the counters, the other threads'
+/// locations and the template's locals (those of the tracked instance).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct View {
+    /// Per loop site, per local state, the assumption.
+    pub assumptions: Vec<BTreeMap<usize, Cond>>,
 }
 
 /// A value of a template local in a local state.
@@ -134,6 +160,96 @@ pub fn counter_system(l: &Lowered) -> Result<CounterSystem, String> {
     counter_system_speculating(l, &BTreeMap::new())
 }
 
+/// The *view program* of a lowered program (SOUNDNESS.md, "Threads created
+/// in loops"): the counter system, where the counters count every
+/// instance, plus one *tracked* instance per loop site, which keeps its
+/// locals exactly (a spawn may start it instead of an anonymous one). A
+/// step of an anonymous instance in local state `s` picks values of its
+/// forgotten locals for which `view.assumptions[s]` holds (of the tracked
+/// instance's locals) and runs the template's transition on them exactly;
+/// the error condition adds "the tracked instance in `s` violates the
+/// assumption of `s`". So a proof of the view program shows that every
+/// instance meets the assumptions (each one could have been the tracked
+/// one), which justifies them, and it holds for any number of instances.
+pub fn view_program(l: &Lowered, view: &View) -> Result<CounterSystem, String> {
+    build(l, &BTreeMap::new(), Some(view))
+}
+
+impl View {
+    /// What `invariants` of a view program say of its tracked instances, per
+    /// local state: the facts on the tracked instance's locals of the tuples
+    /// of locations where it is in that state, each under the other threads'
+    /// locations of its tuple.
+    pub fn from_invariants(system: &CounterSystem, invariants: &[Invariant]) -> View {
+        let p = &system.program;
+        let machinery: BTreeSet<VarId> = system
+            .tracked
+            .iter()
+            .flat_map(|t| t.machinery.iter().copied())
+            .collect();
+        let mut view = View::default();
+        for t in &system.tracked {
+            let own: BTreeSet<VarId> = t.locals.iter().copied().collect();
+            // Per local state: (facts, locations of the other threads) groups.
+            let mut groups: BTreeMap<usize, Vec<(Vec<Cond>, Vec<Cond>)>> = BTreeMap::new();
+            for inv in invariants {
+                let at = inv.locs[t.thread.index()].index();
+                let ([block], Some(at)) = (&inv.blocks[..], at.checked_sub(1)) else {
+                    continue;
+                };
+                let [facts] = &block[..] else {
+                    continue;
+                };
+                // A tuple that the invariant excludes (a fact `false`).
+                if facts.iter().any(|f| fold(f) == Cond::False) {
+                    continue;
+                }
+                let facts: Vec<Cond> = facts
+                    .iter()
+                    .filter(|f| {
+                        let (mut mine, mut other) = (false, false);
+                        f.for_each_var(&mut |v| {
+                            mine |= own.contains(&v);
+                            other |= machinery.contains(&v);
+                        });
+                        mine && !other
+                    })
+                    .cloned()
+                    .collect();
+                let locs = inv
+                    .locs
+                    .iter()
+                    .enumerate()
+                    .filter(|&(k, _)| k != t.thread.index() && p.threads[k].locs.len() > 1)
+                    .map(|(k, &l)| Cond::At(ThreadId::new(k), l))
+                    .fold(Cond::True, and);
+                let group = groups.entry(at).or_default();
+                match group.iter_mut().find(|(f, _)| *f == facts) {
+                    Some((_, ls)) => ls.push(locs),
+                    None => group.push((facts, vec![locs])),
+                }
+            }
+            let mut assumptions = BTreeMap::new();
+            for (at, group) in groups {
+                if group.iter().all(|(f, _)| f.is_empty()) {
+                    continue;
+                }
+                let c = group
+                    .into_iter()
+                    .map(|(facts, locs)| {
+                        let locs = locs.into_iter().reduce(or).unwrap_or(Cond::True);
+                        facts.into_iter().fold(locs, and)
+                    })
+                    .reduce(or)
+                    .unwrap_or(Cond::True);
+                assumptions.insert(at, c);
+            }
+            view.assumptions.push(assumptions);
+        }
+        view
+    }
+}
+
 /// [`counter_system`], where a template local assigned a value read from a
 /// shared variable `x` of `speculate` (a value of a large type, which it
 /// would forget) takes each value of `x` in `speculate[x]` exactly, and an
@@ -145,6 +261,14 @@ pub fn counter_system(l: &Lowered) -> Result<CounterSystem, String> {
 pub fn counter_system_speculating(
     l: &Lowered,
     speculate: &BTreeMap<VarId, BTreeSet<i64>>,
+) -> Result<CounterSystem, String> {
+    build(l, speculate, None)
+}
+
+fn build(
+    l: &Lowered,
+    speculate: &BTreeMap<VarId, BTreeSet<i64>>,
+    view: Option<&View>,
 ) -> Result<CounterSystem, String> {
     let p = &l.program;
     if l.loop_sites.is_empty() {
@@ -219,7 +343,8 @@ pub fn counter_system_speculating(
         // as constants: theirs count in (renaming keeps them).
         let order_constants = order::constants(p, &code, &compared);
         let mut order_only = order::input_fed(&code, &compared);
-        if order_only.len() > MAX_ORDER_ONLY {
+        // A view program keeps the tracked instance's values exactly.
+        if order_only.len() > MAX_ORDER_ONLY || view.is_some() {
             order_only.clear();
         }
         let input_values = order::input_values(&order_constants, order_only.len());
@@ -299,7 +424,7 @@ pub fn counter_system_speculating(
         }
     }
     // Explore the local states of each template.
-    let mut counter_moves: Vec<Vec<Transition>> = Vec::new();
+    let mut counter_moves: Vec<Vec<Move>> = Vec::new();
     let mut speculated = BTreeSet::new();
     for site in sites.iter_mut() {
         counter_moves.push(explore(l, site, speculate, &mut speculated)?);
@@ -313,18 +438,13 @@ pub fn counter_system_speculating(
             } else {
                 p.loc_name(site.rep, st.loc)
             };
-            let base = format!("n_{}_{}_{}", tname, sanitize(loc), j);
-            let mut n = base.clone();
-            let mut c = 1;
-            while !names.insert(n.clone()) {
-                c += 1;
-                n = format!("{base}_{c}");
-            }
-            out.vars.push(VarDecl {
-                name: n,
-                init: Some(0),
-            });
-            site.counters.push(VarId::new(out.vars.len() - 1));
+            let n = fresh(
+                &mut out,
+                &mut names,
+                format!("n_{tname}_{}_{j}", sanitize(loc)),
+            );
+            out.vars[n.index()].init = Some(0);
+            site.counters.push(n);
         }
     }
     // Threads: every thread not created in a loop, then one counter thread
@@ -352,6 +472,77 @@ pub fn counter_system_speculating(
             initial: LocId::new(0),
             transitions: Vec::new(),
         });
+    }
+    // A view program: per site, the tracked instance, the variables for
+    // the forgotten locals an anonymous step picks (per local), and the
+    // tracked instance's start (the initial state + 1, or 0).
+    let mut tracked: Vec<Tracked> = Vec::new();
+    let mut picked: Vec<Vec<Option<VarId>>> = Vec::new();
+    let mut pending: Vec<VarId> = Vec::new();
+    if view.is_some() {
+        for (i, site) in sites.iter().enumerate() {
+            let tname = sanitize(&p.thread(site.rep).name);
+            let forgotten = |k: usize| {
+                site.states
+                    .iter()
+                    .any(|st| !matches!(st.vals[k], Val::Known(_)))
+            };
+            let ys: Vec<Option<VarId>> = (0..site.locals.len())
+                .map(|k| {
+                    forgotten(k).then(|| {
+                        let v = site.locals[k];
+                        fresh(
+                            &mut out,
+                            &mut names,
+                            format!("{tname}_other_{}", sanitize(&p.var(v).name)),
+                        )
+                    })
+                })
+                .collect();
+            let start = fresh(&mut out, &mut names, format!("{tname}_tracked_start"));
+            out.vars[start.index()].init = Some(0);
+            let thread = ThreadId::new(out.threads.len());
+            let mut locs = vec!["idle".to_string()];
+            locs.extend(
+                site.states
+                    .iter()
+                    .enumerate()
+                    .map(|(j, st)| format!("s{j}_{}", sanitize(p.loc_name(site.rep, st.loc)))),
+            );
+            out.threads.push(Thread {
+                name: format!("{tname}_tracked"),
+                locs,
+                initial: LocId::new(0),
+                transitions: Vec::new(),
+            });
+            let havoc: Vec<Assign> = ys
+                .iter()
+                .flatten()
+                .map(|&var| Assign {
+                    var,
+                    rhs: Rhs::Nondet,
+                })
+                .collect();
+            if !havoc.is_empty() {
+                let label = format!("{tname}_pick");
+                push(
+                    &mut out,
+                    counter_thread[i],
+                    LocId::new(0),
+                    LocId::new(0),
+                    Cond::True,
+                    havoc,
+                    label,
+                );
+            }
+            tracked.push(Tracked {
+                thread,
+                locals: site.locals.clone(),
+                machinery: ys.iter().flatten().copied().chain([start]).collect(),
+            });
+            picked.push(ys);
+            pending.push(start);
+        }
     }
     let ctx = Ctx {
         sites: &sites,
@@ -412,11 +603,38 @@ pub fn counter_system_speculating(
                 let site = &sites[*i];
                 for (j, (g, st)) in inits.iter().enumerate() {
                     let c = site.counters[site.index[st]];
+                    if let Some(t) = tracked.get(*i) {
+                        // Or start the tracked instance, with its locals.
+                        let mut a = assigns.clone();
+                        a.extend(
+                            tr.assigns
+                                .iter()
+                                .filter(|a| site.locals.contains(&a.var))
+                                .cloned(),
+                        );
+                        a.push(Assign {
+                            var: pending[*i],
+                            rhs: Rhs::Expr(Term::Const(site.index[st] as i64 + 1)),
+                        });
+                        let idle = and(
+                            Cond::At(t.thread, LocId::new(0)),
+                            cmp(CmpOp::Eq, Term::Var(pending[*i]), Term::Const(0)),
+                        );
+                        let g = and(and(guard.clone(), g.clone()), idle);
+                        if g != Cond::False {
+                            push(
+                                &mut out,
+                                nt,
+                                tr.from,
+                                tr.to,
+                                g,
+                                a,
+                                format!("{label}.{}.tracked", j + 1),
+                            );
+                        }
+                    }
                     let mut a = assigns.clone();
-                    a.push(Assign {
-                        var: c,
-                        rhs: Rhs::Expr(crate::term::add(Term::Var(c), Term::Const(1))),
-                    });
+                    a.push(increment(c, 1));
                     let g = and(guard.clone(), g.clone());
                     if g != Cond::False {
                         push(
@@ -433,27 +651,109 @@ pub fn counter_system_speculating(
             }
         }
     }
+    // The tracked instances' starts.
+    for (i, t) in tracked.iter().enumerate() {
+        let site = &sites[i];
+        let starts: BTreeSet<usize> = spawns
+            .iter()
+            .filter(|(_, k, _)| *k == i)
+            .flat_map(|(_, _, inits)| inits.iter().map(|(_, st)| site.index[st]))
+            .collect();
+        for j in starts {
+            let guard = cmp(CmpOp::Eq, Term::Var(pending[i]), Term::Const(j as i64 + 1));
+            let assigns = vec![
+                Assign {
+                    var: pending[i],
+                    rhs: Rhs::Expr(Term::Const(0)),
+                },
+                increment(site.counters[j], 1),
+            ];
+            let label = format!("start{j}");
+            push(
+                &mut out,
+                t.thread,
+                LocId::new(0),
+                LocId::new(j + 1),
+                guard,
+                assigns,
+                label,
+            );
+        }
+    }
     // The counter transitions.
     for (i, moves) in counter_moves.into_iter().enumerate() {
         let site = &sites[i];
         for m in moves {
-            let (a, b) = (site.counters[m.from.index()], site.counters[m.to.index()]);
-            let guard = and(
-                cmp(CmpOp::Ge, Term::Var(a), Term::Const(1)),
-                ctx.guard(&m.guard, true)?,
-            );
-            let mut assigns = m.assigns;
+            let (a, b) = (site.counters[m.from], site.counters[m.to]);
+            let mut counting = Vec::new();
             if a != b {
-                assigns.push(Assign {
-                    var: a,
-                    rhs: Rhs::Expr(crate::term::sub(Term::Var(a), Term::Const(1))),
-                });
-                assigns.push(Assign {
-                    var: b,
-                    rhs: Rhs::Expr(crate::term::add(Term::Var(b), Term::Const(1))),
-                });
+                counting.push(increment(a, -1));
+                counting.push(increment(b, 1));
             }
             let th = counter_thread[i];
+            let Some(view) = view else {
+                let guard = and(
+                    cmp(CmpOp::Ge, Term::Var(a), Term::Const(1)),
+                    ctx.guard(&m.guard, true)?,
+                );
+                let mut assigns = m.assigns;
+                assigns.extend(counting);
+                push(
+                    &mut out,
+                    th,
+                    LocId::new(0),
+                    LocId::new(0),
+                    guard,
+                    assigns,
+                    m.label,
+                );
+                continue;
+            };
+            // The tracked instance's move, exactly.
+            let t = &tracked[i];
+            let mut assigns = m.exact_assigns.clone();
+            assigns.extend(counting.iter().cloned());
+            let from = LocId::new(m.from + 1);
+            let guard = ctx.guard(&m.exact_guard, true)?;
+            let label = format!("{}.tracked", m.label);
+            push(
+                &mut out,
+                t.thread,
+                from,
+                LocId::new(m.to + 1),
+                guard,
+                assigns,
+                label,
+            );
+            // An anonymous instance's: one that is not the tracked one,
+            // with values of its forgotten locals that meet the assumption.
+            let own = site_values(site, &picked[i], m.from);
+            let anonymous = and(
+                cmp(CmpOp::Ge, Term::Var(a), Term::Const(1)),
+                or(
+                    not(Cond::At(t.thread, from)),
+                    cmp(CmpOp::Ge, Term::Var(a), Term::Const(2)),
+                ),
+            );
+            let assumed = view.assumptions.get(i).and_then(|s| s.get(&m.from));
+            let assumed = assumed.map_or(Cond::True, |c| subst_cond(c, &own));
+            let guard = and(
+                and(anonymous, assumed),
+                subst_cond(&ctx.guard(&m.exact_guard, true)?, &own),
+            );
+            let mut assigns: Vec<Assign> = m
+                .exact_assigns
+                .iter()
+                .filter(|a| !site.locals.contains(&a.var))
+                .map(|a| Assign {
+                    var: a.var,
+                    rhs: match &a.rhs {
+                        Rhs::Expr(e) => Rhs::Expr(subst_term(e, &own)),
+                        Rhs::Nondet => Rhs::Nondet,
+                    },
+                })
+                .collect();
+            assigns.extend(counting);
             push(
                 &mut out,
                 th,
@@ -468,6 +768,15 @@ pub fn counter_system_speculating(
     for e in &p.error {
         out.error.push(ctx.error(e)?);
     }
+    if let Some(view) = view {
+        // The tracked instance violates an assumption.
+        for (i, t) in tracked.iter().enumerate() {
+            for (&j, c) in view.assumptions.get(i).into_iter().flatten() {
+                out.error
+                    .push(and(Cond::At(t.thread, LocId::new(j + 1)), not(c.clone())));
+            }
+        }
+    }
     for site in &sites {
         for (j, st) in site.states.iter().enumerate() {
             if st.loc == VIOLATION {
@@ -480,7 +789,10 @@ pub fn counter_system_speculating(
         .iter()
         .map(|(t, _, _)| map[&p.transition(*t).thread])
         .collect();
-    let coarse = forget_creator_locals(&out, &creators);
+    let coarse = match view {
+        None => forget_creator_locals(&out, &creators),
+        Some(_) => None,
+    };
     Ok(CounterSystem {
         coarse,
         counters: sites
@@ -497,7 +809,52 @@ pub fn counter_system_speculating(
             .map(|s| (p.thread(s.rep).name.clone(), s.states.len()))
             .collect(),
         program: out,
+        tracked,
     })
+}
+
+/// A fresh variable named `base` (or `base_2`, ...), without initial value.
+fn fresh(out: &mut Program, names: &mut HashSet<String>, base: String) -> VarId {
+    let mut n = base.clone();
+    let mut c = 1;
+    while !names.insert(n.clone()) {
+        c += 1;
+        n = format!("{base}_{c}");
+    }
+    out.vars.push(VarDecl {
+        name: n,
+        init: None,
+    });
+    VarId::new(out.vars.len() - 1)
+}
+
+/// `v := v + k`.
+fn increment(v: VarId, k: i64) -> Assign {
+    let rhs = if k < 0 {
+        crate::term::sub(Term::Var(v), Term::Const(-k))
+    } else {
+        crate::term::add(Term::Var(v), Term::Const(k))
+    };
+    Assign {
+        var: v,
+        rhs: Rhs::Expr(rhs),
+    }
+}
+
+/// The values of an anonymous instance's locals in local state `j`: the
+/// known ones, else the picked ones.
+fn site_values<'a>(
+    site: &'a Site,
+    picked: &'a [Option<VarId>],
+    j: usize,
+) -> impl Fn(VarId) -> Option<Term> + 'a {
+    move |v| {
+        let k = site.locals.iter().position(|&w| w == v)?;
+        match site.states[j].vals[k] {
+            Val::Known(c) => Some(Term::Const(c)),
+            _ => picked[k].map(Term::Var),
+        }
+    }
 }
 
 impl Site {
@@ -986,7 +1343,7 @@ fn explore(
     site: &mut Site,
     speculate: &BTreeMap<VarId, BTreeSet<i64>>,
     speculated: &mut BTreeSet<VarId>,
-) -> Result<Vec<Transition>, String> {
+) -> Result<Vec<Move>, String> {
     let p = &l.program;
     let tname = p.thread(site.rep).name.clone();
     let pos: HashMap<VarId, usize> = site
@@ -995,8 +1352,7 @@ fn explore(
         .enumerate()
         .map(|(i, &v)| (v, i))
         .collect();
-    // (from state, to state, guard, shared assigns, label)
-    let mut moves: Vec<(usize, usize, Cond, Vec<Assign>, String)> = Vec::new();
+    let mut moves: Vec<Move> = Vec::new();
     let mut next = 0;
     while next < site.states.len() {
         if site.states.len() > MAX_LOCAL_STATES {
@@ -1034,10 +1390,10 @@ fn explore(
                     .clone()
                     .unwrap_or_else(|| p.var(v).name.clone())
             };
-            let guard = fold(&subst_cond(&tr.guard, &f));
+            let exact_guard = fold(&subst_cond(&tr.guard, &f));
             // Comparisons with forgotten locals are true (an
             // over-approximation).
-            let guard = fold(&drop_atoms(&guard, true, &is_local));
+            let guard = fold(&drop_atoms(&exact_guard, true, &is_local));
             if guard == Cond::False {
                 continue;
             }
@@ -1054,12 +1410,18 @@ fn explore(
                 }
             }
             let mut shared = Vec::new();
+            let mut exact_shared = Vec::new();
             let mut choices: Vec<Vec<(Cond, Val)>> = Vec::new();
             let mut assigned: Vec<usize> = Vec::new();
+            let mut exact_locals = Vec::new();
             for a in &tr.assigns {
                 match (pos.get(&a.var), &a.rhs) {
                     (None, Rhs::Expr(e)) => {
                         let e = subst_term(e, &f);
+                        exact_shared.push(Assign {
+                            var: a.var,
+                            rhs: Rhs::Expr(e.clone()),
+                        });
                         shared.push(Assign {
                             var: a.var,
                             rhs: if is_local(&e) {
@@ -1069,9 +1431,13 @@ fn explore(
                             },
                         })
                     }
-                    (None, Rhs::Nondet) => shared.push(a.clone()),
+                    (None, Rhs::Nondet) => {
+                        shared.push(a.clone());
+                        exact_shared.push(a.clone());
+                    }
                     (Some(&i), Rhs::Nondet) => {
                         assigned.push(i);
+                        exact_locals.push(a.clone());
                         choices.push(match split(l, a.var, &Term::Const(0)) {
                             Some(cs) => cs.into_iter().map(|(_, v)| (Cond::True, v)).collect(),
                             // Only its order matters: representatives.
@@ -1092,6 +1458,10 @@ fn explore(
                     (Some(&i), Rhs::Expr(e)) => {
                         assigned.push(i);
                         let e = subst_term(e, &f);
+                        exact_locals.push(Assign {
+                            var: a.var,
+                            rhs: Rhs::Expr(e.clone()),
+                        });
                         let split = (!is_local(&e)).then(|| split(l, a.var, &e)).flatten();
                         let guessed = (!is_local(&e))
                             .then(|| speculation(&e, speculate))
@@ -1118,8 +1488,9 @@ fn explore(
                 }
             }
             for (g, vs) in product(&choices) {
+                let exact_guard = fold(&and(exact_guard.clone(), g.clone()));
                 let g = fold(&and(guard.clone(), g));
-                if g == Cond::False {
+                if g == Cond::False || exact_guard == Cond::False {
                     continue;
                 }
                 let state = if vs.contains(&Val::Outside) {
@@ -1136,24 +1507,50 @@ fn explore(
                     LocalState { loc: tr.to, vals }
                 };
                 let (ti, _) = intern(site, state);
-                moves.push((si, ti, g, shared.clone(), tr.label.clone()));
+                // The tracked instance's locals: the new state's known
+                // values, else the assigned value.
+                let mut exact = exact_shared.clone();
+                for (k, &i) in assigned.iter().enumerate() {
+                    let var = site.locals[i];
+                    exact.push(match site.states[ti].vals.get(i) {
+                        Some(Val::Known(c)) => Assign {
+                            var,
+                            rhs: Rhs::Expr(Term::Const(*c)),
+                        },
+                        _ => exact_locals[k].clone(),
+                    });
+                }
+                moves.push(Move {
+                    from: si,
+                    to: ti,
+                    guard: g,
+                    assigns: shared.clone(),
+                    exact_guard,
+                    exact_assigns: exact,
+                    label: format!("{}@{si}", tr.label),
+                });
             }
         }
     }
-    // Counter variables are numbered by the caller in state order; refer to
-    // them through the state index here and fix up after numbering.
-    Ok(moves
-        .into_iter()
-        .map(|(from, to, guard, assigns, label)| Transition {
-            thread: site.rep,
-            label: format!("{label}@{from}"),
-            explicit_label: false,
-            from: LocId::new(from),
-            to: LocId::new(to),
-            guard,
-            assigns,
-        })
-        .collect())
+    Ok(moves)
+}
+
+/// A move of an instance from one local state to another (by index).
+#[derive(Clone, Debug)]
+struct Move {
+    from: usize,
+    to: usize,
+    /// The guard with comparisons of forgotten locals dropped (true).
+    guard: Cond,
+    /// The shared assignments; values computed from forgotten locals are
+    /// inputs.
+    assigns: Vec<Assign>,
+    /// The guard on the locals' values ([`View`]): known values
+    /// substituted, forgotten locals kept as the template's variables.
+    exact_guard: Cond,
+    /// The shared assignments and the assignments of the locals, exactly.
+    exact_assigns: Vec<Assign>,
+    label: String,
 }
 
 fn at_threads(c: &Cond, f: &mut impl FnMut(ThreadId)) {

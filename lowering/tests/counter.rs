@@ -182,3 +182,130 @@ int main(void) {
     let c = counter_system(&l).expect("a counter system");
     assert_eq!(c.templates.len(), 1);
 }
+
+const ANNOUNCE: &str = r#"
+#include <pthread.h>
+extern void reach_error(void);
+extern void __VERIFIER_atomic_begin(void);
+extern void __VERIFIER_atomic_end(void);
+int started = 0;
+int finished = 0;
+void *worker(void *arg) {
+  __VERIFIER_atomic_begin();
+  started++;
+  __VERIFIER_atomic_end();
+  int seen = finished;
+  if (!(seen < started)) reach_error();
+  __VERIFIER_atomic_begin();
+  finished++;
+  __VERIFIER_atomic_end();
+  return 0;
+}
+int main(void) {
+  pthread_t t;
+  while (1) pthread_create(&t, 0, worker, 0);
+  return 0;
+}
+"#;
+
+fn var(p: &engine::ir::Program, name: &str) -> engine::ir::VarId {
+    let i = p.vars.iter().position(|v| v.name == name);
+    engine::ir::VarId::new(i.unwrap_or_else(|| panic!("no variable {name}")))
+}
+
+/// The bounded search of a view program.
+fn search(p: &engine::ir::Program) -> Verdict {
+    let bounds = engine::explicit::Bounds {
+        bound: 8,
+        max_states: 100_000,
+        partial_order: false,
+    };
+    engine::explicit::check(p, &bounds, None).verdict
+}
+
+#[test]
+fn the_view_program_tracks_one_instance_exactly() {
+    use engine::ir::{Rhs, Term};
+    use lowering::counter::{view_program, View};
+    let l = lower("announce", ANNOUNCE, 3);
+    let v = view_program(&l, &View::default()).expect("a view program");
+    let p = &v.program;
+    let [t] = &v.tracked[..] else {
+        panic!("one tracked instance")
+    };
+    assert_eq!(p.thread(t.thread).name, "worker_1_tracked");
+    // The tracked instance reads `finished` into its own `seen`; an
+    // anonymous one only counts its step (its value is picked).
+    let seen = var(p, "worker.1.seen");
+    let finished = var(p, "finished");
+    let reads = |tr: &engine::ir::Transition| {
+        tr.assigns
+            .iter()
+            .any(|a| a.var == seen && a.rhs == Rhs::Expr(Term::Var(finished)))
+    };
+    let tracked: Vec<_> = p
+        .thread(t.thread)
+        .transitions
+        .iter()
+        .map(|&i| p.transition(i))
+        .collect();
+    assert!(tracked.iter().any(|tr| reads(tr)));
+    assert!(!p
+        .transitions
+        .iter()
+        .any(|tr| tr.thread != t.thread && reads(tr)));
+    // The comparison is made on the picked value by anonymous instances.
+    let picked = t.machinery.iter().any(|&m| {
+        p.transitions.iter().any(|tr| {
+            let mut hit = false;
+            tr.guard.for_each_var(&mut |w| hit |= w == m);
+            hit
+        })
+    });
+    assert!(picked);
+}
+
+#[test]
+fn an_assumption_the_tracked_instance_breaks_is_an_error() {
+    use engine::ir::{CmpOp, Cond, Term};
+    use lowering::counter::{view_program, View};
+    let l = lower("announce", ANNOUNCE, 3);
+    let plain = view_program(&l, &View::default()).expect("a view program");
+    let p = &plain.program;
+    let t = &plain.tracked[0];
+    let seen = var(p, "worker.1.seen");
+    let finished = var(p, "finished");
+    // The local state right after the read.
+    let after = p
+        .thread(t.thread)
+        .transitions
+        .iter()
+        .map(|&i| p.transition(i))
+        .find(|tr| tr.assigns.iter().any(|a| a.var == seen))
+        .expect("the read")
+        .to
+        .index()
+        - 1;
+    let assume = |c: Cond| View {
+        assumptions: vec![[(after, c)].into_iter().collect()],
+    };
+    // `seen < finished` is false right after the read: the tracked
+    // instance violates it, an error of the view program.
+    let wrong = view_program(
+        &l,
+        &assume(Cond::Cmp(CmpOp::Lt, Term::Var(seen), Term::Var(finished))),
+    )
+    .expect("a view program");
+    assert!(matches!(search(&wrong.program), Verdict::Unsafe(_)));
+    // `seen <= finished` holds: the error of the program itself needs
+    // unboundedly many steps, the search finds none.
+    let right = view_program(
+        &l,
+        &assume(Cond::Cmp(CmpOp::Le, Term::Var(seen), Term::Var(finished))),
+    )
+    .expect("a view program");
+    assert!(!matches!(search(&right.program), Verdict::Unsafe(_)));
+    // Assuming nothing, the picked values make an anonymous instance fail
+    // the check: the abstraction without assumptions loses the proof.
+    assert!(matches!(search(&plain.program), Verdict::Unsafe(_)));
+}
