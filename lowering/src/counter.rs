@@ -175,6 +175,10 @@ pub fn view_program(l: &Lowered, view: &View) -> Result<CounterSystem, String> {
     build(l, &BTreeMap::new(), Some(view))
 }
 
+/// Facts on a tracked instance and the tuples of the other threads'
+/// locations (each a conjunction of location tests) where they hold.
+type FactGroup = (Vec<Cond>, Vec<Cond>);
+
 impl View {
     /// What `invariants` of a view program say of its tracked instances, per
     /// local state: the facts on the tracked instance's locals of the tuples
@@ -191,7 +195,7 @@ impl View {
         for t in &system.tracked {
             let own: BTreeSet<VarId> = t.locals.iter().copied().collect();
             // Per local state: (facts, locations of the other threads) groups.
-            let mut groups: BTreeMap<usize, Vec<(Vec<Cond>, Vec<Cond>)>> = BTreeMap::new();
+            let mut groups: BTreeMap<usize, Vec<FactGroup>> = BTreeMap::new();
             for inv in invariants {
                 let at = inv.locs[t.thread.index()].index();
                 let ([block], Some(at)) = (&inv.blocks[..], at.checked_sub(1)) else {
