@@ -175,17 +175,12 @@ pub fn view_program(l: &Lowered, view: &View) -> Result<CounterSystem, String> {
     build(l, &BTreeMap::new(), Some(view))
 }
 
-/// Facts on a tracked instance and the tuples of the other threads'
-/// locations (each a conjunction of location tests) where they hold.
-type FactGroup = (Vec<Cond>, Vec<Cond>);
-
 impl View {
     /// What `invariants` of a view program say of its tracked instances, per
     /// local state: the facts on the tracked instance's locals of the tuples
     /// of locations where it is in that state, each under the other threads'
     /// locations of its tuple.
     pub fn from_invariants(system: &CounterSystem, invariants: &[Invariant]) -> View {
-        let p = &system.program;
         let machinery: BTreeSet<VarId> = system
             .tracked
             .iter()
@@ -194,8 +189,9 @@ impl View {
         let mut view = View::default();
         for t in &system.tracked {
             let own: BTreeSet<VarId> = t.locals.iter().copied().collect();
-            // Per local state: (facts, locations of the other threads) groups.
-            let mut groups: BTreeMap<usize, Vec<FactGroup>> = BTreeMap::new();
+            // Per local state, the facts `form <= bound` of every tuple
+            // where the tracked instance is there (the weakest bound).
+            let mut common: BTreeMap<usize, Vec<(Term, i64)>> = BTreeMap::new();
             for inv in invariants {
                 let at = inv.locs[t.thread.index()].index();
                 let ([block], Some(at)) = (&inv.blocks[..], at.checked_sub(1)) else {
@@ -208,46 +204,50 @@ impl View {
                 if facts.iter().any(|f| fold(f) == Cond::False) {
                     continue;
                 }
-                let facts: Vec<Cond> = facts
-                    .iter()
-                    .filter(|f| {
-                        let (mut mine, mut other) = (false, false);
-                        f.for_each_var(&mut |v| {
-                            mine |= own.contains(&v);
-                            other |= machinery.contains(&v);
-                        });
-                        mine && !other
-                    })
-                    .cloned()
-                    .collect();
-                let locs = inv
-                    .locs
-                    .iter()
-                    .enumerate()
-                    .filter(|&(k, _)| k != t.thread.index() && p.threads[k].locs.len() > 1)
-                    .map(|(k, &l)| Cond::At(ThreadId::new(k), l))
-                    .fold(Cond::True, and);
-                let group = groups.entry(at).or_default();
-                match group.iter_mut().find(|(f, _)| *f == facts) {
-                    Some((_, ls)) => ls.push(locs),
-                    None => group.push((facts, vec![locs])),
+                let mut tight: Vec<(Term, i64)> = Vec::new();
+                for f in facts {
+                    let Cond::Cmp(CmpOp::Le, form, Term::Const(bound)) = f else {
+                        continue;
+                    };
+                    let (mut mine, mut other) = (false, false);
+                    form.for_each_var(&mut |v| {
+                        mine |= own.contains(&v);
+                        other |= machinery.contains(&v);
+                    });
+                    if !mine || other {
+                        continue;
+                    }
+                    match tight.iter_mut().find(|(g, _)| g == form) {
+                        Some((_, b)) => *b = (*b).min(*bound),
+                        None => tight.push((form.clone(), *bound)),
+                    }
+                }
+                match common.get_mut(&at) {
+                    None => {
+                        common.insert(at, tight);
+                    }
+                    Some(facts) => {
+                        facts.retain_mut(|(form, b)| match tight.iter().find(|(g, _)| g == form) {
+                            Some((_, c)) => {
+                                *b = (*b).max(*c);
+                                true
+                            }
+                            None => false,
+                        })
+                    }
                 }
             }
-            let mut assumptions = BTreeMap::new();
-            for (at, group) in groups {
-                if group.iter().all(|(f, _)| f.is_empty()) {
-                    continue;
-                }
-                let c = group
-                    .into_iter()
-                    .map(|(facts, locs)| {
-                        let locs = locs.into_iter().reduce(or).unwrap_or(Cond::True);
-                        facts.into_iter().fold(locs, and)
-                    })
-                    .reduce(or)
-                    .unwrap_or(Cond::True);
-                assumptions.insert(at, c);
-            }
+            let assumptions = common
+                .into_iter()
+                .filter(|(_, facts)| !facts.is_empty())
+                .map(|(at, facts)| {
+                    let c = facts
+                        .into_iter()
+                        .map(|(form, b)| cmp(CmpOp::Le, form, Term::Const(b)))
+                        .fold(Cond::True, and);
+                    (at, c)
+                })
+                .collect();
             view.assumptions.push(assumptions);
         }
         view
