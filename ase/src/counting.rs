@@ -102,10 +102,10 @@ pub fn prove(
             );
         }
     }
-    // View programs with assumptions on the instances, inferred in rounds.
-    let budget = left.map_or(INFER_TIME, |t| {
-        (t.saturating_sub(spent) / 3).min(INFER_TIME)
-    });
+    // View programs with assumptions on the instances, inferred in rounds,
+    // for half the time left, at most 30 s.
+    const VIEW_TIME: Duration = Duration::from_secs(30);
+    let budget = left.map_or(VIEW_TIME, |t| (t.saturating_sub(spent) / 2).min(VIEW_TIME));
     let started = Instant::now();
     let viewed = viewed(lowered, started + budget);
     spent += started.elapsed();
@@ -356,6 +356,27 @@ pub fn viewed(
     lowered: &lowering::Lowered,
     deadline: Instant,
 ) -> Result<(CounterSystem, Vec<Invariant>), String> {
+    // First with the inference's own candidates, then also with facts that
+    // relate variables to numbers of instances (more candidates: slower).
+    let mut why = String::new();
+    for counting in [false, true] {
+        match view_rounds(lowered, deadline, counting) {
+            Ok(proof) => return Ok(proof),
+            Err(e) => why = e,
+        }
+        if Instant::now() >= deadline {
+            break;
+        }
+    }
+    Err(why)
+}
+
+/// The rounds of [`viewed`]; `counting`: with `CounterSystem::view_forms`.
+fn view_rounds(
+    lowered: &lowering::Lowered,
+    deadline: Instant,
+    counting: bool,
+) -> Result<(CounterSystem, Vec<Invariant>), String> {
     let mut view = View::default();
     let mut why = String::new();
     for _ in 0..VIEW_ROUNDS {
@@ -366,8 +387,13 @@ pub fn viewed(
         if std::env::var_os("ASE_PRINT_COUNTERS").is_some() {
             eprintln!("{}", engine::print::print_program(&system.program));
         }
+        let forms = if counting {
+            system.view_forms()
+        } else {
+            Vec::new()
+        };
         let (invariants, excluded) =
-            engine::infer::inductive(&system.program, Some(deadline), VIEW_LIMITS)?;
+            engine::infer::inductive(&system.program, Some(deadline), VIEW_LIMITS, &forms)?;
         match excluded {
             Ok(()) => return Ok((system, invariants)),
             Err(e) => why = e,

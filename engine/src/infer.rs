@@ -85,8 +85,15 @@ pub fn prove(
 ) -> Inferred {
     let start = Instant::now();
     let mut stats = Stats::default();
-    let result = infer(program, deadline, cancel, Limits::default(), &mut stats)
-        .and_then(|(invariants, excluded)| excluded.map(|()| invariants));
+    let result = infer(
+        program,
+        deadline,
+        cancel,
+        Limits::default(),
+        &[],
+        &mut stats,
+    )
+    .and_then(|(invariants, excluded)| excluded.map(|()| invariants));
     stats.time = start.elapsed();
     match result {
         Ok(invariants) => Inferred {
@@ -109,12 +116,25 @@ pub fn prove(
 /// The greatest inductive subset of the candidates (an invariant of every
 /// reachable state, whether or not it excludes the error), and whether it
 /// excludes the error (else why not); by `deadline`.
+/// `extra`: more templates (linear forms, coefficients by variable).
 pub fn inductive(
     program: &Program,
     deadline: Option<Instant>,
     limits: Limits,
+    extra: &[Vec<(crate::ir::VarId, i64)>],
 ) -> Result<(Vec<Invariant>, Result<(), String>), String> {
-    infer(program, deadline, None, limits, &mut Stats::default())
+    let extra: Vec<Form> = extra
+        .iter()
+        .map(|f| f.iter().map(|&(v, k)| (v.index(), i128::from(k))).collect())
+        .collect();
+    infer(
+        program,
+        deadline,
+        None,
+        limits,
+        &extra,
+        &mut Stats::default(),
+    )
 }
 
 /// Budgets of the inference, independent of the machine's speed.
@@ -143,6 +163,7 @@ fn infer(
     deadline: Option<Instant>,
     cancel: Option<&'static std::sync::atomic::AtomicBool>,
     limits: Limits,
+    extra: &[Form],
     stats: &mut Stats,
 ) -> Result<Induction, String> {
     let max_queries = limits.max_queries;
@@ -152,7 +173,10 @@ fn infer(
     // The empty form first ([`FALSE`]).
     let mut forms: Vec<Form> = vec![Vec::new()];
     let mut form_index: HashMap<Form, usize> = HashMap::from([(Vec::new(), FALSE)]);
-    for f in templates(program, &samples, limits.equality_vars) {
+    for f in templates(program, &samples, limits.equality_vars)
+        .into_iter()
+        .chain(extra.iter().cloned())
+    {
         if !form_index.contains_key(&f) {
             form_index.insert(f.clone(), forms.len());
             forms.push(f);

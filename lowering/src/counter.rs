@@ -91,6 +91,11 @@ pub struct Tracked {
     /// The variables that stand for other instances' forgotten locals and
     /// for the tracked instance's start: never part of an assumption.
     pub machinery: Vec<VarId>,
+    /// The counter of each local state.
+    pub counters: Vec<VarId>,
+    /// The locals forgotten in some local state (their values picked for
+    /// anonymous instances).
+    pub forgotten: Vec<VarId>,
 }
 
 /// What a view program assumes of the instances it does not track
@@ -173,6 +178,63 @@ pub fn counter_system(l: &Lowered) -> Result<CounterSystem, String> {
 /// one), which justifies them, and it holds for any number of instances.
 pub fn view_program(l: &Lowered, view: &View) -> Result<CounterSystem, String> {
     build(l, &BTreeMap::new(), Some(view))
+}
+
+impl CounterSystem {
+    /// Linear forms worth a candidate fact of a view program: a shared
+    /// variable that a tracked instance writes, or a local it forgets,
+    /// minus the number of instances in the local states reachable from one
+    /// local state (`x - Σ n_σ`: "`x` counts the instances past its
+    /// increment"), and its negation. Coefficients by variable.
+    pub fn view_forms(&self) -> Vec<Vec<(VarId, i64)>> {
+        let p = &self.program;
+        let mut out = Vec::new();
+        for t in &self.tracked {
+            let thread = p.thread(t.thread);
+            let moves: Vec<&Transition> = thread
+                .transitions
+                .iter()
+                .map(|&i| p.transition(i))
+                .collect();
+            let skip: BTreeSet<VarId> = t
+                .locals
+                .iter()
+                .chain(&t.machinery)
+                .chain(&self.counters)
+                .copied()
+                .collect();
+            let written: BTreeSet<VarId> = moves
+                .iter()
+                .flat_map(|tr| tr.assigns.iter().map(|a| a.var))
+                .filter(|v| !skip.contains(v))
+                .chain(t.forgotten.iter().copied())
+                .collect();
+            // The local states reachable from each one (locations j + 1).
+            let mut sums: BTreeSet<Vec<VarId>> = BTreeSet::new();
+            for j in 0..t.counters.len() {
+                let mut seen = BTreeSet::from([j + 1]);
+                let mut stack = vec![j + 1];
+                while let Some(l) = stack.pop() {
+                    for tr in &moves {
+                        if tr.from.index() == l && seen.insert(tr.to.index()) {
+                            stack.push(tr.to.index());
+                        }
+                    }
+                }
+                sums.insert(seen.into_iter().map(|l| t.counters[l - 1]).collect());
+            }
+            for x in &written {
+                for sum in &sums {
+                    for sign in [1, -1] {
+                        let mut form = vec![(*x, sign)];
+                        form.extend(sum.iter().map(|&n| (n, -sign)));
+                        out.push(form);
+                    }
+                }
+            }
+        }
+        out
+    }
 }
 
 impl View {
@@ -543,6 +605,11 @@ fn build(
                 thread,
                 locals: site.locals.clone(),
                 machinery: ys.iter().flatten().copied().chain([start]).collect(),
+                counters: site.counters.clone(),
+                forgotten: (0..site.locals.len())
+                    .filter(|&k| ys[k].is_some())
+                    .map(|k| site.locals[k])
+                    .collect(),
             });
             picked.push(ys);
             pending.push(start);

@@ -309,3 +309,39 @@ fn an_assumption_the_tracked_instance_breaks_is_an_error() {
     // the check: the abstraction without assumptions loses the proof.
     assert!(matches!(search(&plain.program), Verdict::Unsafe(_)));
 }
+
+#[test]
+fn view_forms_count_the_instances_past_an_update() {
+    use lowering::counter::{view_program, View};
+    let l = lower("announce", ANNOUNCE, 3);
+    let v = view_program(&l, &View::default()).expect("a view program");
+    let p = &v.program;
+    let t = &v.tracked[0];
+    let started = var(p, "started");
+    let forms = v.view_forms();
+    // `started - Σ n_σ` over the local states from the one after the
+    // increment on (every instance there has incremented it once), and
+    // its negation: an equality `started == Σ n_σ` among the candidates.
+    let after: Vec<usize> = p
+        .thread(t.thread)
+        .transitions
+        .iter()
+        .map(|&i| p.transition(i))
+        .filter(|tr| tr.assigns.iter().any(|a| a.var == started))
+        .map(|tr| tr.to.index() - 1)
+        .collect();
+    assert!(!after.is_empty());
+    let counts = |f: &Vec<(engine::ir::VarId, i64)>, sign: i64| {
+        f.contains(&(started, sign))
+            && f.iter()
+                .filter(|(w, _)| *w != started)
+                .all(|(w, k)| *k == -sign && t.counters.contains(w))
+            && f.contains(&(t.counters[after[0]], -sign))
+    };
+    assert!(forms.iter().any(|f| counts(f, 1)));
+    assert!(forms.iter().any(|f| counts(f, -1)));
+    // No form mentions the picked values or the pending start.
+    assert!(forms
+        .iter()
+        .all(|f| f.iter().all(|(w, _)| !t.machinery.contains(w))));
+}
