@@ -762,68 +762,62 @@ fn build(
                 counting.push(increment(b, 1));
             }
             let th = counter_thread[i];
-            let Some(view) = view else {
-                let guard = and(
-                    cmp(CmpOp::Ge, Term::Var(a), Term::Const(1)),
-                    ctx.guard(&m.guard, true)?,
-                );
-                let mut assigns = m.assigns;
-                assigns.extend(counting);
-                push(
-                    &mut out,
-                    th,
-                    LocId::new(0),
-                    LocId::new(0),
-                    guard,
-                    assigns,
-                    m.label,
-                );
-                continue;
-            };
-            // The tracked instance's move, exactly.
-            let t = &tracked[i];
-            let mut assigns = m.exact_assigns.clone();
-            assigns.extend(counting.iter().cloned());
-            let from = LocId::new(m.from + 1);
-            let guard = ctx.guard(&m.exact_guard, true)?;
-            let label = format!("{}.tracked", m.label);
-            push(
-                &mut out,
-                t.thread,
-                from,
-                LocId::new(m.to + 1),
-                guard,
-                assigns,
-                label,
-            );
-            // An anonymous instance's: one that is not the tracked one,
-            // with values of its forgotten locals that meet the assumption.
-            let own = site_values(site, &picked[i], m.from);
-            let anonymous = and(
-                cmp(CmpOp::Ge, Term::Var(a), Term::Const(1)),
-                or(
-                    not(Cond::At(t.thread, from)),
-                    cmp(CmpOp::Ge, Term::Var(a), Term::Const(2)),
+            let (guard, mut assigns) = match view {
+                None => (
+                    and(
+                        cmp(CmpOp::Ge, Term::Var(a), Term::Const(1)),
+                        ctx.guard(&m.guard, true)?,
+                    ),
+                    m.assigns,
                 ),
-            );
-            let assumed = view.assumptions.get(i).and_then(|s| s.get(&m.from));
-            let assumed = assumed.map_or(Cond::True, |c| subst_cond(c, &own));
-            let guard = and(
-                and(anonymous, assumed),
-                subst_cond(&ctx.guard(&m.exact_guard, true)?, &own),
-            );
-            let mut assigns: Vec<Assign> = m
-                .exact_assigns
-                .iter()
-                .filter(|a| !site.locals.contains(&a.var))
-                .map(|a| Assign {
-                    var: a.var,
-                    rhs: match &a.rhs {
-                        Rhs::Expr(e) => Rhs::Expr(subst_term(e, &own)),
-                        Rhs::Nondet => Rhs::Nondet,
-                    },
-                })
-                .collect();
+                Some(view) => {
+                    // The tracked instance's move, exactly.
+                    let t = &tracked[i];
+                    let mut assigns = m.exact_assigns.clone();
+                    assigns.extend(counting.iter().cloned());
+                    let from = LocId::new(m.from + 1);
+                    let guard = ctx.guard(&m.exact_guard, true)?;
+                    let label = format!("{}.tracked", m.label);
+                    push(
+                        &mut out,
+                        t.thread,
+                        from,
+                        LocId::new(m.to + 1),
+                        guard,
+                        assigns,
+                        label,
+                    );
+                    // An anonymous instance's: one that is not the tracked one,
+                    // with values of its forgotten locals that meet the assumption.
+                    let own = site_values(site, &picked[i], m.from);
+                    let anonymous = and(
+                        cmp(CmpOp::Ge, Term::Var(a), Term::Const(1)),
+                        or(
+                            not(Cond::At(t.thread, from)),
+                            cmp(CmpOp::Ge, Term::Var(a), Term::Const(2)),
+                        ),
+                    );
+                    let assumed = view.assumptions.get(i).and_then(|s| s.get(&m.from));
+                    let assumed = assumed.map_or(Cond::True, |c| subst_cond(c, &own));
+                    let guard = and(
+                        and(anonymous, assumed),
+                        subst_cond(&ctx.guard(&m.exact_guard, true)?, &own),
+                    );
+                    let assigns: Vec<Assign> = m
+                        .exact_assigns
+                        .iter()
+                        .filter(|a| !site.locals.contains(&a.var))
+                        .map(|a| Assign {
+                            var: a.var,
+                            rhs: match &a.rhs {
+                                Rhs::Expr(e) => Rhs::Expr(subst_term(e, &own)),
+                                Rhs::Nondet => Rhs::Nondet,
+                            },
+                        })
+                        .collect();
+                    (guard, assigns)
+                }
+            };
             assigns.extend(counting);
             push(
                 &mut out,

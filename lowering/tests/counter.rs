@@ -213,6 +213,14 @@ fn var(p: &engine::ir::Program, name: &str) -> engine::ir::VarId {
     engine::ir::VarId::new(i.unwrap_or_else(|| panic!("no variable {name}")))
 }
 
+/// The announce program lowered, and its view program assuming nothing.
+fn announce_view() -> (Lowered, lowering::counter::CounterSystem) {
+    use lowering::counter::{view_program, View};
+    let l = lower("announce", ANNOUNCE, 3);
+    let v = view_program(&l, &View::default()).expect("a view program");
+    (l, v)
+}
+
 /// The bounded search of a view program.
 fn search(p: &engine::ir::Program) -> Verdict {
     let bounds = engine::explicit::Bounds {
@@ -226,9 +234,7 @@ fn search(p: &engine::ir::Program) -> Verdict {
 #[test]
 fn the_view_program_tracks_one_instance_exactly() {
     use engine::ir::{Rhs, Term};
-    use lowering::counter::{view_program, View};
-    let l = lower("announce", ANNOUNCE, 3);
-    let v = view_program(&l, &View::default()).expect("a view program");
+    let (_, v) = announce_view();
     let p = &v.program;
     let [t] = &v.tracked[..] else {
         panic!("one tracked instance")
@@ -269,8 +275,7 @@ fn the_view_program_tracks_one_instance_exactly() {
 fn an_assumption_the_tracked_instance_breaks_is_an_error() {
     use engine::ir::{CmpOp, Cond, Term};
     use lowering::counter::{view_program, View};
-    let l = lower("announce", ANNOUNCE, 3);
-    let plain = view_program(&l, &View::default()).expect("a view program");
+    let (l, plain) = announce_view();
     let p = &plain.program;
     let t = &plain.tracked[0];
     let seen = var(p, "worker.1.seen");
@@ -312,9 +317,7 @@ fn an_assumption_the_tracked_instance_breaks_is_an_error() {
 
 #[test]
 fn view_forms_count_the_instances_past_an_update() {
-    use lowering::counter::{view_program, View};
-    let l = lower("announce", ANNOUNCE, 3);
-    let v = view_program(&l, &View::default()).expect("a view program");
+    let (_, v) = announce_view();
     let p = &v.program;
     let t = &v.tracked[0];
     let started = var(p, "started");

@@ -1,7 +1,8 @@
 // expect: unknown
 // args: --no-races
 // true verdict: safe
-// workers started in a loop take tickets (an unbounded local): the counter abstraction forgets its values and proves nothing
+// workers started in a loop take tickets (an unbounded local): the counter abstraction forgets its values and proves nothing;
+// the view program tracks one worker's ticket exactly, but the proof needs that tickets are pairwise distinct (a fact about two instances)
 // invariant: the worker whose ticket equals serving is the only one in the critical section
 #include <pthread.h>
 extern void reach_error(void);
