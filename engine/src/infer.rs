@@ -916,7 +916,7 @@ fn candidates(
 
 #[cfg(test)]
 mod tests {
-    use super::equalities;
+    use super::{equalities, EQUALITY_VARS};
 
     #[test]
     fn equalities_are_the_null_space_of_the_samples() {

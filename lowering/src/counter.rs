@@ -672,8 +672,15 @@ fn build(
             }
             Some((_, i, inits)) => {
                 let site = &sites[*i];
+                // A spawn's version: its guard and assignments, its label.
+                let mut spawn = |g: Cond, a: Vec<Assign>, label: String| {
+                    if g != Cond::False {
+                        push(&mut out, nt, tr.from, tr.to, g, a, label);
+                    }
+                };
                 for (j, (g, st)) in inits.iter().enumerate() {
                     let c = site.counters[site.index[st]];
+                    let g = and(guard.clone(), g.clone());
                     if let Some(t) = tracked.get(*i) {
                         // Or start the tracked instance, with its locals.
                         let mut a = assigns.clone();
@@ -691,33 +698,15 @@ fn build(
                             Cond::At(t.thread, LocId::new(0)),
                             cmp(CmpOp::Eq, Term::Var(pending[*i]), Term::Const(0)),
                         );
-                        let g = and(and(guard.clone(), g.clone()), idle);
-                        if g != Cond::False {
-                            push(
-                                &mut out,
-                                nt,
-                                tr.from,
-                                tr.to,
-                                g,
-                                a,
-                                format!("{label}.{}.tracked", j + 1),
-                            );
-                        }
+                        spawn(
+                            and(g.clone(), idle),
+                            a,
+                            format!("{label}.{}.tracked", j + 1),
+                        );
                     }
                     let mut a = assigns.clone();
                     a.push(increment(c, 1));
-                    let g = and(guard.clone(), g.clone());
-                    if g != Cond::False {
-                        push(
-                            &mut out,
-                            nt,
-                            tr.from,
-                            tr.to,
-                            g,
-                            a,
-                            format!("{label}.{}", j + 1),
-                        );
-                    }
+                    spawn(g, a, format!("{label}.{}", j + 1));
                 }
             }
         }
