@@ -1,9 +1,10 @@
 // expect: safe
 // args: --no-races
-// workers started in a loop announce themselves (an atomic section), read
-// how many finished (an unbounded value: the counter abstraction forgets
-// it), then finish; a worker that has announced itself and not finished
-// makes started exceed finished, so the value it read is below started.
+// workers started in a loop announce themselves, read how many finished
+// (an unbounded value: the counter abstraction forgets it) and how many
+// started, then finish, each access in an atomic section (no data race).
+// A worker that has announced itself and not finished makes started
+// exceed finished, so the first value it read is below the second.
 // Proved by a view program: one worker tracked exactly (the value it read
 // is at most finished), the others counted and assumed to be like it.
 #include <pthread.h>
@@ -18,8 +19,13 @@ void *worker(void *arg) {
   __VERIFIER_atomic_begin();
   started++;
   __VERIFIER_atomic_end();
+  __VERIFIER_atomic_begin();
   int seen = finished;
-  if (!(seen < started)) {
+  __VERIFIER_atomic_end();
+  __VERIFIER_atomic_begin();
+  int now = started;
+  __VERIFIER_atomic_end();
+  if (!(seen < now)) {
     reach_error();
   }
   __VERIFIER_atomic_begin();

@@ -13,8 +13,13 @@ void *worker(void *arg) {
   __VERIFIER_atomic_begin();
   started++;
   __VERIFIER_atomic_end();
+  __VERIFIER_atomic_begin();
   int seen = finished;
-  if (!(seen + 1 < started)) {
+  __VERIFIER_atomic_end();
+  __VERIFIER_atomic_begin();
+  int now = started;
+  __VERIFIER_atomic_end();
+  if (!(seen + 1 < now)) {
     reach_error();
   }
   __VERIFIER_atomic_begin();
