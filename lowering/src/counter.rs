@@ -88,14 +88,30 @@ pub struct Tracked {
     pub thread: ThreadId,
     /// The template's locals, which the tracked instance keeps exactly.
     pub locals: Vec<VarId>,
-    /// The variables that stand for other instances' forgotten locals and
-    /// for the tracked instance's start: never part of an assumption.
-    pub machinery: Vec<VarId>,
+    /// Per local, the variable whose value an anonymous step picks for it,
+    /// for the locals forgotten in some local state.
+    pub picked: Vec<Option<VarId>>,
+    /// The pending start: the initial local state + 1, or 0.
+    pub start: VarId,
     /// The counter of each local state.
     pub counters: Vec<VarId>,
-    /// The locals forgotten in some local state (their values picked for
-    /// anonymous instances).
-    pub forgotten: Vec<VarId>,
+}
+
+impl Tracked {
+    /// The picked variables and the pending start: never part of an
+    /// assumption.
+    pub fn machinery(&self) -> impl Iterator<Item = VarId> + '_ {
+        self.picked.iter().flatten().copied().chain([self.start])
+    }
+
+    /// The locals forgotten in some local state.
+    pub fn forgotten(&self) -> impl Iterator<Item = VarId> + '_ {
+        self.locals
+            .iter()
+            .zip(&self.picked)
+            .filter(|(_, y)| y.is_some())
+            .map(|(&v, _)| v)
+    }
 }
 
 /// What a view program assumes of the instances it does not track
@@ -199,15 +215,15 @@ impl CounterSystem {
             let skip: BTreeSet<VarId> = t
                 .locals
                 .iter()
-                .chain(&t.machinery)
                 .chain(&self.counters)
                 .copied()
+                .chain(t.machinery())
                 .collect();
             let written: BTreeSet<VarId> = moves
                 .iter()
                 .flat_map(|tr| tr.assigns.iter().map(|a| a.var))
                 .filter(|v| !skip.contains(v))
-                .chain(t.forgotten.iter().copied())
+                .chain(t.forgotten())
                 .collect();
             // The local states reachable from each one (locations j + 1).
             let mut sums: BTreeSet<Vec<VarId>> = BTreeSet::new();
@@ -239,15 +255,11 @@ impl CounterSystem {
 
 impl View {
     /// What `invariants` of a view program say of its tracked instances, per
-    /// local state: the facts on the tracked instance's locals of the tuples
-    /// of locations where it is in that state, each under the other threads'
-    /// locations of its tuple.
+    /// local state: the facts on the tracked instance's locals that hold at
+    /// every tuple of locations where it is in that state.
     pub fn from_invariants(system: &CounterSystem, invariants: &[Invariant]) -> View {
-        let machinery: BTreeSet<VarId> = system
-            .tracked
-            .iter()
-            .flat_map(|t| t.machinery.iter().copied())
-            .collect();
+        let machinery: BTreeSet<VarId> =
+            system.tracked.iter().flat_map(Tracked::machinery).collect();
         let mut view = View::default();
         for t in &system.tracked {
             let own: BTreeSet<VarId> = t.locals.iter().copied().collect();
@@ -539,12 +551,8 @@ fn build(
             transitions: Vec::new(),
         });
     }
-    // A view program: per site, the tracked instance, the variables for
-    // the forgotten locals an anonymous step picks (per local), and the
-    // tracked instance's start (the initial state + 1, or 0).
+    // A view program: per site, the tracked instance.
     let mut tracked: Vec<Tracked> = Vec::new();
-    let mut picked: Vec<Vec<Option<VarId>>> = Vec::new();
-    let mut pending: Vec<VarId> = Vec::new();
     if view.is_some() {
         for (i, site) in sites.iter().enumerate() {
             let tname = sanitize(&p.thread(site.rep).name);
@@ -604,15 +612,10 @@ fn build(
             tracked.push(Tracked {
                 thread,
                 locals: site.locals.clone(),
-                machinery: ys.iter().flatten().copied().chain([start]).collect(),
+                picked: ys,
+                start,
                 counters: site.counters.clone(),
-                forgotten: (0..site.locals.len())
-                    .filter(|&k| ys[k].is_some())
-                    .map(|k| site.locals[k])
-                    .collect(),
             });
-            picked.push(ys);
-            pending.push(start);
         }
     }
     let ctx = Ctx {
@@ -691,12 +694,12 @@ fn build(
                                 .cloned(),
                         );
                         a.push(Assign {
-                            var: pending[*i],
+                            var: t.start,
                             rhs: Rhs::Expr(Term::Const(site.index[st] as i64 + 1)),
                         });
                         let idle = and(
                             Cond::At(t.thread, LocId::new(0)),
-                            cmp(CmpOp::Eq, Term::Var(pending[*i]), Term::Const(0)),
+                            cmp(CmpOp::Eq, Term::Var(t.start), Term::Const(0)),
                         );
                         spawn(
                             and(g.clone(), idle),
@@ -720,10 +723,10 @@ fn build(
             .flat_map(|(_, _, inits)| inits.iter().map(|(_, st)| site.index[st]))
             .collect();
         for j in starts {
-            let guard = cmp(CmpOp::Eq, Term::Var(pending[i]), Term::Const(j as i64 + 1));
+            let guard = cmp(CmpOp::Eq, Term::Var(t.start), Term::Const(j as i64 + 1));
             let assigns = vec![
                 Assign {
-                    var: pending[i],
+                    var: t.start,
                     rhs: Rhs::Expr(Term::Const(0)),
                 },
                 increment(site.counters[j], 1),
@@ -765,20 +768,20 @@ fn build(
                     let mut assigns = m.exact_assigns.clone();
                     assigns.extend(counting.iter().cloned());
                     let from = LocId::new(m.from + 1);
-                    let guard = ctx.guard(&m.exact_guard, true)?;
+                    let exact = ctx.guard(&m.exact_guard, true)?;
                     let label = format!("{}.tracked", m.label);
                     push(
                         &mut out,
                         t.thread,
                         from,
                         LocId::new(m.to + 1),
-                        guard,
+                        exact.clone(),
                         assigns,
                         label,
                     );
                     // An anonymous instance's: one that is not the tracked one,
                     // with values of its forgotten locals that meet the assumption.
-                    let own = site_values(site, &picked[i], m.from);
+                    let own = site_values(site, &t.picked, m.from);
                     let anonymous = and(
                         cmp(CmpOp::Ge, Term::Var(a), Term::Const(1)),
                         or(
@@ -788,10 +791,7 @@ fn build(
                     );
                     let assumed = view.assumptions.get(i).and_then(|s| s.get(&m.from));
                     let assumed = assumed.map_or(Cond::True, |c| subst_cond(c, &own));
-                    let guard = and(
-                        and(anonymous, assumed),
-                        subst_cond(&ctx.guard(&m.exact_guard, true)?, &own),
-                    );
+                    let guard = and(and(anonymous, assumed), subst_cond(&exact, &own));
                     let assigns: Vec<Assign> = m
                         .exact_assigns
                         .iter()

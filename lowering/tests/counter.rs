@@ -194,8 +194,13 @@ void *worker(void *arg) {
   __VERIFIER_atomic_begin();
   started++;
   __VERIFIER_atomic_end();
+  __VERIFIER_atomic_begin();
   int seen = finished;
-  if (!(seen < started)) reach_error();
+  __VERIFIER_atomic_end();
+  __VERIFIER_atomic_begin();
+  int now = started;
+  __VERIFIER_atomic_end();
+  if (!(seen < now)) reach_error();
   __VERIFIER_atomic_begin();
   finished++;
   __VERIFIER_atomic_end();
@@ -261,7 +266,7 @@ fn the_view_program_tracks_one_instance_exactly() {
         .iter()
         .any(|tr| tr.thread != t.thread && reads(tr)));
     // The comparison is made on the picked value by anonymous instances.
-    let picked = t.machinery.iter().any(|&m| {
+    let picked = t.machinery().any(|m| {
         p.transitions.iter().any(|tr| {
             let mut hit = false;
             tr.guard.for_each_var(&mut |w| hit |= w == m);
@@ -346,5 +351,5 @@ fn view_forms_count_the_instances_past_an_update() {
     // No form mentions the picked values or the pending start.
     assert!(forms
         .iter()
-        .all(|f| f.iter().all(|(w, _)| !t.machinery.contains(w))));
+        .all(|f| f.iter().all(|(w, _)| t.machinery().all(|m| m != *w))));
 }
