@@ -10,8 +10,13 @@ use anyhow::Context;
 use engine::ir::Program;
 use engine::verdict::{Outcome, Verdict};
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 use sv_comp::property::{Property, PropertyError};
 use sv_comp::task::TaskDef;
+
+/// The errors-only search's first slice on programs with threads created in
+/// loops (at most a sixteenth of the time left).
+const ERRORS_FIRST: Duration = Duration::from_secs(2);
 
 /// Reads and parses a `.gc` file; parse errors are rendered to stderr.
 pub fn load(path: &Path) -> anyhow::Result<Result<(String, Program), String>> {
@@ -367,9 +372,30 @@ fn run_c(
             // search again with only `reach_error()` as the target, in the
             // time left (SOUNDNESS.md, "Give-up states").
             let mut left = config.timeout.map(|t| t.saturating_sub(outcome.stats.time));
-            // Threads created in loops: the counter abstraction first, with
-            // half of the time left (SOUNDNESS.md, "Threads created in loops").
+            // Threads created in loops: a short errors-only search first, so
+            // that a shallow bug is not found only after the counter
+            // abstraction has spent its share.
+            let mut found = None;
             if !lowered.loop_sites.is_empty() && left.is_none_or(|t| !t.is_zero()) {
+                let slice = left.map_or(ERRORS_FIRST, |t| (t / 16).min(ERRORS_FIRST));
+                let config = engine::ase::Config {
+                    timeout: Some(slice),
+                    ..*config
+                };
+                let o = search(&lowered.errors_only(), &config, false).0;
+                if matches!(o.verdict, Verdict::Unsafe(_)) {
+                    found = Some(o);
+                } else {
+                    outcome.stats.time += o.stats.time;
+                    left = left.map(|t| t.saturating_sub(o.stats.time));
+                }
+            }
+            // Then the counter abstraction, with half of the time left
+            // (SOUNDNESS.md, "Threads created in loops").
+            if found.is_none()
+                && !lowered.loop_sites.is_empty()
+                && left.is_none_or(|t| !t.is_zero())
+            {
                 let (o, c) = crate::counting::prove(
                     &lowered,
                     config,
@@ -389,12 +415,14 @@ fn run_c(
                     counting_reason = Some(r);
                 }
             }
-            let again = (counted.is_none() && left.is_none_or(|t| !t.is_zero())).then(|| {
-                let config = engine::ase::Config {
-                    timeout: left,
-                    ..*config
-                };
-                search(&lowered.errors_only(), &config, false).0
+            let again = found.or_else(|| {
+                (counted.is_none() && left.is_none_or(|t| !t.is_zero())).then(|| {
+                    let config = engine::ase::Config {
+                        timeout: left,
+                        ..*config
+                    };
+                    search(&lowered.errors_only(), &config, false).0
+                })
             });
             if counted.is_none() {
                 outcome.verdict = match again {
