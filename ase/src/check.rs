@@ -372,17 +372,19 @@ fn run_c(
             // search again with only `reach_error()` as the target, in the
             // time left (SOUNDNESS.md, "Give-up states").
             let mut left = config.timeout.map(|t| t.saturating_sub(outcome.stats.time));
+            let errors = lowered.errors_only();
+            let search_errors = |timeout: Option<Duration>| {
+                let config = engine::ase::Config { timeout, ..*config };
+                search(&errors, &config, false).0
+            };
+            let in_loops = !lowered.loop_sites.is_empty();
             // Threads created in loops: a short errors-only search first, so
             // that a shallow bug is not found only after the counter
             // abstraction has spent its share.
             let mut found = None;
-            if !lowered.loop_sites.is_empty() && left.is_none_or(|t| !t.is_zero()) {
+            if in_loops && left.is_none_or(|t| !t.is_zero()) {
                 let slice = left.map_or(ERRORS_FIRST, |t| (t / 16).min(ERRORS_FIRST));
-                let config = engine::ase::Config {
-                    timeout: Some(slice),
-                    ..*config
-                };
-                let o = search(&lowered.errors_only(), &config, false).0;
+                let o = search_errors(Some(slice));
                 if matches!(o.verdict, Verdict::Unsafe(_)) {
                     found = Some(o);
                 } else {
@@ -392,10 +394,7 @@ fn run_c(
             }
             // Then the counter abstraction, with half of the time left
             // (SOUNDNESS.md, "Threads created in loops").
-            if found.is_none()
-                && !lowered.loop_sites.is_empty()
-                && left.is_none_or(|t| !t.is_zero())
-            {
+            if found.is_none() && in_loops && left.is_none_or(|t| !t.is_zero()) {
                 let (o, c) = crate::counting::prove(
                     &lowered,
                     config,
@@ -416,13 +415,8 @@ fn run_c(
                 }
             }
             let again = found.or_else(|| {
-                (counted.is_none() && left.is_none_or(|t| !t.is_zero())).then(|| {
-                    let config = engine::ase::Config {
-                        timeout: left,
-                        ..*config
-                    };
-                    search(&lowered.errors_only(), &config, false).0
-                })
+                (counted.is_none() && left.is_none_or(|t| !t.is_zero()))
+                    .then(|| search_errors(left))
             });
             if counted.is_none() {
                 outcome.verdict = match again {
