@@ -57,9 +57,10 @@ pub fn prove(
     };
     let config = *config;
     let mut spent = Duration::ZERO;
-    // The explicit search with saturated counters first: it ends when the
-    // other variables take finitely many values.
-    let saturated = saturated(lowered, left.map(|t| t / 3));
+    // The explicit search with saturated counters first, for a quarter of
+    // the time: it ends when the other variables take finitely many values
+    // (soon, or not at all).
+    let saturated = saturated(lowered, left.map(|t| t / 4));
     spent += saturated.spent;
     // A proof by too many states for a certificate waits until ASE has
     // tried to find one that can be certified.
@@ -102,10 +103,12 @@ pub fn prove(
             );
         }
     }
-    // View programs with assumptions on the instances, inferred in rounds,
-    // for half the time left, at most 30 s.
-    const VIEW_TIME: Duration = Duration::from_secs(30);
-    let budget = left.map_or(VIEW_TIME, |t| (t.saturating_sub(spent) / 2).min(VIEW_TIME));
+    // View programs with assumptions on the instances, for two thirds of
+    // the time left, at most 60 s.
+    const VIEW_TIME: Duration = Duration::from_secs(60);
+    let budget = left.map_or(VIEW_TIME, |t| {
+        (t.saturating_sub(spent) * 2 / 3).min(VIEW_TIME)
+    });
     let started = Instant::now();
     let viewed = viewed(lowered, started + budget);
     spent += started.elapsed();
@@ -346,21 +349,27 @@ const VIEW_LIMITS: engine::infer::Limits = engine::infer::Limits {
 };
 
 /// A proof by a view program and its inferred invariant, by `deadline`
-/// (SOUNDNESS.md, "Threads created in loops"). The first view program
-/// assumes nothing of the anonymous instances; each next one assumes what
-/// the inductive invariant of the last says of its tracked instance (true
-/// of every instance, as the last view program over-approximates each
+/// (SOUNDNESS.md, "Threads created in loops"). First one inference where
+/// each anonymous step relies on what the candidates say of the tracked
+/// instance in its local state (the greatest such fixpoint; the proof is
+/// then stated as a view program with those assumptions, which the
+/// certificate checks). Then rounds: the first view program assumes
+/// nothing of the anonymous instances; each next one assumes what the
+/// inductive invariant of the last says of its tracked instance (true of
+/// every instance, as the last view program over-approximates each
 /// instance's view), until the invariant excludes the error, which
 /// includes a violation of the assumptions by the tracked instance.
 pub fn viewed(
     lowered: &lowering::Lowered,
     deadline: Instant,
 ) -> Result<(CounterSystem, Vec<Invariant>), String> {
-    // First with the inference's own candidates, then also with facts that
-    // relate variables to numbers of instances (more candidates: slower).
     let mut why = String::new();
-    for counting in [false, true] {
-        match view_rounds(lowered, deadline, counting) {
+    for pass in [Pass::Rely, Pass::Plain, Pass::Counting] {
+        let proof = match pass {
+            Pass::Rely => relied(lowered, deadline),
+            _ => view_rounds(lowered, deadline, pass == Pass::Counting),
+        };
+        match proof {
             Ok(proof) => return Ok(proof),
             Err(e) => why = e,
         }
@@ -369,6 +378,52 @@ pub fn viewed(
         }
     }
     Err(why)
+}
+
+/// A pass of [`viewed`].
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Pass {
+    /// Relying anonymous steps, with `CounterSystem::view_forms`.
+    Rely,
+    /// Rounds with the inference's own candidates.
+    Plain,
+    /// Rounds, also with facts that relate variables to numbers of
+    /// instances (more candidates: slower).
+    Counting,
+}
+
+/// The scratch variables of a view program: the values anonymous steps
+/// pick for their locals.
+fn scratch(system: &CounterSystem) -> Vec<VarId> {
+    system
+        .tracked
+        .iter()
+        .flat_map(|t| t.picked.iter().flatten().copied())
+        .collect()
+}
+
+/// The relying pass of [`viewed`].
+fn relied(
+    lowered: &lowering::Lowered,
+    deadline: Instant,
+) -> Result<(CounterSystem, Vec<Invariant>), String> {
+    let system = lowering::counter::view_program(lowered, &View::default())?;
+    if std::env::var_os("ASE_PRINT_COUNTERS").is_some() {
+        eprintln!("{}", engine::print::print_program(&system.program));
+    }
+    let forms = system.view_forms();
+    let hints = engine::infer::Hints {
+        forms: &forms,
+        scratch: &scratch(&system),
+        rely: &system.relies,
+    };
+    let (invariants, excluded) =
+        engine::infer::inductive(&system.program, Some(deadline), VIEW_LIMITS, hints)?;
+    excluded?;
+    // The same invariants, of the view program that states the assumptions.
+    let stated = View::from_rely(&system, &invariants);
+    let system = lowering::counter::view_program(lowered, &stated)?;
+    Ok((system, invariants))
 }
 
 /// The rounds of [`viewed`]; `counting`: with `CounterSystem::view_forms`.
@@ -392,8 +447,13 @@ fn view_rounds(
         } else {
             Vec::new()
         };
+        let hints = engine::infer::Hints {
+            forms: &forms,
+            scratch: &scratch(&system),
+            ..Default::default()
+        };
         let (invariants, excluded) =
-            engine::infer::inductive(&system.program, Some(deadline), VIEW_LIMITS, &forms)?;
+            engine::infer::inductive(&system.program, Some(deadline), VIEW_LIMITS, hints)?;
         match excluded {
             Ok(()) => return Ok((system, invariants)),
             Err(e) => why = e,

@@ -3,7 +3,9 @@
 //!
 //! Each program's first line is `// expect: safe|unsafe|unknown`: the
 //! verdict of `ase check` with the options of its `// args:` line
-//! (`--no-races` or `--races`: what the expectation is about). Every
+//! (`--no-races` or `--races`: what the expectation is about), within
+//! 120 s or the seconds of its `// timeout:` line (a program whose proof
+//! takes long, so that a slow build still decides it). Every
 //! program must get exactly that verdict, except those listed in
 //! `tests-c/known-unknown.txt` (programs the verifier cannot decide yet,
 //! with the reason): they may answer `unknown` but never the opposite of
@@ -54,6 +56,15 @@ fn program_args(file: &str) -> Vec<String> {
         .find_map(|l| l.strip_prefix("// args:"))
         .map(|a| a.split_whitespace().map(str::to_string).collect())
         .unwrap_or_default()
+}
+
+/// The seconds of a program's `// timeout:` line, else 120.
+fn program_timeout(file: &str) -> String {
+    let text = std::fs::read_to_string(root().join("tests-c/programs").join(file)).expect("read");
+    text.lines()
+        .take_while(|l| l.starts_with("//"))
+        .find_map(|l| l.strip_prefix("// timeout:"))
+        .map_or_else(|| "120".to_string(), |t| t.trim().to_string())
 }
 
 fn known_unknown() -> Vec<String> {
@@ -158,8 +169,12 @@ fn c_programs_get_their_expected_verdicts() {
     );
     let slow = known_unknown();
     let results = for_all_programs(|f| {
-        let timeout = if slow.contains(f) { "3" } else { "120" };
-        verdict(f, timeout)
+        let timeout = if slow.contains(f) {
+            "3".to_string()
+        } else {
+            program_timeout(f)
+        };
+        verdict(f, &timeout)
     });
     let mut failures = Vec::new();
     let mut lines = Vec::new();

@@ -34,7 +34,7 @@ use z3::ast::{Bool, Int};
 use crate::bmc::{cond, loc, term, Frame};
 use crate::certify::Invariant;
 use crate::interp::{self, State};
-use crate::ir::{CmpOp, Cond, LocId, Program, Rhs, Term, TransId};
+use crate::ir::{CmpOp, Cond, LocId, Program, Rhs, Term, ThreadId, TransId, VarId};
 use crate::smt::{Smt, Space};
 use crate::verdict::{Outcome, Proof, Stats, Verdict};
 
@@ -90,7 +90,7 @@ pub fn prove(
         deadline,
         cancel,
         Limits::default(),
-        &[],
+        Given::default(),
         &mut stats,
     )
     .and_then(|(invariants, excluded)| excluded.map(|()| invariants));
@@ -113,28 +113,79 @@ pub fn prove(
     }
 }
 
+/// What a caller knows of a program beyond its text, for [`inductive`].
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Hints<'a> {
+    /// More templates (linear forms, coefficients by variable).
+    pub forms: &'a [Vec<(VarId, i64)>],
+    /// Scratch variables: inputs picked afresh before each use, whose
+    /// values between uses mean nothing. No template of the inference's
+    /// own mentions them (their random samples would make up relations).
+    pub scratch: &'a [VarId],
+    /// Steps taken under the candidates of another tuple ([`Rely`]).
+    pub rely: &'a [Rely],
+}
+
+/// A step that may be taken only where the candidates of another tuple of
+/// locations hold: rely-guarantee reasoning about a thread that stands for
+/// many (SOUNDNESS.md, "Threads created in loops", *relying steps*). In a
+/// tuple where `transition` may be taken, it relies on the tuple with
+/// `thread` at `at` instead: on its candidates with each variable of
+/// `renaming` replaced by its term, those that mention a `hidden` variable
+/// left out. Where that tuple is not reachable by locations, the step is
+/// not taken. The inference then computes the greatest set of candidates
+/// that holds initially and is preserved by every step, each relying step
+/// assuming the candidates as they are.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Rely {
+    /// The relying step.
+    pub transition: TransId,
+    /// The thread whose location differs in the tuple relied on.
+    pub thread: ThreadId,
+    /// Its location there.
+    pub at: LocId,
+    /// Variables of the facts relied on, and their values in the step.
+    pub renaming: Vec<(VarId, Term)>,
+    /// Variables whose facts are not relied on.
+    pub hidden: Vec<VarId>,
+}
+
 /// The greatest inductive subset of the candidates (an invariant of every
 /// reachable state, whether or not it excludes the error), and whether it
 /// excludes the error (else why not); by `deadline`.
-/// `extra`: more templates (linear forms, coefficients by variable).
 pub fn inductive(
     program: &Program,
     deadline: Option<Instant>,
     limits: Limits,
-    extra: &[Vec<(crate::ir::VarId, i64)>],
+    hints: Hints<'_>,
 ) -> Result<(Vec<Invariant>, Result<(), String>), String> {
-    let extra: Vec<Form> = extra
+    let extra: Vec<Form> = hints
+        .forms
         .iter()
         .map(|f| f.iter().map(|&(v, k)| (v.index(), i128::from(k))).collect())
         .collect();
+    let scratch: Vec<usize> = hints.scratch.iter().map(|v| v.index()).collect();
+    let given = Given {
+        extra: &extra,
+        scratch: &scratch,
+        rely: hints.rely,
+    };
     infer(
         program,
         deadline,
         None,
         limits,
-        &extra,
+        given,
         &mut Stats::default(),
     )
+}
+
+/// What [`inductive`]'s caller gives beyond the program ([`Hints`]).
+#[derive(Default)]
+struct Given<'a> {
+    extra: &'a [Form],
+    scratch: &'a [usize],
+    rely: &'a [Rely],
 }
 
 /// Budgets of the inference, independent of the machine's speed.
@@ -163,17 +214,36 @@ fn infer(
     deadline: Option<Instant>,
     cancel: Option<&'static std::sync::atomic::AtomicBool>,
     limits: Limits,
-    extra: &[Form],
+    given: Given<'_>,
     stats: &mut Stats,
 ) -> Result<Induction, String> {
+    let Given {
+        extra,
+        scratch,
+        rely,
+    } = given;
+    let rely_of: HashMap<TransId, &Rely> = rely.iter().map(|r| (r.transition, r)).collect();
     let max_queries = limits.max_queries;
     let stop = Stop { deadline, cancel };
     let tuples = Tuples::new(program)?;
-    let samples = sample(program, &tuples, &stop)?;
+    // Runs do not take the relying steps: their states need not be
+    // reachable, and the candidates they violate would be lost.
+    let samples = sample(program, &tuples, &stop, &|id| !rely_of.contains_key(&id))?;
+    // The variables templates mention: not the scratch ones; those whose
+    // facts a step relies on.
+    let mut relevant = relevant(program);
+    for &v in scratch {
+        relevant[v] = false;
+    }
+    for r in rely {
+        for (v, _) in &r.renaming {
+            relevant[v.index()] = true;
+        }
+    }
     // The empty form first ([`FALSE`]).
     let mut forms: Vec<Form> = vec![Vec::new()];
     let mut form_index: HashMap<Form, usize> = HashMap::from([(Vec::new(), FALSE)]);
-    for f in templates(program, &samples, limits.equality_vars)
+    for f in templates(program, &samples, limits.equality_vars, &relevant)
         .into_iter()
         .chain(extra.iter().cloned())
     {
@@ -223,6 +293,22 @@ fn infer(
         smt.pop();
     }
     // Houdini: drop what a step from a tuple's candidates violates.
+    // A relying step relies on a tuple (`None`: one not reachable by
+    // locations); per tuple, the tuples with steps that rely on it.
+    let relied = |i: usize, id: TransId| -> Option<Option<usize>> {
+        let r = rely_of.get(&id)?;
+        let mut locs = tuples.list[i].clone();
+        locs[r.thread.index()] = r.at;
+        Some(tuples.index.get(&locs).copied())
+    };
+    let mut dependents: Vec<BTreeSet<usize>> = vec![BTreeSet::new(); tuples.list.len()];
+    for (i, steps) in tuples.steps.iter().enumerate() {
+        for &(id, _) in steps {
+            if let Some(Some(k)) = relied(i, id) {
+                dependents[k].insert(i);
+            }
+        }
+    }
     let mut queue: VecDeque<usize> = (0..tuples.list.len()).collect();
     let mut queued = vec![true; tuples.list.len()];
     while let Some(i) = queue.pop_front() {
@@ -232,6 +318,26 @@ fn infer(
             let frame = Frame {
                 vars: pre.clone(),
                 locs: tuples.list[i].iter().map(|&l| loc(l)).collect(),
+            };
+            // A relying step assumes the candidates of the tuple it relies
+            // on, of the renamed variables.
+            let assumed: Option<(BTreeSet<Candidate>, Vec<Int>)> = match relied(i, id) {
+                None => None,
+                Some(None) => continue,
+                Some(Some(k)) => {
+                    let r = rely_of[&id];
+                    let mut vals = pre.clone();
+                    for (v, t) in &r.renaming {
+                        vals[v.index()] = term(t, &frame);
+                    }
+                    let hidden: BTreeSet<usize> = r.hidden.iter().map(|v| v.index()).collect();
+                    let kept = cands[k]
+                        .iter()
+                        .filter(|c| forms[c.form].iter().all(|(v, _)| !hidden.contains(v)))
+                        .cloned()
+                        .collect();
+                    Some((kept, vals))
+                }
             };
             let mut post = pre.clone();
             let mut fresh = 0u32;
@@ -246,13 +352,20 @@ fn infer(
             }
             smt.push();
             assert_candidates(&mut smt, &forms, &cands[i], &pre);
+            if let Some((kept, vals)) = &assumed {
+                assert_candidates(&mut smt, &forms, kept, vals);
+            }
             smt.assert(&cond(&tr.guard, &frame));
             let before = cands[j].len();
             drop_violated(&mut smt, &forms, &mut cands[j], &post, max_queries, stats)?;
             smt.pop();
-            if cands[j].len() != before && !queued[j] {
-                queued[j] = true;
-                queue.push_back(j);
+            if cands[j].len() != before {
+                for k in std::iter::once(j).chain(dependents[j].iter().copied()) {
+                    if !queued[k] {
+                        queued[k] = true;
+                        queue.push_back(k);
+                    }
+                }
             }
         }
     }
@@ -311,9 +424,15 @@ fn infer(
 }
 
 /// Asserts `form(vals) <= bound` for every candidate.
+/// Only the least bound of each form: it implies the others (candidates
+/// are ordered by form, then bound).
 fn assert_candidates(smt: &mut Smt, forms: &[Form], cands: &BTreeSet<Candidate>, vals: &[Int]) {
+    let mut last = None;
     for c in cands {
-        smt.assert(&value(&forms[c.form], vals).le(Int::from_i128(c.bound)));
+        if last != Some(c.form) {
+            last = Some(c.form);
+            smt.assert(&value(&forms[c.form], vals).le(Int::from_i128(c.bound)));
+        }
     }
 }
 
@@ -331,8 +450,11 @@ fn drop_violated(
         if stats.prover_queries >= max_queries {
             return Err(format!("more than {max_queries} prover queries"));
         }
+        // The least bound of each form implies the others.
+        let mut last = None;
         let all: Vec<Bool> = cands
             .iter()
+            .filter(|c| last.replace(c.form) != Some(c.form))
             .map(|c| value(&forms[c.form], vals).le(Int::from_i128(c.bound)))
             .collect();
         smt.push();
@@ -474,7 +596,13 @@ impl Tuples {
 
 /// Concrete states per tuple from random runs with small inputs (a
 /// deterministic generator: the same program gets the same samples).
-fn sample(program: &Program, tuples: &Tuples, stop: &Stop) -> Result<Vec<Vec<Vec<i128>>>, String> {
+/// Runs take only the transitions that `taken` admits.
+fn sample(
+    program: &Program,
+    tuples: &Tuples,
+    stop: &Stop,
+    taken: &dyn Fn(TransId) -> bool,
+) -> Result<Vec<Vec<Vec<i128>>>, String> {
     let mut out: Vec<BTreeSet<Vec<i128>>> = vec![BTreeSet::new(); tuples.list.len()];
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
     let mut literals: Vec<i128> = constants(program)
@@ -516,7 +644,11 @@ fn sample(program: &Program, tuples: &Tuples, stop: &Stop) -> Result<Vec<Vec<Vec
             let Some(&i) = tuples.index.get(&s.locs) else {
                 continue 'runs;
             };
-            let steps = &tuples.steps[i];
+            let steps: Vec<(TransId, usize)> = tuples.steps[i]
+                .iter()
+                .copied()
+                .filter(|&(id, _)| taken(id))
+                .collect();
             if steps.is_empty() {
                 continue 'runs;
             }
@@ -636,9 +768,14 @@ fn term_literals(t: &Term, f: &mut impl FnMut(i64)) {
 
 /// The templates: each variable and its negation, sums and differences of
 /// variables that meet in a condition or an assignment, and the affine
-/// equalities of each tuple's samples (both signs).
-fn templates(program: &Program, samples: &[Vec<Vec<i128>>], equality_vars: usize) -> Vec<Form> {
-    let relevant = relevant(program);
+/// equalities of each tuple's samples (both signs); of the `relevant`
+/// variables only.
+fn templates(
+    program: &Program,
+    samples: &[Vec<Vec<i128>>],
+    equality_vars: usize,
+    relevant: &[bool],
+) -> Vec<Form> {
     let mut out: Vec<Form> = Vec::new();
     for v in (0..program.vars.len()).filter(|&v| relevant[v]) {
         out.push(vec![(v, 1)]);

@@ -141,3 +141,67 @@ fn generated_programs_are_never_wrongly_proved() {
     }
     assert!(proved > 0, "no generated program was proved");
 }
+
+/// A tracked thread whose local `t` stays 0, and a thread standing for
+/// the others, which picks a value `p` of its `t` and sets `g` when it is
+/// one. Only relying on what holds of the tracked thread (`t == 0`, so
+/// `p == 0`) keeps `g` at 0.
+const RELYING: &str = "
+var g = 0, t = 0, p = 0;
+thread tracked at s0 {
+  stay: s0 -> s0 do t := 0;
+  never: s1 -> s0;
+}
+thread others at run {
+  pick: run -> run do p := *;
+  set: run -> run when p == 1 do g := 1;
+}
+error g == 1;
+";
+
+/// The relying step `set` of [`RELYING`]: on the tracked thread at `at`,
+/// its `t` being `p`; `hidden`: leave `t`'s facts out.
+fn relying(p: &Program, at: &str, hidden: bool) -> engine::infer::Rely {
+    use engine::ir::{LocId, Term, ThreadId, TransId, VarId};
+    let var = |n: &str| VarId::new(p.vars.iter().position(|v| v.name == n).expect("var"));
+    let thread = ThreadId::new(0);
+    let at = p.threads[0].locs.iter().position(|l| l == at).expect("loc");
+    let set = p
+        .transitions
+        .iter()
+        .position(|t| t.label == "set")
+        .expect("set");
+    engine::infer::Rely {
+        transition: TransId::new(set),
+        thread,
+        at: LocId::new(at),
+        renaming: vec![(var("t"), Term::Var(var("p")))],
+        hidden: if hidden { vec![var("t")] } else { Vec::new() },
+    }
+}
+
+fn excluded(p: &Program, rely: &[engine::infer::Rely]) -> bool {
+    let hints = engine::infer::Hints {
+        rely,
+        ..Default::default()
+    };
+    let deadline = Some(Instant::now() + Duration::from_secs(20));
+    let (_, excluded) = engine::infer::inductive(p, deadline, Default::default(), hints)
+        .unwrap_or_else(|e| panic!("{e}"));
+    excluded.is_ok()
+}
+
+#[test]
+fn relying_steps_assume_the_candidates_of_the_tuple_they_rely_on() {
+    let p = program(RELYING);
+    // Without relying, `p == 1` may be picked.
+    assert!(!excluded(&p, &[]));
+    assert!(excluded(&p, &[relying(&p, "s0", false)]));
+    // A tuple not reachable by locations: the step is not taken.
+    assert!(excluded(&p, &[relying(&p, "s1", false)]));
+    // Facts on hidden variables are not relied on.
+    assert!(!excluded(&p, &[relying(&p, "s0", true)]));
+    // A tracked thread that may set `t` to 1: nothing keeps `p` from 1.
+    let twin = program(&RELYING.replace("never: s1 -> s0;", "bump: s0 -> s0 do t := 1;"));
+    assert!(!excluded(&twin, &[relying(&twin, "s0", false)]));
+}

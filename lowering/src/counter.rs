@@ -39,6 +39,7 @@ use crate::Lowered;
 use engine::certify::Invariant;
 
 mod order;
+mod tickets;
 
 /// At most this many order-only locals per template get canonical values
 /// ([`order`]); more would multiply the local states.
@@ -78,6 +79,10 @@ pub struct CounterSystem {
     pub speculated: Vec<VarId>,
     /// Per loop site, its tracked instance (a view program, [`view_program`]).
     pub tracked: Vec<Tracked>,
+    /// The anonymous steps of a view program, as steps that rely on what
+    /// holds of the tracked instance in their local state
+    /// ([`engine::infer::Rely`]; none in a counter system).
+    pub relies: Vec<engine::infer::Rely>,
 }
 
 /// The tracked instance of a loop site in a view program
@@ -226,25 +231,101 @@ impl CounterSystem {
                 .chain(t.forgotten())
                 .collect();
             // The local states reachable from each one (locations j + 1).
-            let mut sums: BTreeSet<Vec<VarId>> = BTreeSet::new();
-            for j in 0..t.counters.len() {
-                let mut seen = BTreeSet::from([j + 1]);
-                let mut stack = vec![j + 1];
-                while let Some(l) = stack.pop() {
-                    for tr in &moves {
-                        if tr.from.index() == l && seen.insert(tr.to.index()) {
-                            stack.push(tr.to.index());
+            let reach: Vec<BTreeSet<usize>> = (0..=t.counters.len())
+                .map(|j| {
+                    let mut seen = BTreeSet::from([j]);
+                    let mut stack = vec![j];
+                    while let Some(l) = stack.pop() {
+                        for tr in &moves {
+                            if tr.from.index() == l && seen.insert(tr.to.index()) {
+                                stack.push(tr.to.index());
+                            }
+                        }
+                    }
+                    seen
+                })
+                .collect();
+            let sum = |j: usize| -> BTreeSet<VarId> {
+                reach[j]
+                    .iter()
+                    .filter_map(|l| l.checked_sub(1).map(|k| t.counters[k]))
+                    .collect()
+            };
+            let sums: BTreeSet<BTreeSet<VarId>> = (1..=t.counters.len()).map(sum).collect();
+            let mut push = |x: VarId, plus: &BTreeSet<VarId>, minus: &BTreeSet<VarId>| {
+                for sign in [1, -1] {
+                    let mut form = vec![(x, sign)];
+                    form.extend(plus.iter().map(|&n| (n, -sign)));
+                    form.extend(minus.iter().map(|&n| (n, sign)));
+                    out.push(form);
+                }
+            };
+            for &x in &written {
+                for s in &sums {
+                    push(x, s, &BTreeSet::new());
+                }
+                // Windows between two writes of `x`: the instances past the
+                // first and not past the second.
+                let after: BTreeSet<usize> = moves
+                    .iter()
+                    .filter(|tr| tr.assigns.iter().any(|a| a.var == x))
+                    .map(|tr| tr.to.index())
+                    .collect();
+                for &i in &after {
+                    for &j in &after {
+                        if i != j && reach[i].contains(&j) && !reach[j].contains(&i) {
+                            let (plus, minus) = (sum(i), sum(j));
+                            push(
+                                x,
+                                &plus.difference(&minus).copied().collect(),
+                                &BTreeSet::new(),
+                            );
                         }
                     }
                 }
-                sums.insert(seen.into_iter().map(|l| t.counters[l - 1]).collect());
             }
-            for x in &written {
-                for sum in &sums {
-                    for sign in [1, -1] {
-                        let mut form = vec![(*x, sign)];
-                        form.extend(sum.iter().map(|&n| (n, -sign)));
-                        out.push(form);
+            // Windows between a comparison of a local `x` with a shared `y`
+            // and the next write of `y` ("the instances that saw `y == x`
+            // and have not changed `y` yet"): their number, and `x - y`
+            // minus their number.
+            let own: BTreeSet<VarId> = t.locals.iter().copied().collect();
+            for tr in &moves {
+                let mut atoms = Vec::new();
+                cmps(&tr.guard, &mut atoms);
+                let mut met: BTreeSet<(VarId, VarId)> = BTreeSet::new();
+                for (a, b) in atoms {
+                    let mut vars = BTreeSet::new();
+                    for side in [a, b] {
+                        side.for_each_var(&mut |v| {
+                            vars.insert(v);
+                        });
+                    }
+                    for &x in vars.iter().filter(|v| own.contains(v)) {
+                        for &y in vars
+                            .iter()
+                            .filter(|v| !own.contains(v) && !skip.contains(v))
+                        {
+                            met.insert((x, y));
+                        }
+                    }
+                }
+                let i = tr.to.index();
+                for (x, y) in met {
+                    for w in moves
+                        .iter()
+                        .filter(|w| w.assigns.iter().any(|a| a.var == y))
+                    {
+                        let j = w.to.index();
+                        if i == j || !reach[i].contains(&j) || reach[j].contains(&i) {
+                            continue;
+                        }
+                        let window: BTreeSet<VarId> = sum(i).difference(&sum(j)).copied().collect();
+                        for sign in [1, -1] {
+                            out.push(window.iter().map(|&n| (n, sign)).collect());
+                            let mut form = vec![(x, sign), (y, -sign)];
+                            form.extend(window.iter().map(|&n| (n, -sign)));
+                            out.push(form);
+                        }
                     }
                 }
             }
@@ -254,6 +335,54 @@ impl CounterSystem {
 }
 
 impl View {
+    /// The view that states what the relying steps of a proof assumed
+    /// ([`CounterSystem::relies`], `invariants` inferred with them): per
+    /// site, per local state `s`, the disjunction over the invariants'
+    /// tuples with the tracked instance in `s` of "the other threads are at
+    /// that tuple's locations and its facts hold" (facts on the machinery
+    /// left out); `false` where no tuple has it. The view program built
+    /// with it assumes in each anonymous step what the relying step did, so
+    /// `invariants` is inductive for it too, and the independent checker
+    /// can check it (its error includes "the tracked instance violates an
+    /// assumption", which `invariants` excludes).
+    pub fn from_rely(system: &CounterSystem, invariants: &[Invariant]) -> View {
+        let machinery: BTreeSet<VarId> =
+            system.tracked.iter().flat_map(Tracked::machinery).collect();
+        let p = &system.program;
+        let mut view = View::default();
+        for (t, (_, states)) in system.tracked.iter().zip(&system.templates) {
+            let mut per: BTreeMap<usize, Cond> = (0..*states).map(|s| (s, Cond::False)).collect();
+            for inv in invariants {
+                let Some(at) = inv.locs[t.thread.index()].index().checked_sub(1) else {
+                    continue;
+                };
+                let ([block], Some(assumed)) = (&inv.blocks[..], per.get_mut(&at)) else {
+                    continue;
+                };
+                let [facts] = &block[..] else {
+                    continue;
+                };
+                let mut disjunct = Cond::True;
+                for (k, &l) in inv.locs.iter().enumerate() {
+                    let other = ThreadId::new(k);
+                    if other != t.thread && p.thread(other).locs.len() > 1 {
+                        disjunct = and(disjunct, Cond::At(other, l));
+                    }
+                }
+                for f in facts {
+                    let mut hidden = false;
+                    f.for_each_var(&mut |v| hidden |= machinery.contains(&v));
+                    if !hidden {
+                        disjunct = and(disjunct, f.clone());
+                    }
+                }
+                *assumed = or(std::mem::replace(assumed, Cond::False), disjunct);
+            }
+            view.assumptions.push(per);
+        }
+        view
+    }
+
     /// What `invariants` of a view program say of its tracked instances, per
     /// local state: the facts on the tracked instance's locals that hold at
     /// every tuple of locations where it is in that state.
@@ -743,6 +872,29 @@ fn build(
             );
         }
     }
+    // Per site, its ticket locals (facts of every execution).
+    let tickets: Vec<Vec<tickets::Ticket>> = sites
+        .iter()
+        .enumerate()
+        .map(|(i, site)| {
+            let initial: BTreeSet<usize> = spawns
+                .iter()
+                .filter(|(_, k, _)| *k == i)
+                .flat_map(|(_, _, inits)| inits.iter().map(|(_, st)| site.index[st]))
+                .collect();
+            let steps: Vec<tickets::Step<'_>> = counter_moves[i]
+                .iter()
+                .map(|m| tickets::Step {
+                    from: m.from,
+                    to: m.to,
+                    assigns: &m.exact_assigns,
+                })
+                .collect();
+            tickets::tickets(p, &site.locals, site.states.len(), &initial, &steps)
+        })
+        .collect();
+    let machinery: Vec<VarId> = tracked.iter().flat_map(Tracked::machinery).collect();
+    let mut relies = Vec::new();
     // The counter transitions.
     for (i, moves) in counter_moves.into_iter().enumerate() {
         let site = &sites[i];
@@ -754,6 +906,7 @@ fn build(
                 counting.push(increment(b, 1));
             }
             let th = counter_thread[i];
+            let mut rely = None;
             let (guard, mut assigns) = match view {
                 None => (
                     and(
@@ -790,7 +943,37 @@ fn build(
                         ),
                     );
                     let assumed = view.assumptions.get(i).and_then(|s| s.get(&m.from));
-                    let assumed = assumed.map_or(Cond::True, |c| subst_cond(c, &own));
+                    let mut assumed = assumed.map_or(Cond::True, |c| subst_cond(c, &own));
+                    // Its tickets differ from the tracked instance's.
+                    for ticket in tickets[i].iter().filter(|k| k.holding.contains(&m.from)) {
+                        let Some(x) = own(site.locals[ticket.position]) else {
+                            continue;
+                        };
+                        let holds = ticket
+                            .holding
+                            .iter()
+                            .map(|&at| Cond::At(t.thread, LocId::new(at + 1)))
+                            .fold(Cond::False, or);
+                        let differ = cmp(CmpOp::Ne, x, Term::Var(t.locals[ticket.position]));
+                        assumed = and(assumed, or(not(holds), differ));
+                    }
+                    // What the step relies on: the tracked instance's facts
+                    // in its local state, of its locals' values.
+                    let mut renaming = Vec::new();
+                    let mut hidden = machinery.clone();
+                    for &x in &t.locals {
+                        match own(x) {
+                            Some(e) => renaming.push((x, e)),
+                            None => hidden.push(x),
+                        }
+                    }
+                    rely = Some(engine::infer::Rely {
+                        transition: TransId::new(out.transitions.len()),
+                        thread: t.thread,
+                        at: from,
+                        renaming,
+                        hidden,
+                    });
                     let guard = and(and(anonymous, assumed), subst_cond(&exact, &own));
                     let assigns: Vec<Assign> = m
                         .exact_assigns
@@ -808,6 +991,7 @@ fn build(
                 }
             };
             assigns.extend(counting);
+            relies.extend(rely);
             push(
                 &mut out,
                 th,
@@ -864,6 +1048,7 @@ fn build(
             .collect(),
         program: out,
         tracked,
+        relies,
     })
 }
 

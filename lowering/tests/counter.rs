@@ -353,3 +353,81 @@ fn view_forms_count_the_instances_past_an_update() {
         .iter()
         .all(|f| f.iter().all(|(w, _)| t.machinery().all(|m| m != *w))));
 }
+
+/// The ticket workers of `tests-c` (threads created in a loop that draw
+/// tickets from a growing counter), and their buggy twin that draws and
+/// increases in two critical sections.
+fn ticket_workers(safe: bool) -> Lowered {
+    let name = if safe { "safe" } else { "unsafe" };
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(format!(
+        "../tests-c/programs/threads_in_loop_ticket_{name}.c"
+    ));
+    let text = std::fs::read_to_string(path).expect("the ticket program");
+    lower(&format!("ticket_{name}"), &text, 3)
+}
+
+/// The proof by relying anonymous steps (`Rely`, `View::from_rely`): found
+/// for the ticket workers and accepted by the independent checker; never
+/// for the twin, whose bug the bounded search of the lowered program (the
+/// concrete semantics with three workers) finds. The anonymous steps of the
+/// waiting workers assume a ticket other than the tracked worker's.
+#[test]
+fn relying_steps_prove_the_ticket_workers_and_not_their_twin() {
+    use engine::certify::{self, Evidence};
+    use lowering::counter::{view_program, View};
+    let bounded = |l: &Lowered| {
+        let bounds = engine::explicit::Bounds {
+            bound: 40,
+            max_states: 300_000,
+            partial_order: false,
+        };
+        engine::explicit::check(&l.errors_only(), &bounds, None).verdict
+    };
+    let proof = |l: &Lowered| {
+        let v = view_program(l, &View::default()).expect("a view program");
+        let forms = v.view_forms();
+        let scratch: Vec<engine::ir::VarId> = v
+            .tracked
+            .iter()
+            .flat_map(|t| t.picked.iter().flatten().copied())
+            .collect();
+        let hints = engine::infer::Hints {
+            forms: &forms,
+            scratch: &scratch,
+            rely: &v.relies,
+        };
+        let limits = engine::infer::Limits {
+            max_queries: 6_000,
+            equality_vars: 24,
+        };
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(240);
+        let (invariants, excluded) =
+            engine::infer::inductive(&v.program, Some(deadline), limits, hints).expect("inferred");
+        excluded.map(|()| (v, invariants))
+    };
+    let safe = ticket_workers(true);
+    assert!(!matches!(bounded(&safe), Verdict::Unsafe(_)));
+    let (v, invariants) = proof(&safe).unwrap_or_else(|e| panic!("no proof: {e}"));
+    // A waiting worker's anonymous step: its picked ticket differs from
+    // the tracked worker's.
+    let p = &v.program;
+    let my = var(p, "worker.1.my");
+    let differs = p.transitions.iter().any(|tr| {
+        let mut reads = false;
+        tr.guard.for_each_var(&mut |w| reads |= w == my);
+        reads && tr.thread != v.tracked[0].thread
+    });
+    assert!(differs, "no anonymous step compares tickets");
+    let stated = view_program(&safe, &View::from_rely(&v, &invariants)).expect("a view program");
+    let c = certify::certify(
+        &stated.program,
+        "ticket",
+        engine::verdict::Proof::InferredInvariant,
+        Evidence::Invariants(&invariants),
+        Some(std::time::Duration::from_secs(240)),
+    );
+    assert!(c.certified(), "{:?}", c.reason());
+    let twin = ticket_workers(false);
+    assert!(matches!(bounded(&twin), Verdict::Unsafe(_)));
+    assert!(proof(&twin).is_err());
+}

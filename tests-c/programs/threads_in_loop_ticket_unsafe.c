@@ -1,9 +1,7 @@
-// expect: unknown
+// expect: unsafe
 // args: --no-races
-// true verdict: safe
-// workers started in a loop take tickets (an unbounded local): the counter abstraction forgets its values and proves nothing;
-// the view program tracks one worker's ticket exactly, but the proof needs that tickets are pairwise distinct (a fact about two instances)
-// invariant: the worker whose ticket equals serving is the only one in the critical section
+// the ticket is read and the counter increased in two critical sections: two workers can draw the same
+// ticket and both enter the critical section
 #include <pthread.h>
 extern void reach_error(void);
 extern int __VERIFIER_nondet_int(void);
@@ -17,6 +15,8 @@ void *worker(void *arg) {
   int my;
   pthread_mutex_lock(&m);
   my = next_ticket;
+  pthread_mutex_unlock(&m);
+  pthread_mutex_lock(&m);
   next_ticket = next_ticket + 1;
   pthread_mutex_unlock(&m);
   while (1) {
