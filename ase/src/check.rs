@@ -367,7 +367,11 @@ fn run_c(
     if let Verdict::Unsafe(trace) = &outcome.verdict {
         let last = trace.steps.last().map_or(&trace.initial, |s| &s.state);
         if let lowering::TraceEnd::GiveUp(reason) = lowered.trace_end(last) {
-            let why = format!("an execution reaches behaviour that is not modelled: {reason}");
+            let why = if lowered.loop_sites.iter().any(|s| s.beyond == reason) {
+                format!("no proof for more threads than the instances: {reason}")
+            } else {
+                format!("an execution reaches behaviour that is not modelled: {reason}")
+            };
             // A real error may still be reachable past the give-up states:
             // search again with only `reach_error()` as the target, in the
             // time left (SOUNDNESS.md, "Give-up states").

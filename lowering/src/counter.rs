@@ -210,6 +210,20 @@ impl CounterSystem {
     pub fn view_forms(&self) -> Vec<Vec<(VarId, i64)>> {
         let p = &self.program;
         let mut out = Vec::new();
+        // The variables the guards of the other threads read (what a
+        // bound on the number of threads is compared with), when few.
+        let tracked: BTreeSet<ThreadId> = self.tracked.iter().map(|t| t.thread).collect();
+        let mut read = BTreeSet::new();
+        for (i, thread) in p.threads.iter().enumerate() {
+            if tracked.contains(&ThreadId::new(i)) {
+                continue;
+            }
+            for &tr in &thread.transitions {
+                p.transition(tr).guard.for_each_var(&mut |v| {
+                    read.insert(v);
+                });
+            }
+        }
         for t in &self.tracked {
             let thread = p.thread(t.thread);
             let moves: Vec<&Transition> = thread
@@ -329,9 +343,82 @@ impl CounterSystem {
                     }
                 }
             }
+            out.extend(spawn_forms(p, t, &skip, &read));
         }
         out
     }
+}
+
+/// At most this many variables read by the guards of other threads than
+/// the tracked ones get forms of [`spawn_forms`] (else none of them).
+const SPAWN_READ_FORMS: usize = 16;
+
+/// Forms of the variables a spawn of `t`'s site reads or writes (the
+/// creating loop's counter and bound) and of those in `read` (when few),
+/// minus the number of instances started: `c·y - c·Σ n_σ - start` over
+/// all local states, where `c` is the value of the pending start (so the
+/// form counts a pending instance as started; without one value,
+/// `y - Σ n_σ`), and its negation ("the loop ran `i` times", "at most
+/// `n` threads").
+fn spawn_forms(
+    p: &Program,
+    t: &Tracked,
+    skip: &BTreeSet<VarId>,
+    read: &BTreeSet<VarId>,
+) -> Vec<Vec<(VarId, i64)>> {
+    let spawns: Vec<&Transition> = p
+        .transitions
+        .iter()
+        .filter(|tr| {
+            tr.assigns
+                .iter()
+                .any(|a| a.var == t.start && !matches!(a.rhs, Rhs::Expr(Term::Const(0))))
+        })
+        .collect();
+    let values: BTreeSet<i64> = spawns
+        .iter()
+        .flat_map(|tr| &tr.assigns)
+        .filter(|a| a.var == t.start)
+        .filter_map(|a| match a.rhs {
+            Rhs::Expr(Term::Const(c)) => Some(c),
+            _ => None,
+        })
+        .collect();
+    let mut vars = BTreeSet::new();
+    for tr in &spawns {
+        tr.guard.for_each_var(&mut |v| {
+            vars.insert(v);
+        });
+        for a in &tr.assigns {
+            vars.insert(a.var);
+            if let Rhs::Expr(e) = &a.rhs {
+                e.for_each_var(&mut |v| {
+                    vars.insert(v);
+                });
+            }
+        }
+    }
+    let others: Vec<VarId> = read.iter().filter(|v| !skip.contains(v)).copied().collect();
+    if others.len() <= SPAWN_READ_FORMS {
+        vars.extend(others);
+    }
+    let c = match values.iter().collect::<Vec<_>>()[..] {
+        [&c] if c > 0 => Some(c),
+        _ => None,
+    };
+    let mut out = Vec::new();
+    for y in vars.into_iter().filter(|v| !skip.contains(v)) {
+        for sign in [1, -1] {
+            let k = c.unwrap_or(1);
+            let mut form = vec![(y, sign * k)];
+            form.extend(t.counters.iter().map(|&n| (n, -sign * k)));
+            if c.is_some() {
+                form.push((t.start, -sign));
+            }
+            out.push(form);
+        }
+    }
+    out
 }
 
 impl View {

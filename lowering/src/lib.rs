@@ -60,6 +60,10 @@ pub struct LoopSite {
     /// The site's counter (how many instances it has started), written
     /// only by the creating thread.
     pub spawned: engine::ir::VarId,
+    /// The reason of the give-up location reached when the site starts
+    /// one thread more than it has instances (the counter abstraction
+    /// covers those executions, not the instances).
+    pub beyond: String,
 }
 
 /// Where an IR variable comes from (for source-level traces and witnesses).

@@ -348,10 +348,92 @@ fn view_forms_count_the_instances_past_an_update() {
     };
     assert!(forms.iter().any(|f| counts(f, 1)));
     assert!(forms.iter().any(|f| counts(f, -1)));
-    // No form mentions the picked values or the pending start.
+    // No form mentions the picked values; the pending start only with
+    // every counter (the instances started, [`spawn_forms_count_the_threads_a_loop_started`]).
+    let picked: Vec<engine::ir::VarId> = t.picked.iter().flatten().copied().collect();
     assert!(forms
         .iter()
-        .all(|f| f.iter().all(|(w, _)| t.machinery().all(|m| m != *w))));
+        .all(|f| f.iter().all(|(w, _)| !picked.contains(w))));
+    assert!(forms
+        .iter()
+        .filter(|f| f.iter().any(|(w, _)| *w == t.start))
+        .all(|f| t.counters.iter().all(|n| f.iter().any(|(w, _)| w == n))));
+}
+
+/// Workers started in a loop bounded by an input `k` (copied into the
+/// shared `n`), which may lose each other's updates of `x`, and a checker
+/// of `x <= n` (`tests-c`: threads_in_loop_lost_updates).
+fn lost_updates() -> Lowered {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../tests-c/programs/threads_in_loop_lost_updates_safe.c");
+    let text = std::fs::read_to_string(path).expect("the lost-updates program");
+    lower("lost_updates", &text, 3)
+}
+
+/// The forms that count the instances a loop site started: the loop's
+/// bound `k` (read by the spawn) and the checker's `n` (read by another
+/// thread's guard), minus every counter and the pending start, both
+/// signs; with them the relying inference proves `x <= n`.
+#[test]
+fn spawn_forms_count_the_threads_a_loop_started() {
+    use lowering::counter::{view_program, View};
+    let l = lost_updates();
+    let v = view_program(&l, &View::default()).expect("a view program");
+    let p = &v.program;
+    let t = &v.tracked[0];
+    let forms = v.view_forms();
+    // The pending start holds 1 (the initial local state is the first).
+    let started = |y: engine::ir::VarId, sign: i64| {
+        forms.iter().any(|f| {
+            f.len() == t.counters.len() + 2
+                && f.contains(&(y, sign))
+                && f.contains(&(t.start, -sign))
+                && t.counters.iter().all(|&n| f.contains(&(n, -sign)))
+        })
+    };
+    for name in ["main.k", "main.i", "n"] {
+        let y = var(p, name);
+        assert!(started(y, 1) && started(y, -1), "no spawn form of {name}");
+    }
+    if let Err(e) = relying_proof(&l) {
+        panic!("no proof: {e}");
+    }
+}
+
+/// The relying inference on the view program assuming nothing (the first
+/// pass of `ase`'s view programs), with its forms and the limits `ase`
+/// gives it: the view program and its invariant, or why it excludes no
+/// error.
+fn relying_proof(
+    l: &Lowered,
+) -> Result<
+    (
+        lowering::counter::CounterSystem,
+        Vec<engine::certify::Invariant>,
+    ),
+    String,
+> {
+    use lowering::counter::{view_program, View};
+    let v = view_program(l, &View::default()).expect("a view program");
+    let forms = v.view_forms();
+    let scratch: Vec<engine::ir::VarId> = v
+        .tracked
+        .iter()
+        .flat_map(|t| t.picked.iter().flatten().copied())
+        .collect();
+    let hints = engine::infer::Hints {
+        forms: &forms,
+        scratch: &scratch,
+        rely: &v.relies,
+    };
+    let limits = engine::infer::Limits {
+        max_queries: 6_000,
+        equality_vars: 24,
+    };
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(240);
+    let (invariants, excluded) =
+        engine::infer::inductive(&v.program, Some(deadline), limits, hints).expect("inferred");
+    excluded.map(|()| (v, invariants))
 }
 
 /// The ticket workers of `tests-c` (threads created in a loop that draw
@@ -383,31 +465,9 @@ fn relying_steps_prove_the_ticket_workers_and_not_their_twin() {
         };
         engine::explicit::check(&l.errors_only(), &bounds, None).verdict
     };
-    let proof = |l: &Lowered| {
-        let v = view_program(l, &View::default()).expect("a view program");
-        let forms = v.view_forms();
-        let scratch: Vec<engine::ir::VarId> = v
-            .tracked
-            .iter()
-            .flat_map(|t| t.picked.iter().flatten().copied())
-            .collect();
-        let hints = engine::infer::Hints {
-            forms: &forms,
-            scratch: &scratch,
-            rely: &v.relies,
-        };
-        let limits = engine::infer::Limits {
-            max_queries: 6_000,
-            equality_vars: 24,
-        };
-        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(240);
-        let (invariants, excluded) =
-            engine::infer::inductive(&v.program, Some(deadline), limits, hints).expect("inferred");
-        excluded.map(|()| (v, invariants))
-    };
     let safe = ticket_workers(true);
     assert!(!matches!(bounded(&safe), Verdict::Unsafe(_)));
-    let (v, invariants) = proof(&safe).unwrap_or_else(|e| panic!("no proof: {e}"));
+    let (v, invariants) = relying_proof(&safe).unwrap_or_else(|e| panic!("no proof: {e}"));
     // A waiting worker's anonymous step: its picked ticket differs from
     // the tracked worker's.
     let p = &v.program;
@@ -429,5 +489,5 @@ fn relying_steps_prove_the_ticket_workers_and_not_their_twin() {
     assert!(c.certified(), "{:?}", c.reason());
     let twin = ticket_workers(false);
     assert!(matches!(bounded(&twin), Verdict::Unsafe(_)));
-    assert!(proof(&twin).is_err());
+    assert!(relying_proof(&twin).is_err());
 }
