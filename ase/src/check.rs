@@ -367,7 +367,8 @@ fn run_c(
     if let Verdict::Unsafe(trace) = &outcome.verdict {
         let last = trace.steps.last().map_or(&trace.initial, |s| &s.state);
         if let lowering::TraceEnd::GiveUp(reason) = lowered.trace_end(last) {
-            let why = if lowered.loop_sites.iter().any(|s| s.beyond == reason) {
+            let beyond = |s: &lowering::LoopSite| lowering::LoopSite::beyond(s.instances.len());
+            let why = if lowered.loop_sites.iter().any(|s| beyond(s) == reason) {
                 format!("no proof for more threads than the instances: {reason}")
             } else {
                 format!("an execution reaches behaviour that is not modelled: {reason}")

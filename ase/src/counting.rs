@@ -37,9 +37,7 @@ pub fn prove(
         Ok(s) => s,
         Err(e) => return (unknown(format!("no counter abstraction: {e}")), None),
     };
-    if std::env::var_os("ASE_PRINT_COUNTERS").is_some() {
-        eprintln!("{}", engine::print::print_program(&system.program));
-    }
+    print_if_asked(&system);
     // A proof of the counter system `checked`: its note and certification.
     let finish = |checked: &engine::ir::Program,
                   outcome: &mut Outcome,
@@ -392,14 +390,12 @@ enum Pass {
     Counting,
 }
 
-/// The scratch variables of a view program: the values anonymous steps
-/// pick for their locals.
-fn scratch(system: &CounterSystem) -> Vec<VarId> {
-    system
-        .tracked
-        .iter()
-        .flat_map(|t| t.picked.iter().flatten().copied())
-        .collect()
+/// Prints a counter system or view program when `ASE_PRINT_COUNTERS` is
+/// set (for debugging the abstraction).
+fn print_if_asked(system: &CounterSystem) {
+    if std::env::var_os("ASE_PRINT_COUNTERS").is_some() {
+        eprintln!("{}", engine::print::print_program(&system.program));
+    }
 }
 
 /// The relying pass of [`viewed`].
@@ -408,13 +404,11 @@ fn relied(
     deadline: Instant,
 ) -> Result<(CounterSystem, Vec<Invariant>), String> {
     let system = lowering::counter::view_program(lowered, &View::default())?;
-    if std::env::var_os("ASE_PRINT_COUNTERS").is_some() {
-        eprintln!("{}", engine::print::print_program(&system.program));
-    }
+    print_if_asked(&system);
     let forms = system.view_forms();
     let hints = engine::infer::Hints {
         forms: &forms,
-        scratch: &scratch(&system),
+        scratch: &system.scratch(),
         rely: &system.relies,
     };
     let (invariants, excluded) =
@@ -439,9 +433,7 @@ fn view_rounds(
             return Err("time limit reached".into());
         }
         let system = lowering::counter::view_program(lowered, &view)?;
-        if std::env::var_os("ASE_PRINT_COUNTERS").is_some() {
-            eprintln!("{}", engine::print::print_program(&system.program));
-        }
+        print_if_asked(&system);
         let forms = if counting {
             system.view_forms()
         } else {
@@ -449,7 +441,7 @@ fn view_rounds(
         };
         let hints = engine::infer::Hints {
             forms: &forms,
-            scratch: &scratch(&system),
+            scratch: &system.scratch(),
             ..Default::default()
         };
         let (invariants, excluded) =

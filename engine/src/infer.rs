@@ -90,7 +90,7 @@ pub fn prove(
         deadline,
         cancel,
         Limits::default(),
-        Given::default(),
+        Hints::default(),
         &mut stats,
     )
     .and_then(|(invariants, excluded)| excluded.map(|()| invariants));
@@ -159,33 +159,14 @@ pub fn inductive(
     limits: Limits,
     hints: Hints<'_>,
 ) -> Result<(Vec<Invariant>, Result<(), String>), String> {
-    let extra: Vec<Form> = hints
-        .forms
-        .iter()
-        .map(|f| f.iter().map(|&(v, k)| (v.index(), i128::from(k))).collect())
-        .collect();
-    let scratch: Vec<usize> = hints.scratch.iter().map(|v| v.index()).collect();
-    let given = Given {
-        extra: &extra,
-        scratch: &scratch,
-        rely: hints.rely,
-    };
     infer(
         program,
         deadline,
         None,
         limits,
-        given,
+        hints,
         &mut Stats::default(),
     )
-}
-
-/// What [`inductive`]'s caller gives beyond the program ([`Hints`]).
-#[derive(Default)]
-struct Given<'a> {
-    extra: &'a [Form],
-    scratch: &'a [usize],
-    rely: &'a [Rely],
 }
 
 /// Budgets of the inference, independent of the machine's speed.
@@ -214,15 +195,24 @@ fn infer(
     deadline: Option<Instant>,
     cancel: Option<&'static std::sync::atomic::AtomicBool>,
     limits: Limits,
-    given: Given<'_>,
+    hints: Hints<'_>,
     stats: &mut Stats,
 ) -> Result<Induction, String> {
-    let Given {
-        extra,
-        scratch,
-        rely,
-    } = given;
-    let rely_of: HashMap<TransId, &Rely> = rely.iter().map(|r| (r.transition, r)).collect();
+    let extra = hints
+        .forms
+        .iter()
+        .map(|f| f.iter().map(|&(v, k)| (v.index(), i128::from(k))).collect());
+    // Per relying step, its rely and its hidden variables.
+    let rely_of: HashMap<TransId, (&Rely, BTreeSet<usize>)> = hints
+        .rely
+        .iter()
+        .map(|r| {
+            (
+                r.transition,
+                (r, r.hidden.iter().map(|v| v.index()).collect()),
+            )
+        })
+        .collect();
     let max_queries = limits.max_queries;
     let stop = Stop { deadline, cancel };
     let tuples = Tuples::new(program)?;
@@ -232,10 +222,10 @@ fn infer(
     // The variables templates mention: not the scratch ones; those whose
     // facts a step relies on.
     let mut relevant = relevant(program);
-    for &v in scratch {
-        relevant[v] = false;
+    for v in hints.scratch {
+        relevant[v.index()] = false;
     }
-    for r in rely {
+    for r in hints.rely {
         for (v, _) in &r.renaming {
             relevant[v.index()] = true;
         }
@@ -245,7 +235,7 @@ fn infer(
     let mut form_index: HashMap<Form, usize> = HashMap::from([(Vec::new(), FALSE)]);
     for f in templates(program, &samples, limits.equality_vars, &relevant)
         .into_iter()
-        .chain(extra.iter().cloned())
+        .chain(extra)
     {
         if !form_index.contains_key(&f) {
             form_index.insert(f.clone(), forms.len());
@@ -296,7 +286,7 @@ fn infer(
     // A relying step relies on a tuple (`None`: one not reachable by
     // locations); per tuple, the tuples with steps that rely on it.
     let relied = |i: usize, id: TransId| -> Option<Option<usize>> {
-        let r = rely_of.get(&id)?;
+        let (r, _) = rely_of.get(&id)?;
         let mut locs = tuples.list[i].clone();
         locs[r.thread.index()] = r.at;
         Some(tuples.index.get(&locs).copied())
@@ -325,12 +315,11 @@ fn infer(
                 None => None,
                 Some(None) => continue,
                 Some(Some(k)) => {
-                    let r = rely_of[&id];
+                    let (r, hidden) = &rely_of[&id];
                     let mut vals = pre.clone();
                     for (v, t) in &r.renaming {
                         vals[v.index()] = term(t, &frame);
                     }
-                    let hidden: BTreeSet<usize> = r.hidden.iter().map(|v| v.index()).collect();
                     let kept = cands[k]
                         .iter()
                         .filter(|c| forms[c.form].iter().all(|(v, _)| !hidden.contains(v)))
@@ -423,16 +412,20 @@ fn infer(
     Ok((invariants, Ok(())))
 }
 
-/// Asserts `form(vals) <= bound` for every candidate.
-/// Only the least bound of each form: it implies the others (candidates
-/// are ordered by form, then bound).
-fn assert_candidates(smt: &mut Smt, forms: &[Form], cands: &BTreeSet<Candidate>, vals: &[Int]) {
+/// The candidate with the least bound of each form: it implies the
+/// others (candidates are ordered by form, then bound).
+fn least(cands: &BTreeSet<Candidate>) -> impl Iterator<Item = &Candidate> {
     let mut last = None;
-    for c in cands {
-        if last != Some(c.form) {
-            last = Some(c.form);
-            smt.assert(&value(&forms[c.form], vals).le(Int::from_i128(c.bound)));
-        }
+    cands
+        .iter()
+        .filter(move |c| last.replace(c.form) != Some(c.form))
+}
+
+/// Asserts `form(vals) <= bound` for every candidate (the least bound of
+/// each form, [`least`]).
+fn assert_candidates(smt: &mut Smt, forms: &[Form], cands: &BTreeSet<Candidate>, vals: &[Int]) {
+    for c in least(cands) {
+        smt.assert(&value(&forms[c.form], vals).le(Int::from_i128(c.bound)));
     }
 }
 
@@ -450,11 +443,7 @@ fn drop_violated(
         if stats.prover_queries >= max_queries {
             return Err(format!("more than {max_queries} prover queries"));
         }
-        // The least bound of each form implies the others.
-        let mut last = None;
-        let all: Vec<Bool> = cands
-            .iter()
-            .filter(|c| last.replace(c.form) != Some(c.form))
+        let all: Vec<Bool> = least(cands)
             .map(|c| value(&forms[c.form], vals).le(Int::from_i128(c.bound)))
             .collect();
         smt.push();
@@ -618,6 +607,11 @@ fn sample(
             }
         }
     };
+    let admitted: Vec<Vec<(TransId, usize)>> = tuples
+        .steps
+        .iter()
+        .map(|steps| steps.iter().copied().filter(|&(id, _)| taken(id)).collect())
+        .collect();
     'runs: for _ in 0..RUNS {
         stop.check()?;
         // Initial values: declared, else small; kept when `init` holds.
@@ -644,11 +638,7 @@ fn sample(
             let Some(&i) = tuples.index.get(&s.locs) else {
                 continue 'runs;
             };
-            let steps: Vec<(TransId, usize)> = tuples.steps[i]
-                .iter()
-                .copied()
-                .filter(|&(id, _)| taken(id))
-                .collect();
+            let steps = &admitted[i];
             if steps.is_empty() {
                 continue 'runs;
             }

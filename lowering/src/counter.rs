@@ -202,6 +202,16 @@ pub fn view_program(l: &Lowered, view: &View) -> Result<CounterSystem, String> {
 }
 
 impl CounterSystem {
+    /// The scratch variables of a view program
+    /// ([`engine::infer::Hints::scratch`]): the values anonymous steps pick
+    /// for their locals.
+    pub fn scratch(&self) -> Vec<VarId> {
+        self.tracked
+            .iter()
+            .flat_map(|t| t.picked.iter().flatten().copied())
+            .collect()
+    }
+
     /// Linear forms worth a candidate fact of a view program: a shared
     /// variable that a tracked instance writes, or a local it forgets,
     /// minus the number of instances in the local states reachable from one
@@ -366,26 +376,19 @@ fn spawn_forms(
     skip: &BTreeSet<VarId>,
     read: &BTreeSet<VarId>,
 ) -> Vec<Vec<(VarId, i64)>> {
-    let spawns: Vec<&Transition> = p
-        .transitions
-        .iter()
-        .filter(|tr| {
-            tr.assigns
-                .iter()
-                .any(|a| a.var == t.start && !matches!(a.rhs, Rhs::Expr(Term::Const(0))))
-        })
-        .collect();
-    let values: BTreeSet<i64> = spawns
-        .iter()
-        .flat_map(|tr| &tr.assigns)
-        .filter(|a| a.var == t.start)
-        .filter_map(|a| match a.rhs {
-            Rhs::Expr(Term::Const(c)) => Some(c),
-            _ => None,
-        })
-        .collect();
+    // The spawns that start the tracked instance, and the values they give
+    // the pending start (a constant other than 0).
+    let mut values = BTreeSet::new();
     let mut vars = BTreeSet::new();
-    for tr in &spawns {
+    for tr in &p.transitions {
+        let Some(start) = tr.assigns.iter().find(|a| a.var == t.start) else {
+            continue;
+        };
+        match start.rhs {
+            Rhs::Expr(Term::Const(0)) => continue,
+            Rhs::Expr(Term::Const(c)) => values.insert(Some(c)),
+            _ => values.insert(None),
+        };
         tr.guard.for_each_var(&mut |v| {
             vars.insert(v);
         });
@@ -403,13 +406,13 @@ fn spawn_forms(
         vars.extend(others);
     }
     let c = match values.iter().collect::<Vec<_>>()[..] {
-        [&c] if c > 0 => Some(c),
+        [&Some(c)] if c > 0 => Some(c),
         _ => None,
     };
+    let k = c.unwrap_or(1);
     let mut out = Vec::new();
     for y in vars.into_iter().filter(|v| !skip.contains(v)) {
         for sign in [1, -1] {
-            let k = c.unwrap_or(1);
             let mut form = vec![(y, sign * k)];
             form.extend(t.counters.iter().map(|&n| (n, -sign * k)));
             if c.is_some() {

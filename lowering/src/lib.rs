@@ -60,10 +60,18 @@ pub struct LoopSite {
     /// The site's counter (how many instances it has started), written
     /// only by the creating thread.
     pub spawned: engine::ir::VarId,
-    /// The reason of the give-up location reached when the site starts
-    /// one thread more than it has instances (the counter abstraction
+}
+
+impl LoopSite {
+    /// The reason of the give-up location reached when a site with
+    /// `count` instances starts one thread more (the counter abstraction
     /// covers those executions, not the instances).
-    pub beyond: String,
+    pub fn beyond(count: usize) -> String {
+        format!(
+            "a pthread_create call in a loop ran more than {count} times (its first {count} \
+             threads are explored one by one; more are covered only by the counter abstraction)"
+        )
+    }
 }
 
 /// Where an IR variable comes from (for source-level traces and witnesses).

@@ -416,14 +416,9 @@ fn relying_proof(
     use lowering::counter::{view_program, View};
     let v = view_program(l, &View::default()).expect("a view program");
     let forms = v.view_forms();
-    let scratch: Vec<engine::ir::VarId> = v
-        .tracked
-        .iter()
-        .flat_map(|t| t.picked.iter().flatten().copied())
-        .collect();
     let hints = engine::infer::Hints {
         forms: &forms,
-        scratch: &scratch,
+        scratch: &v.scratch(),
         rely: &v.relies,
     };
     let limits = engine::infer::Limits {

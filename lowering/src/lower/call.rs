@@ -521,15 +521,10 @@ impl Lowerer<'_> {
             let name = format!("{}.spawned", self.threads[ks[0]].name);
             self.var(name, Some(0), crate::term::Range::new(0, count as i128))
         });
-        let beyond = format!(
-            "a pthread_create call in a loop ran more than {count} times (its first {count} \
-             threads are explored one by one; more are covered only by the counter abstraction)"
-        );
         if let Some(n) = counter {
             self.loop_sites.push(crate::LoopSite {
                 instances: ks.iter().map(|&k| engine::ir::ThreadId::new(k)).collect(),
                 spawned: n,
-                beyond: beyond.clone(),
             });
         }
         let run = |l: &Self, i: usize| {
@@ -542,7 +537,7 @@ impl Lowerer<'_> {
             None => cmp(CmpOp::Eq, Term::Var(run(l, i)), Term::Const(0)),
         };
         let again = if count > 1 {
-            self.give_up(&beyond)
+            self.give_up(&crate::LoopSite::beyond(count))
         } else {
             self.give_up(
                 "a pthread_create call ran more than once (unbounded thread creation is not modelled)",
