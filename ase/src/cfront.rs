@@ -48,6 +48,11 @@ pub struct CppArgs {
     /// SV-COMP assumes).
     #[arg(long)]
     pub malloc_may_fail: bool,
+    /// Model heap arrays of run-time length exactly up to 8 elements (a
+    /// longer one gives up) instead of by one tracked element
+    /// (SOUNDNESS.md, "Heap arrays of run-time length").
+    #[arg(long)]
+    pub no_heap_tails: bool,
     /// Check data races only (SV-COMP's no-data-race), not assertions. By
     /// default C programs are checked for both.
     #[arg(long, conflicts_with = "no_races")]
@@ -84,6 +89,7 @@ impl Default for CppArgs {
             init: None,
             heap_budget: lowering::DEFAULT_HEAP_BUDGET,
             malloc_may_fail: false,
+            no_heap_tails: false,
             races: false,
             no_races: false,
         }
@@ -120,6 +126,9 @@ impl CppArgs {
         if self.malloc_may_fail {
             out.push("--malloc-may-fail".into());
         }
+        if self.no_heap_tails {
+            out.push("--no-heap-tails".into());
+        }
         if self.races {
             out.push("--races".into());
         }
@@ -147,6 +156,7 @@ impl CppArgs {
             heap_budget: self.heap_budget,
             malloc_may_fail: self.malloc_may_fail,
             checks: self.checks(),
+            tails: !self.no_heap_tails,
             ..lowering::Options::default()
         }
     }

@@ -321,32 +321,50 @@ fn run_c(
     let want_proof =
         args.evidence.invariants || (args.evidence.witness.is_some() && args.certify.no_certify);
     let bugs = engine_args(args, Some(lowered.bug_condition()));
-    let search =
-        |program: &Program, config: &engine::ase::Config, want_proof: bool| match args.engine {
-            CheckEngine::Ase => {
-                let (o, p) = engine::ase::check_with_proof(program, config);
-                (o, p, None, None)
-            }
-            CheckEngine::Ur => {
-                let (o, p) = engine::ur::check_with_proof(program, config);
-                (o, p, None, None)
-            }
-            CheckEngine::Infer => {
-                let deadline = config.timeout.map(|t| std::time::Instant::now() + t);
-                let inferred = engine::infer::prove(program, deadline, None);
-                (inferred.outcome, None, None, inferred.invariants)
-            }
-            CheckEngine::Auto => {
-                let found = crate::auto_with_evidence(program, config, &bugs, want_proof);
-                (
-                    found.outcome,
-                    found.proof,
-                    found.reachable,
-                    found.invariants,
-                )
-            }
-            _ => (args.engine.check(program, config, &bugs), None, None, None),
-        };
+    // Heap arrays of run-time length: an error past the allocation of a
+    // tail is no counterexample, so bugs are searched in the program
+    // lowered without tails (SOUNDNESS.md, "Heap arrays of run-time
+    // length").
+    let exact = lowered
+        .tail_errors()
+        .then(|| {
+            let options = lowering::Options {
+                tails: false,
+                ..job.cpp.lowering_options()
+            };
+            lowering::lower_with(&unit, &options).ok()
+        })
+        .flatten();
+    let bug_model = exact.as_ref().unwrap_or(&lowered);
+    let bug_args = engine_args(args, Some(bug_model.bug_condition()));
+    let search = |program: &Program,
+                  config: &engine::ase::Config,
+                  want_proof: bool,
+                  bugs: &crate::EngineArgs| match args.engine {
+        CheckEngine::Ase => {
+            let (o, p) = engine::ase::check_with_proof(program, config);
+            (o, p, None, None)
+        }
+        CheckEngine::Ur => {
+            let (o, p) = engine::ur::check_with_proof(program, config);
+            (o, p, None, None)
+        }
+        CheckEngine::Infer => {
+            let deadline = config.timeout.map(|t| std::time::Instant::now() + t);
+            let inferred = engine::infer::prove(program, deadline, None);
+            (inferred.outcome, None, None, inferred.invariants)
+        }
+        CheckEngine::Auto => {
+            let found = crate::auto_with_evidence(program, config, bugs, want_proof);
+            (
+                found.outcome,
+                found.proof,
+                found.reachable,
+                found.invariants,
+            )
+        }
+        _ => (args.engine.check(program, config, bugs), None, None, None),
+    };
     // Threads created in loops: the bounded instances get two thirds of the
     // time, so that the counter abstraction has a third even when they
     // exhaust their budget.
@@ -361,7 +379,9 @@ fn run_c(
         ..*config
     };
     let (mut outcome, proof, reachable, invariants) =
-        search(&lowered.program, &bounded, want_proof);
+        search(&lowered.program, &bounded, want_proof, &bugs);
+    // Whether the verdict's trace is one of `bug_model`.
+    let mut by_bug_model = false;
     let mut counted: Option<Option<engine::certify::Certification>> = None;
     let mut counting_reason: Option<String> = None;
     if let Verdict::Unsafe(trace) = &outcome.verdict {
@@ -370,6 +390,8 @@ fn run_c(
             let beyond = |s: &lowering::LoopSite| lowering::LoopSite::beyond(s.instances.len());
             let why = if lowered.loop_sites.iter().any(|s| beyond(s) == reason) {
                 format!("no proof for more threads than the instances: {reason}")
+            } else if reason == lowering::TAIL_ERROR {
+                format!("no proof and no counterexample: {reason}")
             } else {
                 format!("an execution reaches behaviour that is not modelled: {reason}")
             };
@@ -377,10 +399,10 @@ fn run_c(
             // search again with only `reach_error()` as the target, in the
             // time left (SOUNDNESS.md, "Give-up states").
             let mut left = config.timeout.map(|t| t.saturating_sub(outcome.stats.time));
-            let errors = lowered.errors_only();
+            let errors = bug_model.errors_only();
             let search_errors = |timeout: Option<Duration>| {
                 let config = engine::ase::Config { timeout, ..*config };
-                search(&errors, &config, false).0
+                search(&errors, &config, false, &bug_args).0
             };
             let in_loops = !lowered.loop_sites.is_empty();
             // Threads created in loops: a short errors-only search first, so
@@ -426,6 +448,7 @@ fn run_c(
             if counted.is_none() {
                 outcome.verdict = match again {
                     Some(o) if matches!(o.verdict, Verdict::Unsafe(_)) => {
+                        by_bug_model = true;
                         let time = outcome.stats.time + o.stats.time;
                         outcome.stats = o.stats;
                         outcome.stats.time = time;
@@ -449,9 +472,10 @@ fn run_c(
             counted = c;
         }
     }
+    let lowered = if by_bug_model { bug_model } else { &lowered };
     // A bug of the reduced program must be one of the program without the
     // reduction: its trace is replayed there (SOUNDNESS.md, "Reduction").
-    let unreduced_steps = unreduced_replay(job, &unit, &lowered, &mut outcome);
+    let unreduced_steps = unreduced_replay(job, &unit, lowered, &mut outcome);
     let (proof, reachable, invariants) = if counted.is_some() {
         (None, None, None)
     } else {
@@ -481,7 +505,7 @@ fn run_c(
     let mut evidence = crate::evidence::CEvidence::new(
         &job.program,
         &unit,
-        &lowered,
+        lowered,
         &outcome,
         proof.as_ref(),
         witness_cert,
@@ -522,6 +546,7 @@ fn unreduced_replay(
     let options = lowering::Options {
         reduce: false,
         compress: false,
+        tails: lowered.tails,
         ..job.cpp.lowering_options()
     };
     let result = lowering::lower_with(unit, &options)

@@ -324,6 +324,7 @@ pub(crate) fn emit(mut l: Lowerer<'_>) -> Result<Lowered> {
         checks: l.checks,
         races: race_accesses,
         race_conditions: n_races,
+        tails: !l.tails.is_empty(),
     })
 }
 

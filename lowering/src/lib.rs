@@ -36,6 +36,7 @@ use engine::ir::{LocId, Program, ThreadId};
 pub use error::LowerError;
 use frontend::lang_c::span::Span;
 use frontend::{DataModel, ParsedUnit};
+pub use lower::TAIL_ERROR;
 
 /// A thread instance of the lowered program.
 #[derive(Clone, Debug)]
@@ -179,6 +180,8 @@ pub struct Lowered {
     /// they follow the `reach_error()` conditions (when assertions are
     /// checked) and precede the give-ups.
     pub race_conditions: usize,
+    /// Whether some heap object has a tail ([`Options::tails`]).
+    pub tails: bool,
 }
 
 /// Which errors the lowered program's error condition holds.
@@ -230,6 +233,13 @@ impl Lowered {
         // the give-ups.
         p.error.truncate(self.bugs());
         p
+    }
+
+    /// Whether an error may be reached past the allocation of a tail (the
+    /// give-up [`TAIL_ERROR`]): bugs are then searched in the program
+    /// lowered without tails ([`Options::tails`]).
+    pub fn tail_errors(&self) -> bool {
+        self.give_ups.iter().any(|(_, _, r)| r == TAIL_ERROR)
     }
 
     /// How many error conditions are bugs (the rest are give-ups).
@@ -301,6 +311,12 @@ pub struct Options {
     pub malloc_may_fail: bool,
     /// What the error condition holds (`--races`, `--no-races`).
     pub checks: Checks,
+    /// Heap arrays of run-time length of scalars are tails: one element
+    /// tracked exactly, others read as any value (SOUNDNESS.md, "Heap
+    /// arrays of run-time length"); an error past a tail's allocation gives
+    /// up. Off: the arrays hold at most 8 elements (the capacity of arrays of run-time length),
+    /// exactly (longer ones give up): the model bugs are searched in.
+    pub tails: bool,
 }
 
 /// The default of [`Options::instances`].
@@ -318,6 +334,7 @@ impl Default for Options {
             heap_budget: DEFAULT_HEAP_BUDGET,
             malloc_may_fail: false,
             checks: Checks::default(),
+            tails: true,
         }
     }
 }
@@ -337,6 +354,7 @@ pub fn lower_with(unit: &ParsedUnit, options: &Options) -> Result<Lowered, Lower
         l.malloc_may_fail = options.malloc_may_fail;
         l.instances = options.instances.max(1);
         l.checks = options.checks;
+        l.tails_enabled = options.tails;
         Ok(l)
     };
     // Threads are lowered one after the other, so a dereference may be

@@ -109,7 +109,7 @@ impl Lowerer<'_> {
         let ty = self.declared_return_type(name, span)?;
         let (lo, hi) = match &ty {
             CType::Int(i) => (i.min(), i.max()),
-            CType::Ptr(_) => (0, u32::MAX.into()),
+            CType::Ptr(_) => (0, super::tails::POINTER_MAX.into()),
             CType::Void => return Ok(Val::term(Term::Const(0), CType::Void)),
             _ => {
                 return Err(LowerError::unsupported(

@@ -16,6 +16,12 @@ use crate::types::{common_type, promote, CType, IntTy, Types};
 /// Most cases one expression may split into.
 const MAX_CASES: usize = 2048;
 
+/// The give-up of an access into a tail element other than the element
+/// itself (the tails hold scalars, [`super::tails`]).
+pub(crate) const TAIL_MEMBER: &str =
+    "an access into an element of the tail of an array of run-time length \
+                           that is not a read or write of the element";
+
 /// The outcome of evaluating an expression in one case.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Res {
@@ -58,6 +64,13 @@ pub enum Target {
     Cell(ObjId, u64),
     /// Undefined behaviour (an invalid pointer, an index out of bounds).
     Ub(String),
+    /// An element of the tail of a heap array of run-time length
+    /// ([`super::tails`]): the tracked one or another, at address `addr`.
+    Tail {
+        obj: ObjId,
+        addr: Term,
+        tracked: bool,
+    },
 }
 
 /// An lvalue: its target per case, and its type.
@@ -156,7 +169,7 @@ pub(crate) fn parse_char(s: &str) -> Option<i128> {
     Some(super::wrap_const(v, IntTy::CHAR))
 }
 
-fn is_compatible(a: &CType, b: &CType) -> bool {
+pub(crate) fn is_compatible(a: &CType, b: &CType) -> bool {
     match (a, b) {
         (CType::Int(x), CType::Int(y)) => x.bits == y.bits,
         (CType::Ptr(_), CType::Ptr(_)) => true,
@@ -697,6 +710,9 @@ impl Lowerer<'_> {
                     (TargetVar::Var(x), Res::Val(t)) => {
                         self.plain_edge(cur, next, c, vec![(*x, t.clone())], Some(span));
                     }
+                    (TargetVar::Skip, Res::Val(_)) => {
+                        self.plain_edge(cur, next, c, vec![], Some(span));
+                    }
                 }
             }
         }
@@ -734,6 +750,7 @@ impl Lowerer<'_> {
                     self.objects[o].addr_taken = true;
                     (c, Res::Val(Term::Const(self.objects[o].base + off as i64)))
                 }
+                Target::Tail { addr, .. } => (c, Res::Val(addr)),
                 Target::Ub(r) => (c, Res::Ub(r)),
             });
         }
@@ -765,6 +782,11 @@ impl Lowerer<'_> {
             .cases
             .iter()
             .any(|(_, t)| matches!(t, Target::Cell(o, _) if self.maybe_shared(*o)));
+        let shared = shared
+            || p.cases
+                .iter()
+                .any(|(_, t)| matches!(t, Target::Tail { obj, .. } if self.maybe_shared(*obj)));
+        self.note_tail_read(&p.cases);
         let mut cases = Vec::new();
         for (c, t) in &p.cases {
             cases.push(match t {
@@ -772,6 +794,9 @@ impl Lowerer<'_> {
                     c.clone(),
                     Res::Val(Term::Var(self.objects[*o].cells[*off as usize])),
                 ),
+                Target::Tail { obj, tracked, .. } => {
+                    (c.clone(), self.tail_read(*obj, *tracked, &p.ty, span))
+                }
                 Target::Ub(r) => (c.clone(), Res::Ub(r.clone())),
             });
         }
@@ -796,6 +821,10 @@ impl Lowerer<'_> {
             .into_iter()
             .map(|(c, t)| match t {
                 Target::Cell(o, off) => (c, TargetVar::Var(self.objects[o].cells[off as usize])),
+                Target::Tail {
+                    obj, tracked: true, ..
+                } => (c, TargetVar::Var(self.tails[&obj].cell)),
+                Target::Tail { tracked: false, .. } => (c, TargetVar::Skip),
                 Target::Ub(r) => (c, TargetVar::Ub(r)),
             })
             .collect();
@@ -861,6 +890,7 @@ impl Lowerer<'_> {
                         .into_iter()
                         .map(|(c, t)| match t {
                             Target::Cell(o, off) => (c, Target::Cell(o, off + foff)),
+                            Target::Tail { .. } => (c, Target::Ub(TAIL_MEMBER.into())),
                             ub => (c, ub),
                         })
                         .collect(),
@@ -893,6 +923,9 @@ impl Lowerer<'_> {
                                 match (&t, r) {
                                     (Target::Ub(u), _) | (_, Res::Ub(u)) => {
                                         out.push((c, Target::Ub(u.clone())))
+                                    }
+                                    (Target::Tail { .. }, _) => {
+                                        out.push((c, Target::Ub(TAIL_MEMBER.into())))
                                     }
                                     (Target::Cell(o, off), Res::Val(Term::Const(k))) => {
                                         if *k >= 0 && (*k as u64) < n {
@@ -989,7 +1022,8 @@ impl Lowerer<'_> {
         }
         let mut candidates: Vec<(ObjId, u64, i64)> = Vec::new();
         for o in 0..self.objects.len() {
-            if !self.objects[o].addr_taken {
+            // A tail's addresses are its elements ([`Lowerer::tail_targets`]).
+            if !self.objects[o].addr_taken || self.tails.contains_key(&o) {
                 continue;
             }
             let mut subs = Vec::new();
@@ -1004,12 +1038,13 @@ impl Lowerer<'_> {
         for (c, r) in v.cases {
             match r {
                 Res::Ub(u) => out.push((c, Target::Ub(u))),
-                Res::Val(Term::Const(a)) => match candidates.iter().find(|x| x.2 == a) {
-                    Some(&(o, off, _)) => self.heap_target(&mut out, c, o, off),
-                    None => out.push((c, Target::Ub("invalid pointer dereference".into()))),
-                },
+                Res::Val(Term::Const(a)) if candidates.iter().any(|x| x.2 == a) => {
+                    if let Some(&(o, off, _)) = candidates.iter().find(|x| x.2 == a) {
+                        self.heap_target(&mut out, c, o, off);
+                    }
+                }
                 Res::Val(t) => {
-                    let mut hit = Vec::new();
+                    let mut hit = vec![self.tail_targets(&mut out, &c, &t, &pointee)];
                     for &(o, off, a) in &candidates {
                         let at = cmp(CmpOp::Eq, t.clone(), Term::Const(a));
                         hit.push(at.clone());
@@ -1605,6 +1640,8 @@ type Branches<'e> = (
 #[derive(Clone, Debug)]
 pub enum TargetVar {
     Var(VarId),
+    /// A tail element that is not tracked: the store does nothing.
+    Skip,
     Ub(String),
 }
 

@@ -2,7 +2,7 @@
 //!
 //! Each allocation site (a call as the lowering meets it: per inlined call
 //! and thread instance) owns a budget of [`crate::Options::heap_budget`]
-//! objects of the allocated type, made in advance with addresses of their
+//! objects of the allocated type (one outside loops), made in advance with addresses of their
 //! own, and a counter of the objects it has handed out: the `k`-th
 //! execution of the site returns object `k` (a fresh address, never
 //! reused) and the execution past the budget gives up. Every heap object
@@ -16,6 +16,7 @@ use frontend::lang_c::ast::{BinaryOperator as B, Expression};
 use frontend::lang_c::span::{Node, Span};
 
 use super::expr::{Res, Val};
+use super::tails::TAIL_SPACE;
 use super::{Lowerer, ObjId};
 use crate::error::{LowerError, Result};
 use crate::term::{and, any, cmp, not, within, Range};
@@ -73,14 +74,11 @@ impl Lowerer<'_> {
                 // array of the capacity, with its length.
                 Err(refused) => match self.runtime_count(arg(0)?)? {
                     Some((elem, n)) => {
-                        let n = self.eval(n)?;
-                        let n = self.convert(n, &CType::Int(IntTy::LLONG), span)?;
-                        let n = self.materialize(n, span)?;
-                        let [(Cond::True, Res::Val(n))] = n.cases.as_slice() else {
+                        let Some(n) = self.runtime_length(n, span)? else {
                             return Err(refused);
                         };
-                        let ty = CType::Array(Box::new(elem), crate::types::VLA_CAPACITY);
-                        self.allocate(name, ty, Contents::Any, Some(n.clone()), span)?
+                        let ty = self.runtime_array(elem);
+                        self.allocate(name, ty, Contents::Any, Some(n), span)?
                     }
                     None => return Err(refused),
                 },
@@ -89,16 +87,29 @@ impl Lowerer<'_> {
                 let ty = self.allocated_type(arg(0)?, None)?;
                 self.allocate(name, ty, Contents::Any, None, span)?
             }
-            "calloc" => {
-                let n = self.const_value(arg(0)?).map_err(|_| {
-                    LowerError::unsupported(
+            "calloc" => match self.const_value(arg(0)?) {
+                Ok(n) => {
+                    let ty = self.allocated_type(arg(1)?, Some(n))?;
+                    self.allocate(name, ty, Contents::Zero, None, span)?
+                }
+                // A count known at run time only: as `malloc`'s.
+                Err(_) => {
+                    let refused = LowerError::unsupported(
                         span,
-                        "`calloc` with a count that is not a constant is not modelled",
-                    )
-                })?;
-                let ty = self.allocated_type(arg(1)?, Some(n))?;
-                self.allocate(name, ty, Contents::Zero, None, span)?
-            }
+                        "`calloc` with a count that is not a constant and a size that is not \
+                         `sizeof(T)` is not modelled",
+                    );
+                    if !is_sizeof(arg(1)?) {
+                        return Err(refused);
+                    }
+                    let elem = self.sizeof_type(arg(1)?)?;
+                    let Some(n) = self.runtime_length(arg(0)?, span)? else {
+                        return Err(refused);
+                    };
+                    let ty = self.runtime_array(elem);
+                    self.allocate(name, ty, Contents::Zero, Some(n), span)?
+                }
+            },
             "free" if self.buffer_free(arg(0)?, span)? => Val::term(Term::Const(0), CType::Void),
             "free" => {
                 let v = self.eval(arg(0)?)?;
@@ -157,6 +168,29 @@ impl Lowerer<'_> {
         Ok(Some((self.sizeof_type(t)?, n)))
     }
 
+    /// The object type of an array of run-time length: a tail is one
+    /// tracked element (`tails`), other arrays have the capacity.
+    fn runtime_array(&self, elem: CType) -> CType {
+        let cells = if self.tail_capable(&elem) {
+            1
+        } else {
+            crate::types::VLA_CAPACITY
+        };
+        CType::Array(Box::new(elem), cells)
+    }
+
+    /// The value of a run-time element count, as one term (`None`: it has
+    /// several cases).
+    fn runtime_length(&mut self, n: &Node<Expression>, span: Span) -> Result<Option<Term>> {
+        let n = self.eval(n)?;
+        let n = self.convert(n, &CType::Int(IntTy::LLONG), span)?;
+        let n = self.materialize(n, span)?;
+        Ok(match n.cases.as_slice() {
+            [(Cond::True, Res::Val(n))] => Some(n.clone()),
+            _ => None,
+        })
+    }
+
     /// The `T` of `sizeof(T)` or `sizeof e`.
     fn sizeof_type(&mut self, e: &Node<Expression>) -> Result<CType> {
         match &e.node {
@@ -176,7 +210,13 @@ impl Lowerer<'_> {
         length: Option<Term>,
         span: Span,
     ) -> Result<Val> {
-        let budget = self.heap_budget;
+        // A site outside loops runs once (past that: the give-up below, as
+        // for a site in a loop built with `goto`).
+        let budget = if self.t.loops > 0 {
+            self.heap_budget
+        } else {
+            1
+        };
         let thread = self.threads[self.t.index].name.clone();
         let site = self.unique(&format!("{thread}.{func}"));
         if length.is_some() {
@@ -191,7 +231,7 @@ impl Lowerer<'_> {
                 ))
             }
             None => {
-                let objs = self.site_objects(&site, &ty, span)?;
+                let objs = self.site_objects(&site, &ty, budget, span)?;
                 self.heap_sites
                     .push((site.clone(), ty.clone(), objs.clone()));
                 objs
@@ -233,20 +273,44 @@ impl Lowerer<'_> {
         } else {
             None
         };
+        // A tail: its tracked index, havocked.
+        let tracked = match objs.first() {
+            Some(o) if self.tails.contains_key(o) => {
+                let index = self.temp(&CType::Int(IntTy::LLONG), span)?;
+                self.t.pending_havoc.push(index);
+                Some(index)
+            }
+            _ => None,
+        };
         let Some(cur) = self.t.cur else {
             self.flush();
             return Ok(Val::term(Term::Var(result), ptr));
         };
         let next = self.new_loc(Some(span));
         let mut ok = fails.map_or(Cond::True, |b| cmp(CmpOp::Eq, Term::Var(b), Term::Const(0)));
-        // A run-time length: within [1, capacity], else give up.
+        // A run-time length: within [1, capacity] (a tail: [1, tail
+        // space)), else give up.
         if let Some(n) = &length {
-            let capacity = crate::types::VLA_CAPACITY as i64;
-            let fits = within(n, 1, i128::from(capacity));
-            let reason = format!(
-                "an allocation of no element or of more than {capacity} (the capacity of \
-                 an allocation of run-time size)"
-            );
+            let (most, reason) = if tracked.is_some() {
+                (
+                    TAIL_SPACE - 1,
+                    format!(
+                        "an allocation of no element or of {TAIL_SPACE} or more (the most an \
+                         allocation of run-time size may hold)"
+                    ),
+                )
+            } else {
+                let capacity = crate::types::VLA_CAPACITY as i64;
+                (
+                    capacity,
+                    format!(
+                        "an allocation of no element or of more than {capacity} (the capacity \
+                         of an allocation of run-time size, when the elements are not scalars \
+                         or data races are checked)"
+                    ),
+                )
+            };
+            let fits = within(n, 1, i128::from(most));
             self.give_up_edge(cur, and(ok.clone(), not(fits.clone())), &reason, span);
             ok = and(ok, fits);
         }
@@ -272,20 +336,29 @@ impl Lowerer<'_> {
             if let (Some(n), Some(&(len, _))) = (&length, self.lengths.get(&o)) {
                 assigns.push((len, n.clone()));
             }
-            let g = and(
+            let mut g = and(
                 ok.clone(),
                 cmp(CmpOp::Eq, Term::Var(count), Term::Const(i as i64)),
             );
+            if let (Some(index), Some(n)) = (tracked, &length) {
+                let (within_tail, more) = self.tail_allocation(o, n, index);
+                g = and(g, within_tail);
+                assigns.extend(more);
+            }
             self.plain_edge(cur, next, g, assigns, Some(span));
         }
         let over = and(
             ok,
             cmp(CmpOp::Eq, Term::Var(count), Term::Const(budget as i64)),
         );
-        let reason = format!(
-            "allocation site `{func}` ran more than {budget} times (the heap budget per site; \
-             raise it with --heap-budget)"
-        );
+        let reason = if budget == 1 && self.t.loops == 0 {
+            format!("allocation site `{func}` outside loops ran twice (a loop made with `goto`)")
+        } else {
+            format!(
+                "allocation site `{func}` ran more than {budget} times (the heap budget per \
+                 site; raise it with --heap-budget)"
+            )
+        };
         self.give_up_edge(cur, over, &reason, span);
         self.flush();
         self.t.cur = Some(next);
@@ -293,9 +366,15 @@ impl Lowerer<'_> {
     }
 
     /// The objects of an allocation site, with their liveness flags.
-    fn site_objects(&mut self, site: &str, ty: &CType, span: Span) -> Result<Vec<ObjId>> {
+    fn site_objects(
+        &mut self,
+        site: &str,
+        ty: &CType,
+        budget: usize,
+        span: Span,
+    ) -> Result<Vec<ObjId>> {
         let mut objs = Vec::new();
-        for i in 0..self.heap_budget {
+        for i in 0..budget {
             let name = format!("{site}.{i}");
             let o = self.object(&name, ty.clone(), Some(0), span)?;
             self.objects[o].owner = None;
@@ -303,6 +382,13 @@ impl Lowerer<'_> {
             self.name_object(o, &format!("*{name}"), None, None);
             let alive = self.var(format!("{name}.alive"), Some(0), Range::new(0, 1));
             self.heap.insert(o, alive);
+            if let (true, CType::Array(elem, _)) = (self.heap_lengths.contains(site), ty) {
+                if self.tail_capable(elem) {
+                    self.make_tail(o, &name, span)?;
+                    objs.push(o);
+                    continue;
+                }
+            }
             if self.heap_lengths.contains(site) {
                 let len = self.var(
                     format!("{name}.length"),
@@ -325,8 +411,8 @@ impl Lowerer<'_> {
 
     /// Makes the objects of the allocation sites a first lowering found.
     pub(crate) fn preallocate(&mut self, sites: &[(String, CType, Vec<ObjId>)]) -> Result<()> {
-        for (site, ty, _) in sites {
-            let objs = self.site_objects(site, ty, Span::none())?;
+        for (site, ty, objs) in sites {
+            let objs = self.site_objects(site, ty, objs.len(), Span::none())?;
             self.heap_sites.push((site.clone(), ty.clone(), objs));
         }
         Ok(())

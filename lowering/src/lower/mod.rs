@@ -19,6 +19,8 @@ mod scanf;
 mod stmt;
 mod strings;
 mod sync;
+mod tails;
+pub use tails::TAIL_ERROR;
 
 use std::collections::{HashMap, HashSet, VecDeque};
 
@@ -141,6 +143,9 @@ struct ThreadState {
     /// Where the thread finishes (`pthread_exit`, the start routine's
     /// return): thread-specific data destructors run there.
     finish: Option<Loc>,
+    /// Whether the last tail element this thread read is the tracked one
+    /// ([`tails`]), once the thread reads a tail or reaches an error.
+    tail_exact: Option<VarId>,
 }
 
 /// Lowers one translation unit.
@@ -215,6 +220,13 @@ pub struct Lowerer<'a> {
     pub(crate) sites_met: usize,
     /// The addresses of the functions used as values.
     pub(crate) fn_addrs: std::collections::BTreeMap<String, i64>,
+    /// The heap objects with a tail ([`tails`]).
+    pub(crate) tails: std::collections::BTreeMap<ObjId, tails::Tail>,
+    /// Set when a tail is allocated, once some object may have one.
+    pub(crate) tail_used: Option<VarId>,
+    /// Whether heap arrays of run-time length get tails
+    /// ([`crate::Options::tails`]).
+    pub(crate) tails_enabled: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -370,6 +382,9 @@ impl<'a> Lowerer<'a> {
             heap_lengths: HashSet::new(),
             sites_met: 0,
             fn_addrs: Default::default(),
+            tails: Default::default(),
+            tail_used: None,
+            tails_enabled: true,
         };
         let mut defined = Vec::new();
         for ext in &unit.unit.0 {
@@ -615,7 +630,7 @@ impl<'a> Lowerer<'a> {
     pub(crate) fn scalar_range(&self, ty: &CType, span: Span) -> Result<Range> {
         Ok(match ty {
             CType::Int(i) => Range::new(i.min(), i.max()),
-            CType::Ptr(_) => Range::new(0, u32::MAX.into()),
+            CType::Ptr(_) => Range::new(0, tails::POINTER_MAX.into()),
             CType::Mutex | CType::ThreadHandle => Range::new(0, 1 << 20),
             CType::CondVar | CType::Opaque(_) => Range::new(0, 0),
             CType::Float => {
@@ -1069,6 +1084,30 @@ impl<'a> Lowerer<'a> {
     }
 
     pub(crate) fn edge_kind(
+        &mut self,
+        from: Loc,
+        to: Loc,
+        guard: Cond,
+        assigns: Vec<(VarId, Term)>,
+        span: Option<Span>,
+        kind: EdgeKind,
+    ) {
+        if guard == Cond::False {
+            return;
+        }
+        if let Some(cases) = self.error_cases(to, &guard) {
+            // The rest (a tail read inexactly) blocks.
+            self.t.cfg.locs[from].blocking = true;
+            for (g, to) in cases {
+                self.edge_kind_exact(from, to, g, assigns.clone(), span, kind);
+            }
+            return;
+        }
+        self.edge_kind_exact(from, to, guard, assigns, span, kind);
+    }
+
+    /// [`Lowerer::edge_kind`] without the tails' split of error edges.
+    fn edge_kind_exact(
         &mut self,
         from: Loc,
         to: Loc,

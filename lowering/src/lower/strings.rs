@@ -349,7 +349,7 @@ impl Lowerer<'_> {
             .iter()
             .map(|(_, t)| match t {
                 Target::Cell(o, off) => room(&self.types, &self.objects[*o].ty, *off, &elem),
-                Target::Ub(_) => 0,
+                Target::Ub(_) | Target::Tail { .. } => 0,
             })
             .collect();
         Ok(Region {
@@ -388,6 +388,10 @@ impl Lowerer<'_> {
                     self.within_length(&mut cases, cond.clone(), *o, off + c)
                 }
                 Target::Cell(..) => cases.push((cond.clone(), Target::Ub(reason.to_string()))),
+                Target::Tail { .. } => cases.push((
+                    cond.clone(),
+                    Target::Ub(super::expr::TAIL_MEMBER.to_string()),
+                )),
                 ub => cases.push((cond.clone(), ub.clone())),
             }
         }

@@ -193,7 +193,11 @@ impl Lowerer<'_> {
             return v;
         }
         let name = format!("{}.specific.{id}", self.threads[thread].name);
-        let v = self.var(name, Some(0), Range::new(0, u32::MAX.into()));
+        let v = self.var(
+            name,
+            Some(0),
+            Range::new(0, super::tails::POINTER_MAX.into()),
+        );
         self.sync.tls.insert((thread, id), v);
         v
     }
@@ -242,6 +246,7 @@ impl Lowerer<'_> {
                     }
                 }
                 Target::Ub(r) => self.give_up_edge(cur, c, &r, span),
+                Target::Tail { .. } => self.give_up_edge(cur, c, super::expr::TAIL_MEMBER, span),
             }
         }
         self.t.cfg.locs[cur].blocking |= blocking;
@@ -729,6 +734,7 @@ impl Lowerer<'_> {
                         .map(|(c, t)| match t {
                             TargetVar::Var(v) => (c, Res::Val(Term::Var(v))),
                             TargetVar::Ub(r) => (c, Res::Ub(r)),
+                            TargetVar::Skip => (c, Res::Ub(super::expr::TAIL_MEMBER.into())),
                         })
                         .collect(),
                     ty: CType::Ptr(Box::new(CType::Void)),
@@ -837,6 +843,7 @@ impl Lowerer<'_> {
                                 })
                         }
                         Target::Ub(u) => Err(u.clone()),
+                        Target::Tail { .. } => Err(super::expr::TAIL_MEMBER.into()),
                     },
                 )
             })

@@ -1,0 +1,273 @@
+//! The tails of heap arrays of run-time length (SOUNDNESS.md, "Heap arrays
+//! of run-time length").
+//!
+//! `malloc(n * sizeof(T))` with `n` known at run time only and `T` a scalar
+//! makes an object whose first [`VLA_CAPACITY`] elements are cells, exactly
+//! as for shorter arrays. When `n` is larger, the elements from
+//! `VLA_CAPACITY` to `n − 1` are its *tail*, modelled by one element kept
+//! exactly: its index is chosen arbitrarily when the array is allocated
+//! (the variable [`Tail::index`]) and its value is [`Tail::cell`]. Reading
+//! another element of the tail gives any value of the element type;
+//! writing one does nothing.
+//!
+//! Every execution of the program is then an execution of the model, for
+//! every choice of the index (the arbitrary reads can return what the
+//! program read). An error is only counted when the last tail element its
+//! thread read (if any) was the tracked one, the thread's
+//! [`ThreadState::tail_exact`](super::ThreadState) flag: an execution of
+//! the program reaching the error is matched by the model whose index is
+//! that element's, so a proof covers every execution. The converse does not
+//! hold: once a tail is allocated, reaching the error goes to a give-up
+//! location instead (the counterexample may depend on arbitrary reads).
+//! Without a tail the model is the exact one.
+//!
+//! A tail-capable object gets its own range of [`TAIL_SPACE`] addresses
+//! above every other object, so pointer arithmetic into the tail is plain
+//! integer arithmetic on addresses.
+
+use engine::ir::{CmpOp, Cond, Term, VarId};
+use frontend::lang_c::span::Span;
+
+use super::expr::{Res, Target};
+use super::{Lowerer, ObjId, ERROR};
+use crate::error::{LowerError, Result};
+use crate::term::{add, and, any, cmp, not, or, sub, Range};
+use crate::types::CType;
+
+/// Addresses reserved for each tail-capable object (its elements, so the
+/// length of its longest allocation plus one).
+pub(crate) const TAIL_SPACE: i64 = 1 << 32;
+
+/// The greatest pointer value (addresses of tail-capable objects included).
+pub(crate) const POINTER_MAX: i64 = (1 << 48) - 1;
+
+/// The give-up of an error reached once a tail is allocated.
+pub const TAIL_ERROR: &str = "an error is reached in the model of heap arrays of run-time \
+     length, which keeps one element of each exactly and reads the others as any value: not a \
+     counterexample (arrays of at most 8 elements are searched exactly)";
+
+/// The tracked element of a tail-capable heap object.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Tail {
+    /// Its index (from `VLA_CAPACITY` on; chosen when the tail is allocated).
+    pub index: VarId,
+    /// Its value.
+    pub cell: VarId,
+    /// The object's length variable.
+    pub length: VarId,
+}
+
+impl Lowerer<'_> {
+    /// Whether allocations of run-time length of `elem` are tails: a
+    /// scalar element, tails asked for ([`crate::Options::tails`]) and the
+    /// check for assertions only (a race on an element needs both accesses
+    /// tracked).
+    pub(crate) fn tail_capable(&self, elem: &CType) -> bool {
+        matches!(elem, CType::Int(_) | CType::Ptr(_)) && self.tails_enabled && !self.checks.races
+    }
+
+    /// Makes heap object `o` (one element, its tracked one) a tail: its
+    /// length and tracked index, and addresses of its own.
+    pub(crate) fn make_tail(&mut self, o: ObjId, name: &str, span: Span) -> Result<()> {
+        let base = TAIL_SPACE * (self.tails.len() as i64 + 1);
+        if base + TAIL_SPACE > POINTER_MAX {
+            return Err(LowerError::unsupported(
+                span,
+                "too many heap objects of run-time length",
+            ));
+        }
+        self.objects[o].base = base;
+        let all = Range::new(0, i128::from(TAIL_SPACE));
+        let index = self.var(format!("{name}.tracked"), Some(0), all);
+        let length = self.var(format!("{name}.length"), Some(0), all);
+        // Not a C object witnesses may name (its index varies).
+        let cell = self.objects[o].cells[0];
+        self.vars[cell.index()].meta.c_name = Some(format!("{name}[tracked]"));
+        self.vars[cell.index()].meta.origin = crate::VarOrigin::Internal;
+        self.tails.insert(
+            o,
+            Tail {
+                index,
+                cell,
+                length,
+            },
+        );
+        if self.tail_used.is_none() {
+            self.tail_used = Some(self.var("heap.tail_used".into(), Some(0), Range::new(0, 1)));
+        }
+        Ok(())
+    }
+
+    /// The guard and assignments that allocate the tail `o` of `n`
+    /// elements: the tracked index is `index` (havocked), below `n`.
+    pub(crate) fn tail_allocation(
+        &self,
+        o: ObjId,
+        n: &Term,
+        index: VarId,
+    ) -> (Cond, Vec<(VarId, Term)>) {
+        let tail = self.tails[&o];
+        let guard = and(
+            cmp(CmpOp::Ge, Term::Var(index), Term::Const(0)),
+            cmp(CmpOp::Lt, Term::Var(index), n.clone()),
+        );
+        let mut assigns = vec![(tail.index, Term::Var(index)), (tail.length, n.clone())];
+        if let Some(used) = self.tail_used {
+            assigns.push((used, Term::Const(1)));
+        }
+        (guard, assigns)
+    }
+
+    /// The targets of a pointer `t` (under `c`) into the tails of objects
+    /// whose elements have a type compatible with `pointee`; the condition
+    /// that `t` points into one of their address ranges past the cells.
+    pub(crate) fn tail_targets(
+        &self,
+        out: &mut Vec<(Cond, Target)>,
+        c: &Cond,
+        t: &Term,
+        pointee: &CType,
+    ) -> Cond {
+        let mut hit = Vec::new();
+        for (&o, tail) in &self.tails {
+            let CType::Array(elem, _) = &self.objects[o].ty else {
+                continue;
+            };
+            if !super::expr::is_compatible(elem, pointee) {
+                continue;
+            }
+            // The element `t` designates, counted from the object's start.
+            let i = minus(t, self.objects[o].base);
+            let space = and(
+                cmp(CmpOp::Ge, i.clone(), Term::Const(0)),
+                cmp(CmpOp::Lt, i.clone(), Term::Const(TAIL_SPACE)),
+            );
+            hit.push(space.clone());
+            let end = Term::Var(tail.length);
+            let inside = and(space.clone(), cmp(CmpOp::Lt, i.clone(), end.clone()));
+            let at = cmp(CmpOp::Eq, i.clone(), Term::Var(tail.index));
+            let live = self.alive(o).unwrap_or(Cond::True);
+            let here = and(c.clone(), live.clone());
+            let target = |tracked| Target::Tail {
+                obj: o,
+                addr: t.clone(),
+                tracked,
+            };
+            out.push((
+                and(here.clone(), and(inside.clone(), at.clone())),
+                target(true),
+            ));
+            out.push((and(here.clone(), and(inside, not(at))), target(false)));
+            out.push((
+                and(here, and(space.clone(), cmp(CmpOp::Ge, i, end))),
+                Target::Ub("access past the length of an array of run-time length".into()),
+            ));
+            out.push((
+                and(and(c.clone(), not(live)), space),
+                Target::Ub("access to heap memory that is freed or not allocated".into()),
+            ));
+        }
+        any(hit)
+    }
+
+    /// The value read from a tail target: the tracked cell, or any value of
+    /// the element type (a havocked temporary).
+    pub(crate) fn tail_read(&mut self, o: ObjId, tracked: bool, ty: &CType, span: Span) -> Res {
+        if tracked {
+            return Res::Val(Term::Var(self.tails[&o].cell));
+        }
+        match self.temp(ty, span) {
+            Ok(h) => {
+                let r = self.vars[h.index()].range;
+                self.t.pending_havoc.push(h);
+                self.t.pending_guard.push(crate::term::within(
+                    &Term::Var(h),
+                    r.lo.unwrap_or(i128::MIN),
+                    r.hi.unwrap_or(i128::MAX),
+                ));
+                Res::Val(Term::Var(h))
+            }
+            Err(e) => Res::Ub(e.to_string()),
+        }
+    }
+
+    /// After a read whose cases are `cases`: the thread's exactness flag
+    /// says whether the tail element read (if any) is the tracked one. The
+    /// first tail read of a group of edges sets it (one read event is all
+    /// the argument of the module needs).
+    pub(crate) fn note_tail_read(&mut self, cases: &[(Cond, Target)]) {
+        let untracked: Vec<Cond> = cases
+            .iter()
+            .filter(|(_, t)| matches!(t, Target::Tail { tracked: false, .. }))
+            .map(|(c, _)| c.clone())
+            .collect();
+        if !cases.iter().any(|(_, t)| matches!(t, Target::Tail { .. })) {
+            return;
+        }
+        let flag = self.tail_exact();
+        if self.t.pending_havoc.contains(&flag) {
+            return;
+        }
+        // An untracked element read clears the flag; otherwise it may be
+        // either (a model whose execution reaches the error with the flag
+        // set exists: the one that keeps it set).
+        let off = any(untracked);
+        self.t.pending_havoc.push(flag);
+        self.t.pending_guard.push(or(
+            not(off),
+            cmp(CmpOp::Eq, Term::Var(flag), Term::Const(0)),
+        ));
+    }
+
+    /// The current thread's exactness flag (1: no tail element read, or
+    /// the last one read is the tracked one).
+    fn tail_exact(&mut self) -> VarId {
+        if let Some(v) = self.t.tail_exact {
+            return v;
+        }
+        let name = self.unique(&format!("{}.tail_exact", self.threads[self.t.index].name));
+        let v = self.var(name, Some(1), Range::new(0, 1));
+        self.t.tail_exact = Some(v);
+        v
+    }
+
+    /// An edge to the error location once tails exist: to the error while
+    /// no tail is allocated; else to a give-up when the thread's last tail
+    /// read was exact, and nowhere otherwise (the model whose tracked index
+    /// is that read's covers it). `None`: an ordinary edge.
+    pub(crate) fn error_cases(
+        &mut self,
+        to: super::Loc,
+        guard: &Cond,
+    ) -> Option<[(Cond, super::Loc); 2]> {
+        let used = self.tail_used?;
+        if to != ERROR {
+            return None;
+        }
+        let flag = self.tail_exact();
+        let is = |v: VarId, k: i64| cmp(CmpOp::Eq, Term::Var(v), Term::Const(k));
+        let give_up = self.give_up(TAIL_ERROR);
+        Some([
+            (and(guard.clone(), is(used, 0)), ERROR),
+            (and(guard.clone(), and(is(used, 1), is(flag, 1))), give_up),
+        ])
+    }
+}
+
+/// `t − k`, folding `k` into a constant summand of `t` (addresses are
+/// `base + index`: conditions on the index stay small).
+fn minus(t: &Term, k: i64) -> Term {
+    let shifted = |c: i64, x: &Term| add(x.clone(), Term::Const(c - k));
+    match t {
+        Term::Const(c) => Term::Const(c - k),
+        Term::Add(a, b) => match (&**a, &**b) {
+            (Term::Const(c), x) | (x, Term::Const(c)) => shifted(*c, x),
+            _ => sub(t.clone(), Term::Const(k)),
+        },
+        Term::Sub(x, b) => match &**b {
+            Term::Const(c) => shifted(-c, x),
+            _ => sub(t.clone(), Term::Const(k)),
+        },
+        _ => sub(t.clone(), Term::Const(k)),
+    }
+}

@@ -1,0 +1,201 @@
+//! Randomized differential test of the tails of heap arrays of run-time
+//! length (`lowering/src/lower/tails.rs`) against the exact model of short
+//! arrays (`Options { tails: false }`: arrays of 1 to 8 elements, cell by
+//! cell).
+//!
+//! Each generated program allocates an `int` array of an input length `n`
+//! in `[1, 3]` (so the exact model is complete) and runs three threads of
+//! reads, writes and assertions at indices that are constants, `n − 1`, an
+//! input or a value read. Both lowerings are searched exhaustively by
+//! [`engine::explicit::prove`]; when both are conclusive:
+//!
+//! - a `safe` tails model means a `safe` exact model (the abstraction is a
+//!   proof of the program);
+//! - an error trace of the tails model (one before any tail exists) means
+//!   the exact model reaches the error too;
+//! - when the exact model reaches the error, the tails model is not
+//!   `safe` (it reaches the error or the tails' give-up).
+//!
+//! ```text
+//! cargo test --release -p ase-lowering --test tails_differential -- --nocapture
+//! ASE_TAILS_DIFF_N=2000 cargo test --release -p ase-lowering --test tails_differential
+//! ```
+
+mod common;
+#[allow(dead_code)]
+mod gen_c;
+
+use std::fmt::Write as _;
+use std::time::{Duration, Instant};
+
+use engine::explicit::{self, Bounds};
+use engine::ir::Program;
+use engine::verdict::Verdict;
+use gen_c::Rng;
+use lowering::{Checks, Lowered, Options};
+
+/// Programs checked by default (`ASE_TAILS_DIFF_N` sets another count).
+const N: u64 = 120;
+/// Time one search may take.
+const TIMEOUT: Duration = Duration::from_secs(5);
+
+/// One search: `Some(true)` safe, `Some(false)` unsafe, `None` unknown.
+fn safe(program: &Program) -> Option<bool> {
+    let bounds = Bounds {
+        bound: 3,
+        max_states: 200_000,
+        partial_order: false,
+    };
+    match explicit::prove(program, &bounds, Some(Instant::now() + TIMEOUT)).verdict {
+        Verdict::Safe(_) => Some(true),
+        Verdict::Unsafe(_) => Some(false),
+        Verdict::Unknown(_) => None,
+    }
+}
+
+/// Whether `reach_error()` is reachable (`None`: unknown).
+fn error_reachable(l: &Lowered) -> Option<bool> {
+    safe(&l.errors_only()).map(|s| !s)
+}
+
+/// An index expression of the array (usually in bounds).
+fn index(rng: &mut Rng) -> String {
+    match rng.below(5) {
+        0 => "0".into(),
+        1 => "n - 1".into(),
+        2 => "i".into(),
+        3 => "n / 2".into(),
+        _ => format!("{}", rng.range(0, 2)),
+    }
+}
+
+/// A few statements over `a`, the thread's input `i` and local `x`.
+fn statements(rng: &mut Rng, out: &mut String) {
+    for _ in 0..rng.range(1, 3) {
+        let c = rng.range(0, 2);
+        // Values stay in [0, 2] unless `malloc`'s contents are read or an
+        // element is incremented: range assertions usually hold.
+        let s = match rng.below(8) {
+            0 | 1 => format!("a[{}] = {c};", index(rng)),
+            2 => format!("x = a[{}];", index(rng)),
+            3 => {
+                let j = index(rng);
+                format!("a[{j}] = {c}; if (a[{j}] != {c}) reach_error();")
+            }
+            4 => format!("if (a[{}] < 0 || a[{0}] > 2) reach_error();", index(rng)),
+            5 => "if (x < 0 || x > 2) reach_error();".into(),
+            6 => format!("if (a[{}] != {c}) reach_error();", index(rng)),
+            _ => format!("a[{}] = a[{}] + 1;", index(rng), index(rng)),
+        };
+        let _ = writeln!(out, "  {s}");
+    }
+}
+
+/// The body of a function: its input index, then statements.
+fn body(rng: &mut Rng) -> String {
+    let mut s = String::from(
+        "  int x = 0;\n  int i = __VERIFIER_nondet_int();\n  \
+         __VERIFIER_assume(0 <= i && i < n);\n",
+    );
+    statements(rng, &mut s);
+    s
+}
+
+fn program(seed: u64) -> String {
+    let mut rng = Rng::new(seed);
+    let alloc = if rng.chance(75) {
+        "calloc(n, sizeof(int))"
+    } else {
+        "malloc(sizeof(int) * n)"
+    };
+    let mut s = String::from(
+        "#include <pthread.h>\n#include <stdlib.h>\n\
+         extern int __VERIFIER_nondet_int(void);\n\
+         extern void __VERIFIER_assume(int);\n\
+         extern void reach_error(void);\n\
+         int *a;\nint n;\n",
+    );
+    for t in ["t1", "t2"] {
+        let _ = write!(
+            s,
+            "void *{t}(void *arg) {{\n{}  return 0;\n}}\n",
+            body(&mut rng)
+        );
+    }
+    let _ = write!(
+        s,
+        "int main(void) {{\n  pthread_t p, q;\n  n = __VERIFIER_nondet_int();\n  \
+         __VERIFIER_assume(n >= 1 && n <= 3);\n  a = {alloc};\n  {{\n{}  }}\n  \
+         pthread_create(&p, 0, t1, 0);\n  pthread_create(&q, 0, t2, 0);\n  \
+         pthread_join(p, 0);\n  pthread_join(q, 0);\n  {{\n{}  }}\n  return 0;\n}}\n",
+        body(&mut rng),
+        body(&mut rng)
+    );
+    s
+}
+
+#[test]
+fn tails_agree_with_the_exact_model_of_short_arrays() {
+    let options = |tails| Options {
+        tails,
+        checks: Checks::default(),
+        ..Options::default()
+    };
+    let n = std::env::var("ASE_TAILS_DIFF_N")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(N);
+    let (mut compared, mut tails_safe, mut exact_safe, mut bugs) = (0, 0, 0, 0);
+    for seed in 0..n {
+        let text = program(seed);
+        let name = format!("tails{seed}");
+        let abstracted = common::lower_text("tails_differential", &name, &text, &options(true));
+        let exact = common::lower_text("tails_differential", &name, &text, &options(false));
+        assert!(!exact.tails, "seed {seed}: tails without tails\n{text}");
+        // A write-only array is a buffer without contents (buffers.rs).
+        if !abstracted.tails {
+            continue;
+        }
+        let t_safe = safe(&abstracted.program);
+        let t_error = error_reachable(&abstracted);
+        let e_error = error_reachable(&exact);
+        let e_safe = safe(&exact.program);
+        if t_safe.is_some() && e_safe.is_some() {
+            compared += 1;
+        }
+        if e_safe == Some(true) {
+            exact_safe += 1;
+        }
+        if t_safe == Some(true) {
+            tails_safe += 1;
+            assert_eq!(
+                e_safe,
+                Some(true),
+                "seed {seed}: the tails model is safe, the exact one is not\n{text}"
+            );
+        }
+        if t_error == Some(true) {
+            assert_eq!(
+                e_error,
+                Some(true),
+                "seed {seed}: the tails model reaches the error, the exact one does not\n{text}"
+            );
+        }
+        if e_error == Some(true) {
+            bugs += 1;
+            assert_ne!(
+                t_safe,
+                Some(true),
+                "seed {seed}: the exact model reaches the error, the tails model is safe\n{text}"
+            );
+        }
+    }
+    eprintln!(
+        "{n} programs: {compared} compared, safe: {tails_safe} with tails of {exact_safe} \
+         exactly; {bugs} with a bug"
+    );
+    assert!(
+        tails_safe > 0 && bugs > 0,
+        "the generator covers both answers"
+    );
+}
