@@ -191,7 +191,19 @@ fn check_violation_with(
         ..lowering::Options::default()
     };
     let lowered = lowering::lower_with(&unit, &options).expect("lowers");
-    if let Err(e) = witness::check_violation_witness(&text, program, &unit, &lowered) {
+    let mut checked = witness::check_violation_witness(&text, program, &unit, &lowered);
+    // A bug past the allocation of a heap array of run-time length is
+    // found in the program lowered without tails (SOUNDNESS.md, "Heap
+    // arrays of run-time length"): the witness is one of that program.
+    if checked.is_err() && lowered.tail_errors() {
+        let exact = lowering::Options {
+            tails: false,
+            ..options
+        };
+        let exact = lowering::lower_with(&unit, &exact).expect("lowers");
+        checked = witness::check_violation_witness(&text, program, &unit, &exact);
+    }
+    if let Err(e) = checked {
         panic!(
             "the witness of {} does not check: {e}\n{text}",
             program.display()

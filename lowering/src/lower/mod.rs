@@ -1095,44 +1095,33 @@ impl<'a> Lowerer<'a> {
         if guard == Cond::False {
             return;
         }
-        if let Some(cases) = self.error_cases(to, &guard) {
-            // The rest (a tail read inexactly) blocks.
-            self.t.cfg.locs[from].blocking = true;
-            for (g, to) in cases {
-                self.edge_kind_exact(from, to, g, assigns.clone(), span, kind);
+        let cases = match self.error_cases(to, &guard) {
+            Some(cases) => {
+                // The rest (a tail read inexactly) blocks.
+                self.t.cfg.locs[from].blocking = true;
+                cases.to_vec()
             }
-            return;
-        }
-        self.edge_kind_exact(from, to, guard, assigns, span, kind);
-    }
-
-    /// [`Lowerer::edge_kind`] without the tails' split of error edges.
-    fn edge_kind_exact(
-        &mut self,
-        from: Loc,
-        to: Loc,
-        guard: Cond,
-        assigns: Vec<(VarId, Term)>,
-        span: Option<Span>,
-        kind: EdgeKind,
-    ) {
-        if guard == Cond::False {
-            return;
-        }
+            None => vec![(guard, to)],
+        };
         let pending = self.t.pending_guard.iter().cloned().fold(Cond::True, and);
-        self.t.cfg.edge(Edge {
-            from,
-            to,
-            havoc: self.t.pending_havoc.clone(),
-            guard: and(pending, guard),
-            assigns,
-            span,
-            kind,
-            sync: crate::cfg::Sync::None,
-            mover: crate::cfg::Mover::Non,
-            dead: false,
-            accesses: Vec::new(),
-        });
+        for (guard, to) in cases {
+            if guard == Cond::False {
+                continue;
+            }
+            self.t.cfg.edge(Edge {
+                from,
+                to,
+                havoc: self.t.pending_havoc.clone(),
+                guard: and(pending.clone(), guard),
+                assigns: assigns.clone(),
+                span,
+                kind,
+                sync: crate::cfg::Sync::None,
+                mover: crate::cfg::Mover::Non,
+                dead: false,
+                accesses: Vec::new(),
+            });
+        }
     }
 
     /// Marks an object pointers may point into: one whose name is taken
