@@ -301,12 +301,21 @@ impl Lowerer<'_> {
                 )
             } else {
                 let capacity = crate::types::VLA_CAPACITY as i64;
+                let why = match &ty {
+                    CType::Array(e, _) if !matches!(**e, CType::Int(_) | CType::Ptr(_)) => {
+                        "of elements that are not integers or pointers"
+                    }
+                    _ if self.checks.races => {
+                        "while data races are checked (`--no-races` models every length for \
+                         assertions)"
+                    }
+                    _ => "with `--no-heap-tails`",
+                };
                 (
                     capacity,
                     format!(
                         "an allocation of no element or of more than {capacity} (the capacity \
-                         of an allocation of run-time size, when the elements are not scalars \
-                         or data races are checked)"
+                         of an allocation of run-time size {why})"
                     ),
                 )
             };

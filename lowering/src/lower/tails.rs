@@ -1,29 +1,26 @@
-//! The tails of heap arrays of run-time length (SOUNDNESS.md, "Heap arrays
+//! Heap arrays of run-time length as *tails* (SOUNDNESS.md, "Heap arrays
 //! of run-time length").
 //!
-//! `malloc(n * sizeof(T))` with `n` known at run time only and `T` a scalar
-//! makes an object whose first [`VLA_CAPACITY`] elements are cells, exactly
-//! as for shorter arrays. When `n` is larger, the elements from
-//! `VLA_CAPACITY` to `n − 1` are its *tail*, modelled by one element kept
-//! exactly: its index is chosen arbitrarily when the array is allocated
-//! (the variable [`Tail::index`]) and its value is [`Tail::cell`]. Reading
-//! another element of the tail gives any value of the element type;
-//! writing one does nothing.
+//! `malloc(n * sizeof(T))` or `calloc(n, sizeof(T))` with `n` known at run
+//! time only and `T` an integer or pointer type makes a tail: one element
+//! kept exactly, [`Tail::cell`], at an index chosen arbitrarily when the
+//! array is allocated, [`Tail::index`] (below the length). Reading another
+//! element gives any value of `T`; writing one does nothing.
 //!
-//! Every execution of the program is then an execution of the model, for
-//! every choice of the index (the arbitrary reads can return what the
-//! program read). An error is only counted when the last tail element its
-//! thread read (if any) was the tracked one, the thread's
-//! [`ThreadState::tail_exact`](super::ThreadState) flag: an execution of
-//! the program reaching the error is matched by the model whose index is
-//! that element's, so a proof covers every execution. The converse does not
-//! hold: once a tail is allocated, reaching the error goes to a give-up
-//! location instead (the counterexample may depend on arbitrary reads).
-//! Without a tail the model is the exact one.
+//! Every execution of the program is an execution of the model, for every
+//! choice of the index (the arbitrary reads can return what the program
+//! read). An error is only counted when the last tail element its thread
+//! read (if any) was the tracked one, the thread's `tail_exact` flag: an
+//! execution of the program reaching the error is matched by the model
+//! whose index is that element's, so a proof covers every execution. The
+//! converse does not hold: once a tail is allocated, reaching the error
+//! goes to a give-up location instead ([`TAIL_ERROR`]; `ase check` then
+//! searches the program lowered without tails for the bug). Before any
+//! tail is allocated the model is exact.
 //!
-//! A tail-capable object gets its own range of [`TAIL_SPACE`] addresses
-//! above every other object, so pointer arithmetic into the tail is plain
-//! integer arithmetic on addresses.
+//! Each tail has a range of [`TAIL_SPACE`] addresses of its own above every
+//! other object, so pointer arithmetic into it is plain integer arithmetic
+//! on addresses.
 
 use engine::ir::{CmpOp, Cond, Term, VarId};
 use frontend::lang_c::span::Span;
@@ -34,8 +31,8 @@ use crate::error::{LowerError, Result};
 use crate::term::{add, and, any, cmp, not, or, sub, Range};
 use crate::types::CType;
 
-/// Addresses reserved for each tail-capable object (its elements, so the
-/// length of its longest allocation plus one).
+/// Addresses reserved for each tail (one per element: a tail holds fewer
+/// elements).
 pub(crate) const TAIL_SPACE: i64 = 1 << 32;
 
 /// The greatest pointer value (addresses of tail-capable objects included).
@@ -49,7 +46,7 @@ pub const TAIL_ERROR: &str = "an error is reached in the model of heap arrays of
 /// The tracked element of a tail-capable heap object.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Tail {
-    /// Its index (from `VLA_CAPACITY` on; chosen when the tail is allocated).
+    /// Its index (chosen when the tail is allocated, below the length).
     pub index: VarId,
     /// Its value.
     pub cell: VarId,
@@ -120,7 +117,7 @@ impl Lowerer<'_> {
 
     /// The targets of a pointer `t` (under `c`) into the tails of objects
     /// whose elements have a type compatible with `pointee`; the condition
-    /// that `t` points into one of their address ranges past the cells.
+    /// that `t` points into one of their address ranges.
     pub(crate) fn tail_targets(
         &self,
         out: &mut Vec<(Cond, Target)>,
@@ -219,8 +216,9 @@ impl Lowerer<'_> {
         ));
     }
 
-    /// The current thread's exactness flag (1: no tail element read, or
-    /// the last one read is the tracked one).
+    /// The current thread's exactness flag: 0 when the last tail element
+    /// the thread read is not the tracked one (1 when it is, or may be 0
+    /// then too; 1 before any tail read).
     fn tail_exact(&mut self) -> VarId {
         if let Some(v) = self.t.tail_exact {
             return v;
