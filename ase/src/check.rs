@@ -322,21 +322,10 @@ fn run_c(
         args.evidence.invariants || (args.evidence.witness.is_some() && args.certify.no_certify);
     let bugs = engine_args(args, Some(lowered.bug_condition()));
     // Heap arrays of run-time length: an error past the allocation of a
-    // tail is no counterexample, so bugs are searched in the program
+    // tail is no counterexample, so bugs are then searched in the program
     // lowered without tails (SOUNDNESS.md, "Heap arrays of run-time
-    // length").
-    let exact = lowered
-        .tail_errors()
-        .then(|| {
-            let options = lowering::Options {
-                tails: false,
-                ..job.cpp.lowering_options()
-            };
-            lowering::lower_with(&unit, &options).ok()
-        })
-        .flatten();
-    let bug_model = exact.as_ref().unwrap_or(&lowered);
-    let bug_args = engine_args(args, Some(bug_model.bug_condition()));
+    // length"), lowered when a give-up sends the search there.
+    let mut exact: Option<lowering::Lowered> = None;
     let search = |program: &Program,
                   config: &engine::ase::Config,
                   want_proof: bool,
@@ -380,7 +369,8 @@ fn run_c(
     };
     let (mut outcome, proof, reachable, invariants) =
         search(&lowered.program, &bounded, want_proof, &bugs);
-    // Whether the verdict's trace is one of `bug_model`.
+    // Whether the verdict comes from the errors-only search (of `exact`
+    // when there is one).
     let mut by_bug_model = false;
     let mut counted: Option<Option<engine::certify::Certification>> = None;
     let mut counting_reason: Option<String> = None;
@@ -399,6 +389,15 @@ fn run_c(
             // search again with only `reach_error()` as the target, in the
             // time left (SOUNDNESS.md, "Give-up states").
             let mut left = config.timeout.map(|t| t.saturating_sub(outcome.stats.time));
+            if lowered.tail_errors() {
+                let options = lowering::Options {
+                    tails: false,
+                    ..job.cpp.lowering_options()
+                };
+                exact = lowering::lower_with(&unit, &options).ok();
+            }
+            let bug_model = exact.as_ref().unwrap_or(&lowered);
+            let bug_args = engine_args(args, Some(bug_model.bug_condition()));
             let errors = bug_model.errors_only();
             let search_errors = |timeout: Option<Duration>| {
                 let config = engine::ase::Config { timeout, ..*config };
@@ -472,7 +471,10 @@ fn run_c(
             counted = c;
         }
     }
-    let lowered = if by_bug_model { bug_model } else { &lowered };
+    let lowered = match &exact {
+        Some(exact) if by_bug_model => exact,
+        _ => &lowered,
+    };
     // A bug of the reduced program must be one of the program without the
     // reduction: its trace is replayed there (SOUNDNESS.md, "Reduction").
     let unreduced_steps = unreduced_replay(job, &unit, lowered, &mut outcome);

@@ -314,8 +314,8 @@ pub struct Options {
     /// Heap arrays of run-time length of scalars are tails: one element
     /// tracked exactly, others read as any value (SOUNDNESS.md, "Heap
     /// arrays of run-time length"); an error past a tail's allocation gives
-    /// up. Off: the arrays hold at most 8 elements (the capacity of arrays of run-time length),
-    /// exactly (longer ones give up): the model bugs are searched in.
+    /// up. Off: the arrays hold at most 8 elements, exactly (longer ones
+    /// give up): the model bugs are searched in.
     pub tails: bool,
 }
 

@@ -364,7 +364,7 @@ impl Lowerer<'_> {
             .map(|(c, t)| match t {
                 Target::Cell(o, off) => (c.clone(), Ok(self.objects[*o].cells[*off as usize])),
                 Target::Ub(r) => (c.clone(), Err(r.clone())),
-                Target::Tail { .. } => (c.clone(), Err(super::expr::TAIL_MEMBER.into())),
+                Target::Tail { .. } => (c.clone(), Err(super::tails::TAIL_MEMBER.into())),
             })
             .collect()
     }

@@ -16,12 +16,6 @@ use crate::types::{common_type, promote, CType, IntTy, Types};
 /// Most cases one expression may split into.
 const MAX_CASES: usize = 2048;
 
-/// The give-up of an access into a tail element other than the element
-/// itself (the tails hold scalars, [`super::tails`]).
-pub(crate) const TAIL_MEMBER: &str =
-    "an access into an element of the tail of an array of run-time length \
-                           that is not a read or write of the element";
-
 /// The outcome of evaluating an expression in one case.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Res {
@@ -794,9 +788,10 @@ impl Lowerer<'_> {
                     c.clone(),
                     Res::Val(Term::Var(self.objects[*o].cells[*off as usize])),
                 ),
-                Target::Tail { obj, tracked, .. } => {
-                    (c.clone(), self.tail_read(*obj, *tracked, &p.ty, span))
-                }
+                Target::Tail { obj, tracked, .. } => (
+                    c.clone(),
+                    Res::Val(self.tail_read(*obj, *tracked, &p.ty, span)?),
+                ),
                 Target::Ub(r) => (c.clone(), Res::Ub(r.clone())),
             });
         }
@@ -890,7 +885,9 @@ impl Lowerer<'_> {
                         .into_iter()
                         .map(|(c, t)| match t {
                             Target::Cell(o, off) => (c, Target::Cell(o, off + foff)),
-                            Target::Tail { .. } => (c, Target::Ub(TAIL_MEMBER.into())),
+                            Target::Tail { .. } => {
+                                (c, Target::Ub(super::tails::TAIL_MEMBER.into()))
+                            }
                             ub => (c, ub),
                         })
                         .collect(),
@@ -925,7 +922,7 @@ impl Lowerer<'_> {
                                         out.push((c, Target::Ub(u.clone())))
                                     }
                                     (Target::Tail { .. }, _) => {
-                                        out.push((c, Target::Ub(TAIL_MEMBER.into())))
+                                        out.push((c, Target::Ub(super::tails::TAIL_MEMBER.into())))
                                     }
                                     (Target::Cell(o, off), Res::Val(Term::Const(k))) => {
                                         if *k >= 0 && (*k as u64) < n {
@@ -1036,14 +1033,16 @@ impl Lowerer<'_> {
         }
         let mut out = Vec::new();
         for (c, r) in v.cases {
-            match r {
-                Res::Ub(u) => out.push((c, Target::Ub(u))),
-                Res::Val(Term::Const(a)) if candidates.iter().any(|x| x.2 == a) => {
-                    if let Some(&(o, off, _)) = candidates.iter().find(|x| x.2 == a) {
-                        self.heap_target(&mut out, c, o, off);
-                    }
-                }
-                Res::Val(t) => {
+            // A constant address of an object's part; any other goes the
+            // general way (it may lie in a tail).
+            let known = match &r {
+                Res::Val(Term::Const(a)) => candidates.iter().find(|x| x.2 == *a).copied(),
+                _ => None,
+            };
+            match (r, known) {
+                (_, Some((o, off, _))) => self.heap_target(&mut out, c, o, off),
+                (Res::Ub(u), None) => out.push((c, Target::Ub(u))),
+                (Res::Val(t), None) => {
                     let mut hit = vec![self.tail_targets(&mut out, &c, &t, &pointee)];
                     for &(o, off, a) in &candidates {
                         let at = cmp(CmpOp::Eq, t.clone(), Term::Const(a));

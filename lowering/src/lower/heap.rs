@@ -2,8 +2,8 @@
 //!
 //! Each allocation site (a call as the lowering meets it: per inlined call
 //! and thread instance) owns a budget of [`crate::Options::heap_budget`]
-//! objects of the allocated type (one outside loops), made in advance with addresses of their
-//! own, and a counter of the objects it has handed out: the `k`-th
+//! objects of the allocated type (one outside loops), made in advance
+//! with addresses of their own, and a counter of the objects it has handed out: the `k`-th
 //! execution of the site returns object `k` (a fresh address, never
 //! reused) and the execution past the budget gives up. Every heap object
 //! has a liveness flag: allocation sets it, `free` clears it, and a
@@ -253,15 +253,7 @@ impl Lowerer<'_> {
             let mut scalars = Vec::new();
             self.types.flatten(&ty, &mut scalars);
             for (j, s) in scalars.iter().enumerate() {
-                let h = self.temp(s, span)?;
-                let r = self.vars[h.index()].range;
-                self.t.pending_havoc.push(h);
-                self.t.pending_guard.push(within(
-                    &Term::Var(h),
-                    r.lo.unwrap_or(i128::MIN),
-                    r.hi.unwrap_or(i128::MAX),
-                ));
-                fill[j] = Term::Var(h);
+                fill[j] = Term::Var(self.havoc_temp(s, span)?);
             }
         }
         // `--malloc-may-fail`: a havocked bit chooses failure (NULL).
@@ -391,27 +383,24 @@ impl Lowerer<'_> {
             self.name_object(o, &format!("*{name}"), None, None);
             let alive = self.var(format!("{name}.alive"), Some(0), Range::new(0, 1));
             self.heap.insert(o, alive);
-            if let (true, CType::Array(elem, _)) = (self.heap_lengths.contains(site), ty) {
-                if self.tail_capable(elem) {
-                    self.make_tail(o, &name, span)?;
-                    objs.push(o);
-                    continue;
-                }
-            }
             if self.heap_lengths.contains(site) {
-                let len = self.var(
-                    format!("{name}.length"),
-                    Some(0),
-                    Range::new(0, i128::from(crate::types::VLA_CAPACITY as i64)),
-                );
                 let CType::Array(elem, _) = ty else {
                     return Err(LowerError::unsupported(
                         span,
                         "internal: a run-time length without an array",
                     ));
                 };
-                let esz = self.types.cells(elem);
-                self.lengths.insert(o, (len, esz));
+                if self.tail_capable(elem) {
+                    self.make_tail(o, &name, span)?;
+                } else {
+                    let len = self.var(
+                        format!("{name}.length"),
+                        Some(0),
+                        Range::new(0, i128::from(crate::types::VLA_CAPACITY as i64)),
+                    );
+                    let esz = self.types.cells(elem);
+                    self.lengths.insert(o, (len, esz));
+                }
             }
             objs.push(o);
         }

@@ -1099,7 +1099,7 @@ impl<'a> Lowerer<'a> {
             Some(cases) => {
                 // The rest (a tail read inexactly) blocks.
                 self.t.cfg.locs[from].blocking = true;
-                cases.to_vec()
+                cases
             }
             None => vec![(guard, to)],
         };
@@ -1236,6 +1236,20 @@ impl<'a> Lowerer<'a> {
     }
 
     /// A fresh thread-local temporary of a type (any initial value).
+    /// A temporary holding any value of `ty`, havocked by the pending
+    /// edges.
+    pub(crate) fn havoc_temp(&mut self, ty: &CType, span: Span) -> Result<VarId> {
+        let h = self.temp(ty, span)?;
+        let r = self.vars[h.index()].range;
+        self.t.pending_havoc.push(h);
+        self.t.pending_guard.push(crate::term::within(
+            &Term::Var(h),
+            r.lo.unwrap_or(i128::MIN),
+            r.hi.unwrap_or(i128::MAX),
+        ));
+        Ok(h)
+    }
+
     pub(crate) fn temp(&mut self, ty: &CType, span: Span) -> Result<VarId> {
         let prefix = self.threads[self.t.index].name.clone();
         let name = self.unique(&format!("{prefix}.tmp"));

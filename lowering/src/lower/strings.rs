@@ -390,7 +390,7 @@ impl Lowerer<'_> {
                 Target::Cell(..) => cases.push((cond.clone(), Target::Ub(reason.to_string()))),
                 Target::Tail { .. } => cases.push((
                     cond.clone(),
-                    Target::Ub(super::expr::TAIL_MEMBER.to_string()),
+                    Target::Ub(super::tails::TAIL_MEMBER.to_string()),
                 )),
                 ub => cases.push((cond.clone(), ub.clone())),
             }

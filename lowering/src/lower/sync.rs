@@ -246,7 +246,7 @@ impl Lowerer<'_> {
                     }
                 }
                 Target::Ub(r) => self.give_up_edge(cur, c, &r, span),
-                Target::Tail { .. } => self.give_up_edge(cur, c, super::expr::TAIL_MEMBER, span),
+                Target::Tail { .. } => self.give_up_edge(cur, c, super::tails::TAIL_MEMBER, span),
             }
         }
         self.t.cfg.locs[cur].blocking |= blocking;
@@ -734,7 +734,7 @@ impl Lowerer<'_> {
                         .map(|(c, t)| match t {
                             TargetVar::Var(v) => (c, Res::Val(Term::Var(v))),
                             TargetVar::Ub(r) => (c, Res::Ub(r)),
-                            TargetVar::Skip => (c, Res::Ub(super::expr::TAIL_MEMBER.into())),
+                            TargetVar::Skip => (c, Res::Ub(super::tails::TAIL_MEMBER.into())),
                         })
                         .collect(),
                     ty: CType::Ptr(Box::new(CType::Void)),
@@ -843,7 +843,7 @@ impl Lowerer<'_> {
                                 })
                         }
                         Target::Ub(u) => Err(u.clone()),
-                        Target::Tail { .. } => Err(super::expr::TAIL_MEMBER.into()),
+                        Target::Tail { .. } => Err(super::tails::TAIL_MEMBER.into()),
                     },
                 )
             })

@@ -25,7 +25,7 @@
 use engine::ir::{CmpOp, Cond, Term, VarId};
 use frontend::lang_c::span::Span;
 
-use super::expr::{Res, Target};
+use super::expr::Target;
 use super::{Lowerer, ObjId, ERROR};
 use crate::error::{LowerError, Result};
 use crate::term::{add, and, any, cmp, not, or, sub, Range};
@@ -42,6 +42,12 @@ pub(crate) const POINTER_MAX: i64 = (1 << 48) - 1;
 pub const TAIL_ERROR: &str = "an error is reached in the model of heap arrays of run-time \
      length, which keeps one element of each exactly and reads the others as any value: not a \
      counterexample (arrays of at most 8 elements are searched exactly)";
+
+/// The give-up of a use of a tail element other than reading or writing
+/// it (a member, `memcpy`, an atomic builtin, a pthread object).
+pub(crate) const TAIL_MEMBER: &str =
+    "an access into an element of an array of run-time length that is not a read or write of \
+     the element";
 
 /// The tracked element of a tail-capable heap object.
 #[derive(Clone, Copy, Debug)]
@@ -169,23 +175,18 @@ impl Lowerer<'_> {
 
     /// The value read from a tail target: the tracked cell, or any value of
     /// the element type (a havocked temporary).
-    pub(crate) fn tail_read(&mut self, o: ObjId, tracked: bool, ty: &CType, span: Span) -> Res {
-        if tracked {
-            return Res::Val(Term::Var(self.tails[&o].cell));
-        }
-        match self.temp(ty, span) {
-            Ok(h) => {
-                let r = self.vars[h.index()].range;
-                self.t.pending_havoc.push(h);
-                self.t.pending_guard.push(crate::term::within(
-                    &Term::Var(h),
-                    r.lo.unwrap_or(i128::MIN),
-                    r.hi.unwrap_or(i128::MAX),
-                ));
-                Res::Val(Term::Var(h))
-            }
-            Err(e) => Res::Ub(e.to_string()),
-        }
+    pub(crate) fn tail_read(
+        &mut self,
+        o: ObjId,
+        tracked: bool,
+        ty: &CType,
+        span: Span,
+    ) -> Result<Term> {
+        Ok(Term::Var(if tracked {
+            self.tails[&o].cell
+        } else {
+            self.havoc_temp(ty, span)?
+        }))
     }
 
     /// After a read whose cases are `cases`: the thread's exactness flag
@@ -193,11 +194,6 @@ impl Lowerer<'_> {
     /// first tail read of a group of edges sets it (one read event is all
     /// the argument of the module needs).
     pub(crate) fn note_tail_read(&mut self, cases: &[(Cond, Target)]) {
-        let untracked: Vec<Cond> = cases
-            .iter()
-            .filter(|(_, t)| matches!(t, Target::Tail { tracked: false, .. }))
-            .map(|(c, _)| c.clone())
-            .collect();
         if !cases.iter().any(|(_, t)| matches!(t, Target::Tail { .. })) {
             return;
         }
@@ -208,7 +204,10 @@ impl Lowerer<'_> {
         // An untracked element read clears the flag; otherwise it may be
         // either (a model whose execution reaches the error with the flag
         // set exists: the one that keeps it set).
-        let off = any(untracked);
+        let off = any(cases
+            .iter()
+            .filter(|(_, t)| matches!(t, Target::Tail { tracked: false, .. }))
+            .map(|(c, _)| c.clone()));
         self.t.pending_havoc.push(flag);
         self.t.pending_guard.push(or(
             not(off),
@@ -237,7 +236,7 @@ impl Lowerer<'_> {
         &mut self,
         to: super::Loc,
         guard: &Cond,
-    ) -> Option<[(Cond, super::Loc); 2]> {
+    ) -> Option<Vec<(Cond, super::Loc)>> {
         let used = self.tail_used?;
         if to != ERROR {
             return None;
@@ -245,7 +244,7 @@ impl Lowerer<'_> {
         let flag = self.tail_exact();
         let is = |v: VarId, k: i64| cmp(CmpOp::Eq, Term::Var(v), Term::Const(k));
         let give_up = self.give_up(TAIL_ERROR);
-        Some([
+        Some(vec![
             (and(guard.clone(), is(used, 0)), ERROR),
             (and(guard.clone(), and(is(used, 1), is(flag, 1))), give_up),
         ])
