@@ -187,6 +187,16 @@ fn check_nesting(src: &str, toks: &[Tok]) -> Result<(), Refusal> {
 
 /// Rewrites the GNU extensions lang-c cannot parse (see the module documentation).
 pub(crate) fn rewrite(pre: &str) -> Result<Rewritten, Refusal> {
+    // Comments (kept by `cc -E -C`, and in `.i` files written by hand or
+    // by other tools, such as SV-COMP's license headers) are not C to the
+    // parser: blanked, newlines kept, so every offset stays.
+    let uncommented;
+    let pre = if pre.contains("//") || pre.contains("/*") {
+        uncommented = blank_comments(pre);
+        uncommented.as_str()
+    } else {
+        pre
+    };
     let toks: Vec<Tok> = tokenize(pre)
         .into_iter()
         .filter(|t| t.kind != Kind::Directive)
@@ -395,6 +405,25 @@ fn auto_type_initializer(src: &str, toks: &[Tok], at: usize) -> Option<String> {
     None
 }
 
+/// `src` with its comments blanked: the text between tokens (whitespace
+/// and comments only, as the tokenizer skips them) is blanked.
+fn blank_comments(src: &str) -> String {
+    let mut out = String::with_capacity(src.len());
+    let mut copied = 0;
+    for t in tokenize(src) {
+        let gap = &src[copied..t.start];
+        if gap.contains('/') {
+            out.push_str(&blank_out(gap));
+        } else {
+            out.push_str(gap);
+        }
+        out.push_str(t.text(src));
+        copied = t.end;
+    }
+    out.push_str(&blank_out(&src[copied..]));
+    out
+}
+
 /// `s` with every character but newlines replaced by spaces, byte for byte.
 fn blank_out(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
@@ -448,6 +477,18 @@ fn matching_paren(src: &str, toks: &[Tok], open: usize) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn comments_are_blanked_in_place() {
+        let src = "// header\n/* a\n b */ int x; char *s = \"// not /* a comment\";\n# 1 \"f.c\" // kept\nint y; // tail";
+        let r = rewrite(src).unwrap();
+        assert_eq!(r.text.len(), src.len());
+        assert_eq!(r.text.lines().count(), src.lines().count());
+        assert!(!r.text.contains("header") && !r.text.contains(" b */"));
+        assert!(r.text.contains("\"// not /* a comment\""));
+        assert!(r.text.contains("# 1 \"f.c\" // kept"));
+        assert!(r.text.contains("int y;") && !r.text.contains("tail"));
+    }
 
     #[test]
     fn dollar_renames_avoid_collisions() {

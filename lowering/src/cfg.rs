@@ -143,10 +143,17 @@ pub struct Edge {
     /// ([`crate::races`]); such a step is never composed with another, so
     /// that the state before it stays a state of the program.
     pub accesses: Vec<Access>,
+    /// Reads of shared cells that C makes at this step, each with the
+    /// condition (over the state the guard sees) under which it makes it:
+    /// every read of a C object the lowering evaluated, also those whose
+    /// value the guard and assignments no longer show (an operand folded
+    /// away, an argument of a library call that is not modelled). The race
+    /// check reads them ([`crate::races`]).
+    pub reads: Vec<(Cond, VarId)>,
 }
 
 /// One memory access of a step, as the race check sees it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Access {
     /// The cell accessed.
     pub var: VarId,
@@ -159,6 +166,9 @@ pub struct Access {
     /// ([`crate::races::reads_when`]); writes and reads by right-hand
     /// sides happen whenever the step is taken.
     pub in_guard_only: bool,
+    /// For a read by the guard alone: it also happens where this holds
+    /// (a read the lowering recorded, [`Edge::reads`]).
+    pub also: Cond,
 }
 
 /// A thread instance's control-flow graph.
@@ -442,6 +452,12 @@ fn compose(e1: &Edge, e2: &Edge) -> Option<Edge> {
             reads1.insert(v);
         });
     }
+    for (c, v) in &e1.reads {
+        reads1.insert(*v);
+        c.for_each_var(&mut |v| {
+            reads1.insert(v);
+        });
+    }
     if h2
         .iter()
         .any(|v| reads1.contains(v) || e1.havoc.contains(v))
@@ -474,6 +490,10 @@ fn compose(e1: &Edge, e2: &Edge) -> Option<Edge> {
     }
     let mut havoc = e1.havoc.clone();
     havoc.extend(e2.havoc.iter().copied());
+    let mut reads = e1.reads.clone();
+    for (c, v) in &e2.reads {
+        reads.push((subst_cond(c, &f), *v));
+    }
     Some(Edge {
         from: e1.from,
         to: e2.to,
@@ -486,6 +506,7 @@ fn compose(e1: &Edge, e2: &Edge) -> Option<Edge> {
         mover: e1.mover.then(e2.mover),
         dead: false,
         accesses: Vec::new(),
+        reads,
     })
 }
 
@@ -505,6 +526,7 @@ impl Edge {
             mover: Mover::Non,
             dead: false,
             accesses: Vec::new(),
+            reads: Vec::new(),
         }
     }
 
@@ -517,6 +539,10 @@ impl Edge {
         for (v, t) in &self.assigns {
             f(*v);
             t.for_each_var(f);
+        }
+        for (c, v) in &self.reads {
+            c.for_each_var(f);
+            f(*v);
         }
     }
 }

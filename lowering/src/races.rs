@@ -122,17 +122,19 @@ pub(crate) fn reads_when(c: &Cond, v: VarId) -> Cond {
 
 /// The condition under which a step with `guard` can take access `a`
 /// next: the guard holds and, for a read by the guard alone, the guard's
-/// evaluation reads the cell.
+/// evaluation reads the cell or the lowering recorded a read of it
+/// ([`crate::cfg::Edge::reads`]).
 pub(crate) fn access_guard(guard: &Cond, a: &Access) -> Cond {
     if a.in_guard_only {
-        and(guard.clone(), reads_when(guard, a.var))
+        and(guard.clone(), or(reads_when(guard, a.var), a.also.clone()))
     } else {
         guard.clone()
     }
 }
 
 /// The accesses of one step to cells `relevant` accepts: a cell written is
-/// a write, a cell only read a read.
+/// a write, a cell only read a read (by the guard, a right-hand side, or a
+/// read the lowering recorded).
 fn step_accesses(
     e: &crate::cfg::Edge,
     atomic_step: bool,
@@ -157,6 +159,12 @@ fn step_accesses(
     for v in &e.havoc {
         read.remove(v);
     }
+    let mut recorded: BTreeMap<VarId, Cond> = BTreeMap::new();
+    for (c, v) in &e.reads {
+        let w = recorded.entry(*v).or_insert(Cond::False);
+        *w = or(std::mem::replace(w, Cond::False), c.clone());
+    }
+    read.extend(recorded.keys().copied());
     written
         .iter()
         .map(|&v| (v, true))
@@ -167,6 +175,7 @@ fn step_accesses(
             write,
             atomic: atomic_step || atomic_var(var),
             in_guard_only: !write && !by_rhs.contains(&var),
+            also: recorded.get(&var).cloned().unwrap_or(Cond::False),
         })
         .collect()
 }
@@ -224,7 +233,7 @@ pub(crate) fn mark(
             if races {
                 let e = &mut threads[c.thread].cfg.edges[c.edge];
                 if !e.accesses.contains(&c.access) {
-                    e.accesses.push(c.access);
+                    e.accesses.push(c.access.clone());
                 }
             }
         }
@@ -344,12 +353,14 @@ mod tests {
             write: true,
             atomic: false,
             in_guard_only: false,
+            also: Cond::False,
         };
         let r = Access {
             var: X,
             write: false,
             atomic: false,
             in_guard_only: false,
+            also: Cond::False,
         };
         assert_eq!(got[0], vec![w]);
         // t2 writes Y, which t1 never touches: only its read of X races.

@@ -250,6 +250,22 @@ impl Lowerer<'_> {
         })
     }
 
+    /// An atomic load (`__atomic_load_n`, `atomic_load`): the read is an
+    /// atomic access, inside an atomic section of its own (for the race
+    /// check; without it the section is one step like a plain load).
+    fn atomic_load(&mut self, p: Place, span: Span) -> Result<Val> {
+        self.atomic_step(span, |l| {
+            let v = l.read(p, span)?;
+            l.materialize(v, span)
+        })
+    }
+
+    /// An atomic store of `v`, computed before (its reads are not atomic).
+    fn atomic_store(&mut self, p: Place, v: Val, span: Span) -> Result<()> {
+        let v = self.materialize(v, span)?;
+        self.atomic_step(span, |l| l.store(p, v, span))
+    }
+
     /// Runs `body` as one indivisible step: inside an atomic section, with
     /// every shared load a step of its own (`split`) so that the section
     /// orders them.
@@ -423,13 +439,12 @@ impl Lowerer<'_> {
             (false, _, "load_n" | "load") if c11.is_some() || op_name == "load_n" => {
                 quiet(1)?;
                 let p = self.atomic_target(arg(0)?, span)?;
-                self.read(p, span)?
+                self.atomic_load(p, span)?
             }
             (false, false, "load") => {
                 quiet(2)?;
                 let p = self.atomic_target(arg(0)?, span)?;
-                let v = self.read(p, span)?;
-                let v = self.materialize(v, span)?;
+                let v = self.atomic_load(p, span)?;
                 let r = self.arg_place(arg(1)?, span)?;
                 self.store(r, v, span)?;
                 void
@@ -438,7 +453,7 @@ impl Lowerer<'_> {
                 quiet(2)?;
                 let p = self.atomic_target(arg(0)?, span)?;
                 let v = self.eval(arg(1)?)?;
-                self.store(p, v, span)?;
+                self.atomic_store(p, v, span)?;
                 void
             }
             (false, false, "store") => {
@@ -446,7 +461,7 @@ impl Lowerer<'_> {
                 let p = self.atomic_target(arg(0)?, span)?;
                 let src = self.arg_place(arg(1)?, span)?;
                 let v = self.read(src, span)?;
-                self.store(p, v, span)?;
+                self.atomic_store(p, v, span)?;
                 void
             }
             (false, false, "atomic_init") => {
@@ -478,7 +493,7 @@ impl Lowerer<'_> {
             | (false, true, "flag_clear") => {
                 quiet(1)?;
                 let p = self.atomic_target(arg(0)?, span)?;
-                self.store(p, Val::int(0), span)?;
+                self.atomic_store(p, Val::int(0), span)?;
                 void
             }
             (false, false, "test_and_set") | (false, true, "flag_test_and_set") => {

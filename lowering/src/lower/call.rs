@@ -95,6 +95,34 @@ impl Lowerer<'_> {
         self.flush();
     }
 
+    /// The arguments of a library call whose effect the model ignores
+    /// (output, sleeping): evaluated for their reads and side effects. An
+    /// argument whose value cannot be formed gives up where it is reached.
+    fn evaluate_ignored(
+        &mut self,
+        name: &str,
+        args: &[Node<Expression>],
+        span: Span,
+    ) -> Result<()> {
+        for a in args {
+            if matches!(a.node, Expression::StringLiteral(_)) {
+                // Constant text: no other thread writes it.
+                continue;
+            }
+            let done = if has_effects(a) {
+                self.eval(a).map(|_| ())
+            } else {
+                self.discard(a)
+            };
+            if let Err(err) = done {
+                let reason = format!("argument of `{name}`: {}", err.message());
+                self.give_up_where(Cond::True, &reason, a.span);
+            }
+        }
+        self.settle_reads(span);
+        Ok(())
+    }
+
     /// Lowers a call.
     pub(crate) fn call(&mut self, c: &Node<CallExpression>, span: Span) -> Result<Val> {
         let void = Val::term(Term::Const(0), CType::Void);
@@ -171,16 +199,12 @@ impl Lowerer<'_> {
             }
             "__builtin_expect" => return self.eval(arg(0)?),
             "sscanf" => return self.sscanf(args, span),
-            "printf"
-            | "puts"
-            | "putchar"
-            | "fprintf"
-            | "fflush"
-            | "sched_yield"
-            | "usleep"
-            | "sleep"
-            | "nanosleep"
-            | "pthread_attr_init"
+            "printf" | "puts" | "putchar" | "fprintf" | "fflush" | "sched_yield" | "usleep"
+            | "sleep" | "nanosleep" => {
+                self.evaluate_ignored(&name, args, span)?;
+                return Ok(Val::int(0));
+            }
+            "pthread_attr_init"
             | "pthread_attr_destroy"
             | "pthread_attr_setdetachstate"
             | "pthread_mutexattr_init"

@@ -428,9 +428,7 @@ impl Lowerer<'_> {
                     "floating-point values are not modelled",
                 )),
             },
-            Expression::StringLiteral(_) => {
-                Err(LowerError::unsupported(span, "strings are not modelled"))
-            }
+            Expression::StringLiteral(lit) => self.string_literal(&lit.node, span),
             Expression::Member(_) | Expression::BinaryOperator(_) if is_place_expr(e) => {
                 let p = self.place(e)?;
                 self.read(p, span)
@@ -487,8 +485,9 @@ impl Lowerer<'_> {
                     }
                     B::LogicalAnd | B::LogicalOr => {
                         let a = self.eval(&b.node.lhs)?;
-                        let c = self.eval(&b.node.rhs)?;
                         let (at, af, aub) = self.truth(&a);
+                        let evaluated = if op == B::LogicalAnd { &at } else { &af };
+                        let c = self.eval_when(evaluated.clone(), &b.node.rhs)?;
                         let (ct, cf, cub) = self.truth(&c);
                         let mut cases: Vec<(Cond, Res)> =
                             aub.into_iter().map(|(c, r)| (c, Res::Ub(r))).collect();
@@ -529,8 +528,8 @@ impl Lowerer<'_> {
                 }
                 let cond = self.eval(&c.node.condition)?;
                 let (t, f, ub) = self.truth(&cond);
-                let a = self.eval(&c.node.then_expression)?;
-                let b = self.eval(&c.node.else_expression)?;
+                let a = self.eval_when(t.clone(), &c.node.then_expression)?;
+                let b = self.eval_when(f.clone(), &c.node.else_expression)?;
                 let ty = match (&a.ty, &b.ty) {
                     (CType::Int(x), CType::Int(y)) => CType::Int(common_type(*x, *y, IntTy::INT)),
                     (CType::Void, _) | (_, CType::Void) => CType::Void,
@@ -572,6 +571,43 @@ impl Lowerer<'_> {
                 "this kind of expression is not supported",
             )),
         }
+    }
+
+    /// A string literal: the address of its first character in a `char`
+    /// array of its own (one per distinct text), initialised with its
+    /// characters and the terminating 0.
+    pub(crate) fn string_literal(
+        &mut self,
+        lit: &frontend::lang_c::ast::StringLiteral,
+        span: Span,
+    ) -> Result<Val> {
+        let char_ty = CType::Int(IntTy {
+            bits: 8,
+            signed: true,
+            rank: 1,
+        });
+        let key = lit.concat();
+        let o = match self.literals.get(&key) {
+            Some(&o) => o,
+            None => {
+                let chars = super::strings::literal_chars(lit).ok_or_else(|| {
+                    LowerError::unsupported(span, "this kind of string literal is not modelled")
+                })?;
+                let name = format!("string.{}", self.literals.len());
+                let ty = CType::Array(Box::new(char_ty.clone()), chars.len() as u64);
+                let o = self.object(&name, ty, Some(0), span)?;
+                self.objects[o].owner = None;
+                self.objects[o].addr_taken = true;
+                self.name_object(o, &name, None, None);
+                self.set_initial_values(o, chars.into_iter().map(i128::from).collect());
+                self.literals.insert(key, o);
+                o
+            }
+        };
+        Ok(Val::term(
+            Term::Const(self.objects[o].base),
+            CType::Ptr(Box::new(char_ty)),
+        ))
     }
 
     /// Whether a conditionally evaluated operand needs real control flow:
@@ -784,10 +820,13 @@ impl Lowerer<'_> {
         let mut cases = Vec::new();
         for (c, t) in &p.cases {
             cases.push(match t {
-                Target::Cell(o, off) => (
-                    c.clone(),
-                    Res::Val(Term::Var(self.objects[*o].cells[*off as usize])),
-                ),
+                Target::Cell(o, off) => {
+                    let cell = self.objects[*o].cells[*off as usize];
+                    if self.maybe_shared(*o) {
+                        self.note_read(c, cell);
+                    }
+                    (c.clone(), Res::Val(Term::Var(cell)))
+                }
                 Target::Tail { obj, tracked, .. } => (
                     c.clone(),
                     Res::Val(self.tail_read(*obj, *tracked, &p.ty, span)?),

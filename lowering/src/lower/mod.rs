@@ -131,6 +131,14 @@ struct ThreadState {
     cases: Vec<HashMap<usize, Loc>>,
     pending_havoc: Vec<VarId>,
     pending_guard: Vec<Cond>,
+    /// Reads of shared cells made since the last group of edges, each with
+    /// when it happens ([`crate::cfg::Edge::reads`]); the next edges carry
+    /// them.
+    pending_reads: Vec<(Cond, VarId)>,
+    /// The conditions under which the operand being evaluated is evaluated
+    /// (the right operand of `&&` and `||`, the arms of `?:`, evaluated
+    /// without branching).
+    evaluated_when: Vec<Cond>,
     /// Shared reads go through temporaries (the statement accesses shared
     /// memory more than once).
     split: bool,
@@ -179,6 +187,8 @@ pub struct Lowerer<'a> {
     thread_counts: HashMap<String, usize>,
     /// `static` locals, by declaration.
     statics: HashMap<String, ObjId>,
+    /// The arrays of string literals, by text.
+    literals: HashMap<String, ObjId>,
     /// Whether emission runs the reduction ([`crate::Options::reduce`]).
     pub(crate) reduce: bool,
     /// Whether emission merges thread-local steps ([`crate::Options::compress`]).
@@ -365,6 +375,7 @@ impl<'a> Lowerer<'a> {
             atomic_flag: None,
             thread_counts: HashMap::new(),
             statics: HashMap::new(),
+            literals: HashMap::new(),
             reduce: true,
             compress: true,
             fn_decls: HashMap::new(),
@@ -714,24 +725,37 @@ impl<'a> Lowerer<'a> {
         Ok(o)
     }
 
-    /// The cell values of a constant initializer (zero where absent).
+    /// The cell values of a constant initializer (zero where absent),
+    /// appended to `out`.
     pub(crate) fn const_initializer(
         &mut self,
         ty: &CType,
         init: &Node<frontend::lang_c::ast::Initializer>,
         out: &mut Vec<i128>,
     ) -> Result<()> {
-        use frontend::lang_c::ast::Initializer;
         let start = out.len();
-        let cells = self.types.cells(ty) as usize;
+        out.resize(start + self.types.cells(ty) as usize, 0);
+        self.fill_initializer(ty, init, &mut out[start..])
+    }
+
+    /// Writes the values of `init`, an initializer of an object of type
+    /// `ty`, into that object's cells (C11 6.7.9: the elements of a list in
+    /// order, a designator moving the position, nested lists for nested
+    /// aggregates; cells not named keep their value, zero).
+    fn fill_initializer(
+        &mut self,
+        ty: &CType,
+        init: &Node<frontend::lang_c::ast::Initializer>,
+        cells: &mut [i128],
+    ) -> Result<()> {
+        use frontend::lang_c::ast::Initializer;
         match (&init.node, ty) {
             (Initializer::Expression(e), t) if t.is_scalar() => {
                 let v = self.const_value(e)?;
-                let v = match t {
+                cells[0] = match t {
                     CType::Int(i) => wrap_const(v, *i),
                     _ => v,
                 };
-                out.push(v);
             }
             // `char s[n] = "..."`: the characters, the 0 if it fits, zeros.
             (Initializer::Expression(e), CType::Array(elem, n))
@@ -753,47 +777,32 @@ impl<'a> Lowerer<'a> {
                 let CType::Int(it) = **elem else {
                     unreachable!("matched above")
                 };
-                out.extend(
-                    chars
-                        .into_iter()
-                        .take(*n as usize)
-                        .map(|c| wrap_const(c.into(), it)),
-                );
-            }
-            (Initializer::List(items), CType::Array(elem, _)) => {
-                let esz = self.types.cells(elem) as usize;
-                for (k, item) in items.iter().enumerate() {
-                    if !item.node.designation.is_empty() {
-                        return Err(LowerError::unsupported(
-                            item.span,
-                            "designated initializers are not supported",
-                        ));
-                    }
-                    while out.len() < start + k * esz {
-                        out.push(0);
-                    }
-                    self.const_initializer(elem, &item.node.initializer, out)?;
+                for (cell, c) in cells.iter_mut().zip(chars.into_iter().take(*n as usize)) {
+                    *cell = wrap_const(c.into(), it);
                 }
             }
-            (Initializer::List(items), CType::Struct(s)) => {
-                let fields = self.types.structs[*s].fields.clone();
-                for (item, (_, fty, off)) in items.iter().zip(fields) {
-                    if !item.node.designation.is_empty() {
-                        return Err(LowerError::unsupported(
-                            item.span,
-                            "designated initializers are not supported",
-                        ));
-                    }
-                    while out.len() < start + off as usize {
-                        out.push(0);
-                    }
-                    self.const_initializer(&fty, &item.node.initializer, out)?;
+            (Initializer::List(items), CType::Array(..) | CType::Struct(_)) => {
+                let mut next = 0usize;
+                for item in items {
+                    let (elem, off, index) =
+                        self.designated(ty, &item.node.designation, next, item.span)?;
+                    next = index + 1;
+                    let Some((elem, off)) = elem.zip(off) else {
+                        // Excess elements (gcc warns and drops them).
+                        continue;
+                    };
+                    let size = self.types.cells(&elem) as usize;
+                    let Some(sub) = cells.get_mut(off..off + size) else {
+                        continue;
+                    };
+                    let rest = item.node.designation.get(1..).unwrap_or_default();
+                    self.fill_designated(&elem, rest, &item.node.initializer, sub)?;
                 }
             }
             // `PTHREAD_MUTEX_INITIALIZER` and friends: the unlocked state.
-            (_, CType::Mutex | CType::CondVar | CType::Opaque(_)) => out.push(0),
+            (_, CType::Mutex | CType::CondVar | CType::Opaque(_)) => {}
             (Initializer::List(items), t) if t.is_scalar() && !items.is_empty() => {
-                self.const_initializer(t, &items[0].node.initializer, out)?;
+                self.fill_initializer(t, &items[0].node.initializer, cells)?;
             }
             _ => {
                 return Err(LowerError::unsupported(
@@ -802,16 +811,123 @@ impl<'a> Lowerer<'a> {
                 ))
             }
         }
-        while out.len() < start + cells {
-            out.push(0);
-        }
-        out.truncate(start + cells);
         Ok(())
+    }
+
+    /// Follows the designators after the first of a list item (`.a.b`,
+    /// `[2].x`) into the sub-object they name, and fills it.
+    fn fill_designated(
+        &mut self,
+        ty: &CType,
+        designators: &[Node<frontend::lang_c::ast::Designator>],
+        init: &Node<frontend::lang_c::ast::Initializer>,
+        cells: &mut [i128],
+    ) -> Result<()> {
+        let Some(first) = designators.first() else {
+            return self.fill_initializer(ty, init, cells);
+        };
+        let (elem, off, _) = self.designated(ty, std::slice::from_ref(first), 0, first.span)?;
+        let (Some(elem), Some(off)) = (elem, off) else {
+            return Err(LowerError::invalid(
+                first.span,
+                "designator outside the object it initialises",
+            ));
+        };
+        let size = self.types.cells(&elem) as usize;
+        let sub = cells.get_mut(off..off + size).ok_or_else(|| {
+            LowerError::invalid(first.span, "designator outside the object it initialises")
+        })?;
+        self.fill_designated(&elem, &designators[1..], init, sub)
+    }
+
+    /// The element of an aggregate of type `ty` that a list item
+    /// initialises: the one its first designator names, else the one at
+    /// position `next`. Returns its type and first cell (`None` past the
+    /// end) and its position.
+    fn designated(
+        &mut self,
+        ty: &CType,
+        designation: &[Node<frontend::lang_c::ast::Designator>],
+        next: usize,
+        span: Span,
+    ) -> Result<(Option<CType>, Option<usize>, usize)> {
+        use frontend::lang_c::ast::Designator;
+        match ty {
+            CType::Array(elem, n) => {
+                let index = match designation.first().map(|d| &d.node) {
+                    None => next,
+                    Some(Designator::Index(e)) => self.designator_index(e)?,
+                    Some(Designator::Range(r)) => {
+                        return Err(LowerError::unsupported(
+                            r.span,
+                            "range designators (`[a ... b] =`) are not supported",
+                        ))
+                    }
+                    Some(Designator::Member(_)) => {
+                        return Err(LowerError::invalid(
+                            span,
+                            "member designator in the initializer of an array",
+                        ))
+                    }
+                };
+                let esz = self.types.cells(elem) as usize;
+                let inside = (index as u64) < *n;
+                Ok((
+                    inside.then(|| (**elem).clone()),
+                    inside.then_some(index * esz),
+                    index,
+                ))
+            }
+            CType::Struct(s) => {
+                let fields = self.types.structs[*s].fields.clone();
+                let index = match designation.first().map(|d| &d.node) {
+                    None => next,
+                    Some(Designator::Member(id)) => fields
+                        .iter()
+                        .position(|(name, _, _)| *name == id.node.name)
+                        .ok_or_else(|| {
+                            LowerError::invalid(
+                                id.span,
+                                format!("no member `{}` to initialise", id.node.name),
+                            )
+                        })?,
+                    Some(_) => {
+                        return Err(LowerError::invalid(
+                            span,
+                            "index designator in the initializer of a struct",
+                        ))
+                    }
+                };
+                let field = fields.get(index);
+                Ok((
+                    field.map(|(_, t, _)| t.clone()),
+                    field.map(|(_, _, off)| *off as usize),
+                    index,
+                ))
+            }
+            _ => Err(LowerError::invalid(
+                span,
+                "designator in the initializer of a scalar",
+            )),
+        }
+    }
+
+    fn designator_index(&mut self, e: &Node<Expression>) -> Result<usize> {
+        let k = self.const_value(e)?;
+        usize::try_from(k)
+            .map_err(|_| LowerError::invalid(e.span, "negative index in a designator"))
     }
 
     /// A constant expression's value (integers, enum constants, `sizeof`,
     /// addresses of globals).
     pub(crate) fn const_value(&mut self, e: &Node<Expression>) -> Result<i128> {
+        if let Expression::StringLiteral(lit) = &e.node {
+            let v = self.string_literal(&lit.node, e.span)?;
+            return Ok(v
+                .constant()
+                .expect("a literal's address is a constant")
+                .into());
+        }
         if let Expression::UnaryOperator(u) = &e.node {
             if u.node.operator.node == UnaryOperator::Address {
                 if let Expression::Identifier(id) = &u.node.operand.node {
@@ -1120,6 +1236,7 @@ impl<'a> Lowerer<'a> {
                 mover: crate::cfg::Mover::Non,
                 dead: false,
                 accesses: Vec::new(),
+                reads: self.t.pending_reads.clone(),
             });
         }
     }
@@ -1175,6 +1292,40 @@ impl<'a> Lowerer<'a> {
     pub(crate) fn flush(&mut self) {
         self.t.pending_havoc.clear();
         self.t.pending_guard.clear();
+        self.t.pending_reads.clear();
+    }
+
+    /// Records that the step being built reads `cell` where `c` holds (and
+    /// the operand is evaluated at all), for the race check.
+    pub(crate) fn note_read(&mut self, c: &Cond, cell: VarId) {
+        if !self.checks.races {
+            return;
+        }
+        let when = self.t.evaluated_when.iter().cloned().fold(c.clone(), and);
+        if when != Cond::False {
+            self.t.pending_reads.push((when, cell));
+        }
+    }
+
+    /// Evaluates `e` where C evaluates it only when `c` holds: its reads
+    /// are recorded under `c`.
+    pub(crate) fn eval_when(&mut self, c: Cond, e: &Node<Expression>) -> Result<expr::Val> {
+        self.t.evaluated_when.push(c);
+        let v = self.eval(e);
+        self.t.evaluated_when.pop();
+        v
+    }
+
+    /// Gives the reads recorded since the last step a step of their own
+    /// (a no-op) when nothing else carried them: the value was discarded.
+    pub(crate) fn settle_reads(&mut self, span: Span) {
+        if self.t.pending_reads.is_empty() {
+            return;
+        }
+        if self.t.cur.is_some() {
+            self.advance(Cond::True, vec![], span);
+        }
+        self.flush();
     }
 
     /// A new ordinary location.

@@ -9,7 +9,7 @@ use frontend::lang_c::ast::{
 };
 use frontend::lang_c::span::{Node, Span};
 
-use super::expr::{has_effects, Res, Val};
+use super::expr::{has_effects, is_place_expr, Res, Val};
 use super::{sanitize, Binding, Lowerer, ObjId};
 use crate::cfg::Loc;
 use crate::error::{LowerError, Result};
@@ -139,6 +139,7 @@ impl Lowerer<'_> {
                 self.ensure_cur(span);
                 self.set_split(&[e])?;
                 self.effect(e)?;
+                self.settle_reads(span);
             }
             Statement::If(i) => {
                 self.ensure_cur(span);
@@ -315,11 +316,12 @@ impl Lowerer<'_> {
                 self.stmt(&l.node.statement)?;
             }
             Statement::Switch(sw) => self.switch(sw, span)?,
-            Statement::Asm(_) => {
-                return Err(LowerError::unsupported(
-                    span,
-                    "inline assembly is not supported",
-                ))
+            Statement::Asm(a) => {
+                if let Some(text) = non_barrier_asm(&a.node) {
+                    self.ensure_cur(span);
+                    let reason = format!("inline assembly `{text}` is not modelled");
+                    self.give_up_where(Cond::True, &reason, span);
+                }
             }
         }
         Ok(())
@@ -429,7 +431,6 @@ impl Lowerer<'_> {
             Expression::SizeOfVal(_)
             | Expression::SizeOfTy(_)
             | Expression::Constant(_)
-            | Expression::Identifier(_)
             | Expression::StringLiteral(_) => return Ok(()),
             Expression::Statement(st) => {
                 self.statement_expression(st)?;
@@ -442,8 +443,19 @@ impl Lowerer<'_> {
             let _ = v;
             return Ok(());
         }
-        // A pure expression: only its undefined behaviour matters.
-        let v = self.eval(e)?;
+        self.discard(e)
+    }
+
+    /// Evaluates an expression without side effects whose value is not
+    /// used: its reads (for the race check, C's lvalue conversion reads)
+    /// and its undefined behaviour matter. A value the lowering cannot
+    /// form (a struct, a floating-point value) still reads its cells.
+    pub(crate) fn discard(&mut self, e: &Node<Expression>) -> Result<()> {
+        let span = e.span;
+        let v = match self.eval(e) {
+            Ok(v) => v,
+            Err(err) => return self.touch_places(e, &err),
+        };
         let ubs: Vec<(Cond, String)> = v
             .cases
             .iter()
@@ -464,6 +476,68 @@ impl Lowerer<'_> {
             }
             self.flush();
             self.t.cur = Some(next);
+        }
+        Ok(())
+    }
+
+    /// Records the reads of the objects an expression names, for an
+    /// expression whose value cannot be formed (`err`): every cell of each
+    /// place it reads. An expression that evaluates operands only
+    /// conditionally (`&&`, `||`, `?:`) or calls a function fails with
+    /// `err`: which of its reads happen is not known.
+    fn touch_places(&mut self, e: &Node<Expression>, err: &LowerError) -> Result<()> {
+        match &e.node {
+            Expression::Constant(_)
+            | Expression::StringLiteral(_)
+            | Expression::SizeOfTy(_)
+            | Expression::SizeOfVal(_)
+            | Expression::AlignOf(_) => Ok(()),
+            Expression::Identifier(id) => match self.lookup(&id.node.name)? {
+                Some(Binding::Obj(_)) => self.touch_place(e),
+                _ => Ok(()),
+            },
+            Expression::Member(_) | Expression::BinaryOperator(_) if is_place_expr(e) => {
+                self.touch_place(e)
+            }
+            Expression::UnaryOperator(u) => match u.node.operator.node {
+                U::Indirection => self.touch_place(e),
+                U::Address => Ok(()),
+                U::Plus | U::Minus | U::Complement | U::Negate => {
+                    self.touch_places(&u.node.operand, err)
+                }
+                _ => Err(err.clone()),
+            },
+            Expression::Cast(c) => self.touch_places(&c.node.expression, err),
+            Expression::BinaryOperator(b)
+                if !matches!(b.node.operator.node, B::LogicalAnd | B::LogicalOr)
+                    && !has_effects(e) =>
+            {
+                self.touch_places(&b.node.lhs, err)?;
+                self.touch_places(&b.node.rhs, err)
+            }
+            _ => Err(err.clone()),
+        }
+    }
+
+    /// Records reads of every cell of the place `e` denotes (none for an
+    /// array, which decays to its address).
+    fn touch_place(&mut self, e: &Node<Expression>) -> Result<()> {
+        let p = self.place(e)?;
+        if matches!(p.ty, CType::Array(..)) {
+            return Ok(());
+        }
+        let n = self.types.cells(&p.ty);
+        for (c, t) in &p.cases {
+            if let super::expr::Target::Cell(o, off) = t {
+                if !self.maybe_shared(*o) {
+                    continue;
+                }
+                for i in 0..n {
+                    if let Some(&cell) = self.objects[*o].cells.get((*off + i) as usize) {
+                        self.note_read(c, cell);
+                    }
+                }
+            }
         }
         Ok(())
     }
@@ -881,6 +955,7 @@ impl Lowerer<'_> {
             if let Some(e) = &f.node.step {
                 self.set_split(&[e])?;
                 self.effect(e)?;
+                self.settle_reads(e.span);
             }
         }
         let more = self.give_up("a loop creating threads ran more iterations than its bounds say");
@@ -945,4 +1020,32 @@ fn creates_threads(s: &Node<Statement>) -> bool {
     let mut v = V(false);
     frontend::lang_c::visit::Visit::visit_statement(&mut v, &s.node, &s.span);
     v.0
+}
+
+/// Instructions that only order memory or hint the CPU: under the
+/// sequential consistency the checker assumes they do nothing.
+const BARRIERS: [&str; 12] = [
+    "", "mfence", "lfence", "sfence", "pause", "rep", "rep nop", "nop", "yield", "dmb ish",
+    "dmb sy", "isb",
+];
+
+/// The text of an `asm` statement that does more than a compiler or CPU
+/// barrier (`asm volatile("" ::: "memory")`, `mfence`, `pause`, ...), or
+/// `None` for a barrier: an empty or barrier template without outputs.
+fn non_barrier_asm(a: &frontend::lang_c::ast::AsmStatement) -> Option<String> {
+    use frontend::lang_c::ast::AsmStatement;
+    let (template, outputs) = match a {
+        AsmStatement::GnuBasic(t) => (&t.node, 0),
+        AsmStatement::GnuExtended(x) => (&x.template.node, x.outputs.len()),
+    };
+    let text: String = template
+        .iter()
+        .map(|piece| piece.trim_matches('"'))
+        .collect();
+    let instr = text.replace("\\n", ";").replace("\\t", " ");
+    let barrier = instr
+        .split(';')
+        .map(str::trim)
+        .all(|i| BARRIERS.contains(&i.to_ascii_lowercase().as_str()));
+    (outputs > 0 || !barrier).then_some(text)
 }

@@ -1,0 +1,27 @@
+// expect: safe
+// args: --races
+// race_printf_argument_unsafe.c with the writer taking the write lock: the
+// write and printf's read of data1 exclude each other.
+#include <pthread.h>
+#include <stdio.h>
+
+pthread_rwlock_t rw;
+int data1;
+
+void *writer(void *arg) {
+  pthread_rwlock_wrlock(&rw);
+  data1 = 1;
+  pthread_rwlock_unlock(&rw);
+  return 0;
+}
+
+int main(void) {
+  pthread_t t;
+  pthread_rwlock_init(&rw, 0);
+  pthread_create(&t, 0, writer, 0);
+  pthread_rwlock_rdlock(&rw);
+  printf("%d\n", data1);
+  pthread_rwlock_unlock(&rw);
+  pthread_join(t, 0);
+  return 0;
+}
