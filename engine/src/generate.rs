@@ -124,7 +124,7 @@ impl Rng {
     }
 
     /// True with the given percentage.
-    fn chance(&mut self, percent: u32) -> bool {
+    pub fn chance(&mut self, percent: u32) -> bool {
         self.below(100) < percent as usize
     }
 

@@ -15,36 +15,7 @@
 
 use std::fmt::Write as _;
 
-/// SplitMix64: the same seed gives the same program everywhere.
-pub struct Rng(u64);
-
-impl Rng {
-    pub fn new(seed: u64) -> Rng {
-        Rng(seed ^ 0x0a5e_ace5_0c1e)
-    }
-
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    /// A number in `0..n` (`0` when `n == 0`).
-    pub fn below(&mut self, n: usize) -> usize {
-        if n == 0 {
-            0
-        } else {
-            (self.next() % n as u64) as usize
-        }
-    }
-
-    /// True with probability `pct` percent.
-    pub fn chance(&mut self, pct: usize) -> bool {
-        self.below(100) < pct
-    }
-}
+use engine::generate::Rng;
 
 /// Binary operators of expressions.
 #[derive(Clone, Copy, Debug)]
@@ -239,7 +210,7 @@ impl Gen {
 
 /// The program of one seed.
 pub fn generate(seed: u64) -> Program {
-    let mut rng = Rng::new(seed);
+    let mut rng = Rng(seed ^ 0x0a5e_ace5_0c1e);
     let globals = 2 + rng.below(2);
     let mutexes = 1 + rng.below(2);
     let routines = 1 + rng.below(2);
