@@ -132,6 +132,37 @@ impl Compiler {
         }
     }
 
+    fn write(&mut self, global: usize, val: Val, atomic: bool) {
+        self.ops.push(Op::Write {
+            global,
+            val,
+            atomic,
+        });
+    }
+
+    /// `g += e` (`g++` with `e` = 1): `e`, then a read and a write of `g`,
+    /// one indivisible step for `__atomic_fetch_add`.
+    fn add_to(&mut self, g: usize, e: &Expr, atomic: bool) {
+        let add = self.expr(e);
+        if atomic {
+            self.ops.push(Op::AtomicBegin);
+        }
+        let read = if atomic {
+            Expr::AtomicLoad(g)
+        } else {
+            Expr::Global(g)
+        };
+        let old = self.expr(&read);
+        self.write(
+            g,
+            Val::Bin(BinOp::Add, Box::new(old), Box::new(add)),
+            atomic,
+        );
+        if atomic {
+            self.ops.push(Op::AtomicEnd);
+        }
+    }
+
     fn stmts(&mut self, ss: &[Stmt]) {
         for s in ss {
             self.stmt(s);
@@ -142,56 +173,19 @@ impl Compiler {
         match s {
             Stmt::SetGlobal(g, e) => {
                 let val = self.expr(e);
-                self.ops.push(Op::Write {
-                    global: *g,
-                    val,
-                    atomic: false,
-                });
+                self.write(*g, val, false);
             }
             Stmt::SetLocal(l, e) => {
                 let val = self.expr(e);
                 self.ops.push(Op::Set { reg: *l, val });
             }
-            Stmt::Inc(g) => {
-                let old = self.expr(&Expr::Global(*g));
-                let val = Val::Bin(BinOp::Add, Box::new(old), Box::new(Val::Lit(1)));
-                self.ops.push(Op::Write {
-                    global: *g,
-                    val,
-                    atomic: false,
-                });
-            }
-            Stmt::AddTo(g, e) => {
-                let add = self.expr(e);
-                let old = self.expr(&Expr::Global(*g));
-                let val = Val::Bin(BinOp::Add, Box::new(old), Box::new(add));
-                self.ops.push(Op::Write {
-                    global: *g,
-                    val,
-                    atomic: false,
-                });
-            }
+            Stmt::Inc(g) => self.add_to(*g, &Expr::Lit(1), false),
+            Stmt::AddTo(g, e) => self.add_to(*g, e, false),
             Stmt::AtomicStore(g, e) => {
                 let val = self.expr(e);
-                self.ops.push(Op::Write {
-                    global: *g,
-                    val,
-                    atomic: true,
-                });
+                self.write(*g, val, true);
             }
-            Stmt::AtomicAdd(g, e) => {
-                // The read and the write are one indivisible step.
-                let add = self.expr(e);
-                self.ops.push(Op::AtomicBegin);
-                let old = self.expr(&Expr::AtomicLoad(*g));
-                let val = Val::Bin(BinOp::Add, Box::new(old), Box::new(add));
-                self.ops.push(Op::Write {
-                    global: *g,
-                    val,
-                    atomic: true,
-                });
-                self.ops.push(Op::AtomicEnd);
-            }
+            Stmt::AtomicAdd(g, e) => self.add_to(*g, e, true),
             Stmt::Print(args) => {
                 for a in args {
                     self.expr(a);

@@ -581,11 +581,7 @@ impl Lowerer<'_> {
         lit: &frontend::lang_c::ast::StringLiteral,
         span: Span,
     ) -> Result<Val> {
-        let char_ty = CType::Int(IntTy {
-            bits: 8,
-            signed: true,
-            rank: 1,
-        });
+        let char_ty = CType::Int(IntTy::CHAR);
         let key = lit.concat();
         let o = match self.literals.get(&key) {
             Some(&o) => o,
@@ -822,9 +818,7 @@ impl Lowerer<'_> {
             cases.push(match t {
                 Target::Cell(o, off) => {
                     let cell = self.objects[*o].cells[*off as usize];
-                    if self.maybe_shared(*o) {
-                        self.note_read(c, cell);
-                    }
+                    self.note_read(c, *o, cell);
                     (c.clone(), Res::Val(Term::Var(cell)))
                 }
                 Target::Tail { obj, tracked, .. } => (

@@ -784,10 +784,10 @@ impl<'a> Lowerer<'a> {
             (Initializer::List(items), CType::Array(..) | CType::Struct(_)) => {
                 let mut next = 0usize;
                 for item in items {
-                    let (elem, off, index) =
+                    let (element, index) =
                         self.designated(ty, &item.node.designation, next, item.span)?;
                     next = index + 1;
-                    let Some((elem, off)) = elem.zip(off) else {
+                    let Some((elem, off)) = element else {
                         // Excess elements (gcc warns and drops them).
                         continue;
                     };
@@ -826,17 +826,12 @@ impl<'a> Lowerer<'a> {
         let Some(first) = designators.first() else {
             return self.fill_initializer(ty, init, cells);
         };
-        let (elem, off, _) = self.designated(ty, std::slice::from_ref(first), 0, first.span)?;
-        let (Some(elem), Some(off)) = (elem, off) else {
-            return Err(LowerError::invalid(
-                first.span,
-                "designator outside the object it initialises",
-            ));
-        };
+        let outside =
+            || LowerError::invalid(first.span, "designator outside the object it initialises");
+        let (element, _) = self.designated(ty, std::slice::from_ref(first), 0, first.span)?;
+        let (elem, off) = element.ok_or_else(outside)?;
         let size = self.types.cells(&elem) as usize;
-        let sub = cells.get_mut(off..off + size).ok_or_else(|| {
-            LowerError::invalid(first.span, "designator outside the object it initialises")
-        })?;
+        let sub = cells.get_mut(off..off + size).ok_or_else(outside)?;
         self.fill_designated(&elem, &designators[1..], init, sub)
     }
 
@@ -850,7 +845,7 @@ impl<'a> Lowerer<'a> {
         designation: &[Node<frontend::lang_c::ast::Designator>],
         next: usize,
         span: Span,
-    ) -> Result<(Option<CType>, Option<usize>, usize)> {
+    ) -> Result<(Option<(CType, usize)>, usize)> {
         use frontend::lang_c::ast::Designator;
         match ty {
             CType::Array(elem, n) => {
@@ -872,11 +867,7 @@ impl<'a> Lowerer<'a> {
                 };
                 let esz = self.types.cells(elem) as usize;
                 let inside = (index as u64) < *n;
-                Ok((
-                    inside.then(|| (**elem).clone()),
-                    inside.then_some(index * esz),
-                    index,
-                ))
+                Ok((inside.then(|| ((**elem).clone(), index * esz)), index))
             }
             CType::Struct(s) => {
                 let fields = self.types.structs[*s].fields.clone();
@@ -899,11 +890,7 @@ impl<'a> Lowerer<'a> {
                     }
                 };
                 let field = fields.get(index);
-                Ok((
-                    field.map(|(_, t, _)| t.clone()),
-                    field.map(|(_, _, off)| *off as usize),
-                    index,
-                ))
+                Ok((field.map(|(_, t, off)| (t.clone(), *off as usize)), index))
             }
             _ => Err(LowerError::invalid(
                 span,
@@ -1295,10 +1282,11 @@ impl<'a> Lowerer<'a> {
         self.t.pending_reads.clear();
     }
 
-    /// Records that the step being built reads `cell` where `c` holds (and
-    /// the operand is evaluated at all), for the race check.
-    pub(crate) fn note_read(&mut self, c: &Cond, cell: VarId) {
-        if !self.checks.races {
+    /// Records that the step being built reads `cell` of object `o` where
+    /// `c` holds (and the operand is evaluated at all), for the race check
+    /// (only objects another thread may reach).
+    pub(crate) fn note_read(&mut self, c: &Cond, o: ObjId, cell: VarId) {
+        if !self.checks.races || !self.maybe_shared(o) {
             return;
         }
         let when = self.t.evaluated_when.iter().cloned().fold(c.clone(), and);

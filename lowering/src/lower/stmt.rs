@@ -529,12 +529,9 @@ impl Lowerer<'_> {
         let n = self.types.cells(&p.ty);
         for (c, t) in &p.cases {
             if let super::expr::Target::Cell(o, off) = t {
-                if !self.maybe_shared(*o) {
-                    continue;
-                }
                 for i in 0..n {
                     if let Some(&cell) = self.objects[*o].cells.get((*off + i) as usize) {
-                        self.note_read(c, cell);
+                        self.note_read(c, *o, cell);
                     }
                 }
             }

@@ -277,17 +277,25 @@ pub(crate) fn reduce(
 /// Simplifications once the CFGs are compressed: variables that every step
 /// keeps constant, dead inputs that only decide a branch, and edges whose
 /// guard is `false`. The atomic flag is read by the guards emission adds,
-/// so it stays; so do the cells of racing accesses ([`crate::races`]):
-/// which of a step's reads happen is decided on its final guard.
+/// so it stays; so do the cells of racing accesses ([`crate::races`]) and
+/// the variables of the conditions of their recorded reads: which of a
+/// step's reads happen is decided on its final guard and those.
 pub(crate) fn after_compression(
     threads: &mut [ThreadInst],
     vars: &[VarInfo],
     atomic_flag: Option<VarId>,
 ) {
-    let raced: HashSet<VarId> = threads
+    let mut raced: HashSet<VarId> = HashSet::new();
+    for a in threads
         .iter()
-        .flat_map(|t| t.cfg.live().flat_map(|e| e.accesses.iter().map(|a| a.var)))
-        .collect();
+        .flat_map(|t| t.cfg.live().flat_map(|e| &e.accesses))
+    {
+        raced.insert(a.var);
+        // A recorded read's condition is part of the race condition.
+        a.also.for_each_var(&mut |v| {
+            raced.insert(v);
+        });
+    }
     let keep = |v: VarId| Some(v) == atomic_flag || raced.contains(&v);
     cleanup::invariant_constants(threads, vars, &keep);
     cleanup::unread_variables(threads, vars.len(), &keep);
