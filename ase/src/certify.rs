@@ -5,12 +5,11 @@
 use crate::cfront::{self, CppArgs};
 use crate::{diagnostics, EXIT_INVALID, EXIT_SAFE, EXIT_UNKNOWN, EXIT_UNSAFE};
 use anyhow::Context;
-use engine::certify::{self, Certification, Evidence};
-use engine::ir::Program;
-use engine::verdict::{Outcome, Verdict};
+use engine::certify::{self, Certification};
+use engine::verdict::Verdict;
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Options of `ase check` about certificates.
 #[derive(clap::Args, Clone, Debug, Default)]
@@ -24,73 +23,26 @@ pub struct CertifyArgs {
     pub no_certify: bool,
 }
 
-/// Least time the certificate check gets, whatever is left of `--timeout`.
-const MIN_CERTIFY_TIME: Duration = Duration::from_secs(5);
-
-/// Certifies a safe verdict (unless `--no-certify`): builds the
-/// certificate from the evidence, checks it, turns the verdict into
-/// `unknown` when the checker refutes it, and writes `--certificate`.
-pub fn after_check(
-    args: &CertifyArgs,
-    program: &Program,
-    name: &str,
-    outcome: &mut Outcome,
-    evidence: Evidence<'_>,
-    timeout: Option<Duration>,
-) -> anyhow::Result<Option<Certification>> {
-    let Verdict::Safe(proof) = outcome.verdict else {
-        if args.certificate.is_some() {
+/// Writes the certificate of a safe verdict to `--certificate`, or says
+/// why there is none.
+pub fn write_certificate(args: &CertifyArgs, report: &pipeline::Report) -> anyhow::Result<()> {
+    let Some(path) = &args.certificate else {
+        return Ok(());
+    };
+    let Some(certified) = &report.certified else {
+        if !matches!(report.outcome.verdict, Verdict::Safe(_)) {
             eprintln!("no certificate written: the verdict is not safe");
         }
-        return Ok(None);
+        return Ok(());
     };
-    if args.no_certify {
-        return Ok(None);
-    }
-    let left = timeout.map(|t| t.saturating_sub(outcome.stats.time).max(MIN_CERTIFY_TIME));
-    let c = certify::certify(program, name, proof, evidence, left);
-    c.apply(&mut outcome.verdict);
-    if let Some(path) = &args.certificate {
-        match &c.certificate {
-            Some(cert) => std::fs::write(path, certify::text::print(program, cert))
-                .with_context(|| format!("cannot write `{}`", path.display()))?,
-            None => eprintln!("no certificate written: {}", c.reason().unwrap_or("")),
+    match &certified.certification.certificate {
+        Some(cert) => std::fs::write(path, certify::text::print(&certified.program, cert))
+            .with_context(|| format!("cannot write `{}`", path.display())),
+        None => {
+            let why = certified.certification.reason().unwrap_or("");
+            eprintln!("no certificate written: {why}");
+            Ok(())
         }
-    }
-    Ok(Some(c))
-}
-
-/// How long `ase certify` searches for the speculating counter system or
-/// the view program a certificate may name.
-const SPECULATION_TIME: Duration = Duration::from_secs(60);
-
-/// The program a certificate of a C program is about: the lowered program,
-/// or, for a program that creates threads in loops, the counter system (or
-/// its coarse version) whose fingerprint the certificate names
-/// (`crate::counting`).
-fn counter_program(lowered: lowering::Lowered, text: &str) -> Program {
-    if lowered.loop_sites.is_empty() {
-        return lowered.program;
-    }
-    let Ok(system) = lowering::counter::counter_system(&lowered) else {
-        return lowered.program;
-    };
-    let names = |p: &Program| {
-        certify::text::parse(p, text)
-            .is_ok_and(|c| c.program.fingerprint == certify::fingerprint(p))
-    };
-    match system.coarse {
-        Some(c) if names(&c) => c,
-        _ if names(&system.program) => system.program,
-        // The speculating system of the saturated search, or the view
-        // program, found again.
-        _ => match crate::counting::viewed(&lowered, Instant::now() + SPECULATION_TIME) {
-            Ok((s, _)) if names(&s.program) => s.program,
-            _ => match crate::counting::saturated(&lowered, Some(SPECULATION_TIME)).proof {
-                Ok((s, ..)) if names(&s.program) => s.program,
-                _ => lowered.program,
-            },
-        },
     }
 }
 
@@ -131,9 +83,15 @@ pub fn run(
     }
     let text = std::fs::read_to_string(cert_path)
         .with_context(|| format!("cannot read `{}`", cert_path.display()))?;
-    let program = if cfront::is_c(program_path) {
+    let program = if pipeline::input::is_c(program_path) {
         match cfront::load(program_path, cpp) {
-            Ok((_, lowered)) => counter_program(lowered, &text),
+            Ok((_, lowered)) => match pipeline::certify::subject(lowered, &text) {
+                Ok(program) => program,
+                Err(e) => {
+                    eprintln!("error: `{}`: {e}", cert_path.display());
+                    return Ok(EXIT_INVALID);
+                }
+            },
             Err(cfront::Failure::Invalid(msg) | cfront::Failure::Unsupported(msg)) => {
                 eprint!("{msg}");
                 return Ok(EXIT_INVALID);

@@ -1,5 +1,6 @@
-//! C input: preprocessing and parsing ([`frontend`]), lowering
-//! ([`lowering`]), and their diagnostics.
+//! C input in the command line: the options of preprocessing and lowering
+//! (turned into [`pipeline::CInput`]), and the diagnostics of C that does
+//! not load.
 
 use std::path::{Path, PathBuf};
 
@@ -8,6 +9,7 @@ use codespan_reporting::files::SimpleFile;
 use codespan_reporting::term::{self, termcolor::NoColor};
 use frontend::{FrontendError, Location, ParsedUnit};
 use lowering::{LowerError, Lowered};
+use pipeline::{CInput, LoadError};
 
 /// Preprocessor options of C input.
 #[derive(clap::Args, Clone, Debug)]
@@ -136,7 +138,7 @@ impl CppArgs {
             out.push("--no-races".into());
         }
         if harness {
-            for c in self.concurrent() {
+            for c in self.concurrent.iter().flatten() {
                 out.extend([
                     "--concurrent".into(),
                     format!("{}:{}", c.function, c.threads),
@@ -149,62 +151,39 @@ impl CppArgs {
         out
     }
 
-    /// The options of the lowering.
-    pub fn lowering_options(&self) -> lowering::Options {
-        lowering::Options {
-            reduce: !self.no_reduce,
-            heap_budget: self.heap_budget,
-            malloc_may_fail: self.malloc_may_fail,
-            checks: self.checks(),
-            tails: !self.no_heap_tails,
-            ..lowering::Options::default()
-        }
-    }
-
-    /// What `--races` and `--no-races` ask for: assertions and races by
-    /// default.
-    pub fn checks(&self) -> lowering::Checks {
-        lowering::Checks {
-            assertions: !self.races,
-            races: !self.no_races,
-        }
-    }
-
-    /// The functions of `--concurrent`, in order.
-    pub fn concurrent(&self) -> Vec<lowering::harness::Concurrent> {
-        self.concurrent.iter().flatten().cloned().collect()
-    }
-
-    fn options(&self) -> frontend::Options {
-        frontend::Options {
-            // The harness of --concurrent creates threads whether or not
-            // the file includes <pthread.h>.
-            cpp_args: if self.concurrent.is_empty() {
-                Vec::new()
-            } else {
-                vec!["-include".into(), "pthread.h".into()]
+    /// The pipeline's input options.
+    pub fn input(&self) -> CInput {
+        CInput {
+            frontend: frontend::Options {
+                cpp: self.cpp.clone(),
+                cpp_args: Vec::new(),
+                include_dirs: self.include.clone(),
+                defines: self.define.clone(),
+                data_model: match self.data_model {
+                    None => frontend::DataModelChoice::Auto,
+                    Some(DataModelArg::Ilp32) => frontend::DataModelChoice::Ilp32,
+                    Some(DataModelArg::Lp64) => frontend::DataModelChoice::Lp64,
+                },
             },
-            cpp: self.cpp.clone(),
-            include_dirs: self.include.clone(),
-            defines: self.define.clone(),
-            data_model: match self.data_model {
-                None => frontend::DataModelChoice::Auto,
-                Some(DataModelArg::Ilp32) => frontend::DataModelChoice::Ilp32,
-                Some(DataModelArg::Lp64) => frontend::DataModelChoice::Lp64,
+            concurrent: self.concurrent.iter().flatten().cloned().collect(),
+            init: self.init.clone(),
+            lowering: lowering::Options {
+                reduce: !self.no_reduce,
+                heap_budget: self.heap_budget,
+                malloc_may_fail: self.malloc_may_fail,
+                // Assertions and races by default.
+                checks: lowering::Checks {
+                    assertions: !self.races,
+                    races: !self.no_races,
+                },
+                tails: !self.no_heap_tails,
+                ..lowering::Options::default()
             },
         }
     }
 }
 
-/// Whether a path is C input (anything but `.gc`).
-pub fn is_c(path: &Path) -> bool {
-    matches!(
-        path.extension().and_then(|e| e.to_str()),
-        Some("c" | "i" | "h")
-    )
-}
-
-/// Why C input gave no program.
+/// Why C input gave no program, rendered.
 pub enum Failure {
     /// Invalid input (syntax errors, a missing file): exit code 2.
     Invalid(String),
@@ -212,26 +191,17 @@ pub enum Failure {
     Unsupported(String),
 }
 
-/// Parses and lowers a C file.
-pub fn load(path: &Path, cpp: &CppArgs) -> Result<(ParsedUnit, Lowered), Failure> {
-    let unit = parse(path, cpp)?;
-    let options = cpp.lowering_options();
-    let lowered = lowering::lower_with(&unit, &options).map_err(|e| lower_failure(&unit, &e))?;
-    Ok((unit, lowered))
+/// Renders a load error as a compiler-style diagnostic.
+pub fn failure(e: &LoadError) -> Failure {
+    match e {
+        LoadError::Frontend(e) => parse_failure(e),
+        LoadError::Lower { unit, error } => lower_failure(unit, error),
+    }
 }
 
-/// Parses a C file, with the harness of `--concurrent` appended.
-fn parse(path: &Path, cpp: &CppArgs) -> Result<ParsedUnit, Failure> {
-    let opts = cpp.options();
-    let unit = frontend::parse_file(path, &opts).map_err(|e| parse_failure(&e))?;
-    let funcs = cpp.concurrent();
-    if funcs.is_empty() {
-        return Ok(unit);
-    }
-    let harness = lowering::harness::harness(&unit, &funcs, cpp.init.as_deref())
-        .map_err(|e| lower_failure(&unit, &e))?;
-    frontend::parse_file_with_appendix(path, &opts, lowering::harness::HARNESS_FILE, &harness)
-        .map_err(|e| parse_failure(&e))
+/// Parses and lowers a C file.
+pub fn load(path: &Path, cpp: &CppArgs) -> Result<(ParsedUnit, Lowered), Failure> {
+    pipeline::input::load(path, &cpp.input()).map_err(|e| failure(&e))
 }
 
 /// What `ase pre-commit` does with a C file.
@@ -247,16 +217,12 @@ pub enum HookPlan {
 
 /// Whether a C file is checked by the pre-commit hook, and how.
 pub fn hook_plan(path: &Path, cpp: &CppArgs) -> HookPlan {
-    let plain = CppArgs {
-        concurrent: Vec::new(),
-        init: None,
-        ..cpp.clone()
-    };
-    let Ok(unit) = frontend::parse_file(path, &plain.options()) else {
+    let input = cpp.input();
+    let Ok(unit) = pipeline::input::parse(path, &input.without_harness()) else {
         return HookPlan::Check;
     };
     if !lowering::harness::defines(&unit, "main") {
-        let funcs = cpp.concurrent();
+        let funcs = &input.concurrent;
         if funcs.is_empty() {
             return HookPlan::Skip(
                 "no `main`: skipped (--concurrent NAME[:K],... checks its functions)".into(),
@@ -280,8 +246,7 @@ pub fn hook_plan(path: &Path, cpp: &CppArgs) -> HookPlan {
         }
         return HookPlan::CheckHarness;
     }
-    let options = cpp.lowering_options();
-    match lowering::lower_with(&unit, &options) {
+    match lowering::lower_with(&unit, &input.lowering) {
         Ok(lowered) if lowered.threads.len() <= 1 => {
             HookPlan::Skip("no threads are created: skipped".into())
         }
@@ -291,14 +256,7 @@ pub fn hook_plan(path: &Path, cpp: &CppArgs) -> HookPlan {
 
 /// The harness `--concurrent` appends to a file (`None` without it).
 pub fn harness_text(path: &Path, cpp: &CppArgs) -> Result<Option<String>, Failure> {
-    let funcs = cpp.concurrent();
-    if funcs.is_empty() {
-        return Ok(None);
-    }
-    let unit = frontend::parse_file(path, &cpp.options()).map_err(|e| parse_failure(&e))?;
-    lowering::harness::harness(&unit, &funcs, cpp.init.as_deref())
-        .map(Some)
-        .map_err(|e| lower_failure(&unit, &e))
+    pipeline::input::harness_text(path, &cpp.input()).map_err(|e| failure(&e))
 }
 
 fn parse_failure(e: &FrontendError) -> Failure {

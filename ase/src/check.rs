@@ -1,6 +1,5 @@
 //! `ase check`.
 
-use crate::cfront::DataModelArg;
 use crate::cfront::{self, CppArgs};
 use crate::{
     diagnostics, render, CheckEngine, Format, Limits, EXIT_INVALID, EXIT_SAFE, EXIT_UNKNOWN,
@@ -8,15 +7,10 @@ use crate::{
 };
 use anyhow::Context;
 use engine::ir::Program;
-use engine::verdict::{Outcome, Verdict};
-use std::path::{Path, PathBuf};
-use std::time::Duration;
-use sv_comp::property::{Property, PropertyError};
-use sv_comp::task::TaskDef;
-
-/// The errors-only search's first slice on programs with threads created in
-/// loops (at most a sixteenth of the time left).
-const ERRORS_FIRST: Duration = Duration::from_secs(2);
+use engine::verdict::{Outcome, UnknownKind, Verdict};
+use pipeline::JobError;
+use std::path::Path;
+use sv_comp::property::Property;
 
 /// Reads and parses a `.gc` file; parse errors are rendered to stderr.
 pub fn load(path: &Path) -> anyhow::Result<Result<(String, Program), String>> {
@@ -57,14 +51,8 @@ pub struct CheckArgs<'a> {
     pub format: Format,
     /// The checking algorithm.
     pub engine: CheckEngine,
-    /// The value bound of the explicit search.
-    pub bound: i64,
-    /// The depth limit of bounded model checking.
-    pub depth: Option<usize>,
-    /// Engines run at the same time by `--engine auto`.
-    pub jobs: usize,
-    /// Whether the explicit search is partial-order reduced.
-    pub partial_order: bool,
+    /// What the engines are given besides the budgets.
+    pub engines: pipeline::EngineOptions,
     /// Time and size budgets.
     pub limits: &'a Limits,
     /// Preprocessor options of C input.
@@ -79,23 +67,20 @@ pub struct CheckArgs<'a> {
     pub certify: &'a crate::certify::CertifyArgs,
 }
 
-/// Whether a path is an SV-COMP task definition.
-pub fn is_task(path: &Path) -> bool {
-    matches!(
-        path.extension().and_then(|e| e.to_str()),
-        Some("yml" | "yaml")
-    )
-}
-
-/// What to check after reading a task definition or property file.
-struct Job {
-    /// The program file.
-    program: PathBuf,
-    /// Preprocessor options, with the task's data model.
-    cpp: CppArgs,
-    /// The SV-COMP property, when one was given: the output then ends with
-    /// BenchExec's result line.
-    property: Option<Property>,
+impl CheckArgs<'_> {
+    /// The pipeline's options.
+    fn options(&self) -> anyhow::Result<pipeline::Options> {
+        Ok(pipeline::Options {
+            engine: self.engine.into(),
+            engines: self.engines.clone(),
+            budget: self.limits.config()?,
+            certify: !self.certify.no_certify,
+            // Abstract states for `--invariants`, and for a witness when no
+            // certificate will give its invariants.
+            want_proof: self.evidence.invariants
+                || (self.evidence.witness.is_some() && self.certify.no_certify),
+        })
+    }
 }
 
 /// Runs `ase check`.
@@ -104,8 +89,8 @@ pub fn run(args: &CheckArgs<'_>) -> anyhow::Result<u8> {
     if let Some(mb) = args.memlimit_mb {
         limit_memory(mb)?;
     }
-    let config = args.limits.config()?;
-    let job = match job(args) {
+    let options = args.options()?;
+    let job = match pipeline::task::resolve(args.path, args.property, &args.cpp.input()) {
         Ok(job) => job,
         Err(JobError::Invalid(message)) => {
             eprintln!("error: {message}");
@@ -113,7 +98,7 @@ pub fn run(args: &CheckArgs<'_>) -> anyhow::Result<u8> {
         }
         Err(JobError::Unsupported(reason)) => {
             let outcome = Outcome {
-                verdict: Verdict::Unknown(reason),
+                verdict: Verdict::unknown(UnknownKind::Unsupported, reason),
                 stats: Default::default(),
             };
             print_outcome(&Program::default(), &outcome, args.format, Some(""))?;
@@ -121,8 +106,11 @@ pub fn run(args: &CheckArgs<'_>) -> anyhow::Result<u8> {
         }
     };
     let sv_comp = job.property.as_ref().map(Property::name);
-    if cfront::is_c(&job.program) {
-        return run_c(&job, args, &config, started);
+    if pipeline::input::is_c(&job.program) {
+        return match pipeline::check_c(&job, &options, started) {
+            Ok(report) => print_c(&job, &report, args, sv_comp),
+            Err(e) => load_failure(&e, args.format, sv_comp),
+        };
     }
     if args.evidence.witness.is_some() || args.evidence.invariants {
         eprintln!("error: --witness and --invariants need C input");
@@ -141,112 +129,86 @@ pub fn run(args: &CheckArgs<'_>) -> anyhow::Result<u8> {
             return Ok(EXIT_INVALID);
         }
     };
-    // `auto` is ASE on `.gc` models: they are the papers' benchmarks.
-    let engine = match args.engine {
-        CheckEngine::Auto => CheckEngine::Ase,
-        e => e,
-    };
-    let mut invariants = None;
-    let (mut outcome, proof) = match engine {
-        CheckEngine::Ase => engine::ase::check_with_proof(&program, &config),
-        CheckEngine::Ur => engine::ur::check_with_proof(&program, &config),
-        CheckEngine::Infer => {
-            let deadline = config.timeout.map(|t| std::time::Instant::now() + t);
-            let inferred = engine::infer::prove(&program, deadline, None);
-            invariants = inferred.invariants;
-            (inferred.outcome, None)
-        }
-        _ => (
-            engine.check(&program, &config, &engine_args(args, None)),
-            None,
-        ),
-    };
-    let evidence = match (&proof, &invariants) {
-        (Some(p), _) => engine::certify::Evidence::Abstract(p),
-        (None, Some(i)) => engine::certify::Evidence::Invariants(i),
-        (None, None) => engine::certify::Evidence::None,
-    };
-    let cert = crate::certify::after_check(
-        args.certify,
-        &program,
-        &job.program.display().to_string(),
-        &mut outcome,
-        evidence,
-        config.timeout,
-    )?;
+    let report = pipeline::check_gc(&program, &job.program.display().to_string(), &options);
+    crate::certify::write_certificate(args.certify, &report)?;
     print_outcome_with(
         &program,
-        &outcome,
+        &report.outcome,
         args.format,
         sv_comp,
         None,
-        cert.as_ref(),
+        report.certified.as_ref().map(|c| &c.certification),
     )?;
-    Ok(exit_code(&outcome.verdict))
+    Ok(exit_code(&report.outcome.verdict))
 }
 
-/// Why there is nothing to check.
-enum JobError {
-    /// A missing or malformed task or property file: exit code 2.
-    Invalid(String),
-    /// A task `ase` cannot check (another property, several input files):
-    /// the verdict is unknown.
-    Unsupported(String),
-}
-
-/// Resolves the program, data model and property of `ase check`.
-fn job(args: &CheckArgs<'_>) -> Result<Job, JobError> {
-    let property = |path: &Path| match sv_comp::property::read(path) {
-        Ok(p) => Ok(p),
-        Err(e @ PropertyError::Io { .. }) => Err(JobError::Invalid(e.to_string())),
-        Err(e @ PropertyError::Unsupported { .. }) => Err(JobError::Unsupported(e.to_string())),
-    };
-    if !is_task(args.path) {
-        let property = args.property.map(property).transpose()?;
-        let mut cpp = args.cpp.clone();
-        if let Some(p) = &property {
-            check_only(p, &mut cpp);
+/// C that does not load: invalid input (exit code 2), or a construct that
+/// is not modelled (the verdict is unknown).
+fn load_failure(
+    e: &pipeline::LoadError,
+    format: Format,
+    sv_comp: Option<&str>,
+) -> anyhow::Result<u8> {
+    match cfront::failure(e) {
+        cfront::Failure::Invalid(msg) => {
+            eprint!("{msg}");
+            Ok(EXIT_INVALID)
         }
-        return Ok(Job {
-            program: args.path.to_path_buf(),
-            cpp,
-            property,
-        });
+        cfront::Failure::Unsupported(msg) => {
+            eprint!("{msg}");
+            let headline = msg.lines().next().unwrap_or("unsupported C construct");
+            let outcome = Outcome {
+                verdict: Verdict::unknown(
+                    UnknownKind::Unsupported,
+                    format!("the C program uses something not modelled ({headline})"),
+                ),
+                stats: Default::default(),
+            };
+            print_outcome(&Program::default(), &outcome, format, sv_comp)?;
+            Ok(EXIT_UNKNOWN)
+        }
     }
-    let task = TaskDef::read(args.path).map_err(|e| JobError::Invalid(e.to_string()))?;
-    let program = task
-        .input_file()
-        .map_err(|e| JobError::Unsupported(e.to_string()))?
-        .to_path_buf();
-    let property = match args.property {
-        Some(path) => property(path)?,
-        None => match task.checkable_property() {
-            Ok((p, _)) => p,
-            Err(e @ PropertyError::Io { .. }) => return Err(JobError::Invalid(e.to_string())),
-            Err(e) => return Err(JobError::Unsupported(e.to_string())),
-        },
-    };
-    let mut cpp = args.cpp.clone();
-    check_only(&property, &mut cpp);
-    if cpp.data_model.is_none() {
-        cpp.data_model = task.data_model.map(|m| match m {
-            sv_comp::task::DataModel::Ilp32 => DataModelArg::Ilp32,
-            sv_comp::task::DataModel::Lp64 => DataModelArg::Lp64,
-        });
-    }
-    Ok(Job {
-        program,
-        cpp,
-        property: Some(property),
-    })
 }
 
-/// An SV-COMP property is checked alone: `unreach-call` without races,
-/// `no-data-race` without assertions.
-fn check_only(property: &Property, cpp: &mut CppArgs) {
-    let races = matches!(property, Property::NoDataRace);
-    cpp.races = races;
-    cpp.no_races = !races;
+/// Prints the report of a C program with its source-level evidence, and
+/// writes the certificate and witness files.
+fn print_c(
+    job: &pipeline::Job,
+    c: &pipeline::CReport,
+    args: &CheckArgs<'_>,
+    sv_comp: Option<&str>,
+) -> anyhow::Result<u8> {
+    let report = &c.report;
+    for note in &report.notes {
+        eprintln!("note: {note}");
+    }
+    crate::certify::write_certificate(args.certify, report)?;
+    let cert = report.certified.as_ref();
+    // A certificate of the counter system holds no invariants of the C
+    // program's variables and locations: witnesses do not use it.
+    let witness_cert = cert.filter(|c| !c.counter_system).map(|c| &c.certification);
+    let mut evidence = crate::evidence::CEvidence::new(
+        &job.program,
+        &c.unit,
+        &c.lowered,
+        &report.outcome,
+        report.proof.as_ref(),
+        witness_cert,
+        args.evidence,
+    );
+    evidence.unreduced_steps = report.unreduced_steps;
+    if let Some(note) = evidence.write_witness(&report.outcome)? {
+        eprintln!("{note}");
+    }
+    print_outcome_with(
+        &c.lowered.program,
+        &report.outcome,
+        args.format,
+        sv_comp,
+        Some(&evidence),
+        cert.map(|c| &c.certification),
+    )?;
+    Ok(exit_code(&report.outcome.verdict))
 }
 
 /// Caps the address space of this process (`--memlimit`): an allocation
@@ -268,316 +230,6 @@ fn resources() -> Option<(f64, u64)> {
     // Linux reports the peak resident set in KiB.
     let peak = u64::try_from(u.max_rss()).unwrap_or(0).saturating_mul(1024);
     Some((secs(u.user_time()) + secs(u.system_time()), peak))
-}
-
-/// `ase check` on C input: lower, check, and turn a trace that ends in
-/// behaviour the lowering does not model into `unknown`.
-fn run_c(
-    job: &Job,
-    args: &CheckArgs<'_>,
-    config: &engine::ase::Config,
-    started: std::time::Instant,
-) -> anyhow::Result<u8> {
-    let sv_comp = job.property.as_ref().map(Property::name);
-    let (unit, lowered) = match cfront::load(&job.program, &job.cpp) {
-        Ok(x) => x,
-        Err(cfront::Failure::Invalid(msg)) => {
-            eprint!("{msg}");
-            return Ok(EXIT_INVALID);
-        }
-        Err(cfront::Failure::Unsupported(msg)) => {
-            eprint!("{msg}");
-            let headline = msg.lines().next().unwrap_or("unsupported C construct");
-            let outcome = Outcome {
-                verdict: Verdict::Unknown(format!(
-                    "the C program uses something not modelled ({headline})"
-                )),
-                stats: Default::default(),
-            };
-            print_outcome(&Program::default(), &outcome, args.format, sv_comp)?;
-            return Ok(EXIT_UNKNOWN);
-        }
-    };
-    // The time limit covers preprocessing and lowering too: the engines get
-    // what is left.
-    let spent = started.elapsed();
-    let config = &engine::ase::Config {
-        timeout: config.timeout.map(|t| t.saturating_sub(spent)),
-        ..*config
-    };
-    if config.timeout.is_some_and(|t| t.is_zero()) {
-        let outcome = Outcome {
-            verdict: Verdict::Unknown(format!(
-                "time limit reached (preprocessing and lowering took {:.1} s)",
-                spent.as_secs_f64()
-            )),
-            stats: Default::default(),
-        };
-        print_outcome(&lowered.program, &outcome, args.format, sv_comp)?;
-        return Ok(EXIT_UNKNOWN);
-    }
-    // Abstract states for `--invariants`, and for a witness when no
-    // certificate will give its invariants.
-    let want_proof =
-        args.evidence.invariants || (args.evidence.witness.is_some() && args.certify.no_certify);
-    let bugs = engine_args(args, Some(lowered.bug_condition()));
-    // Heap arrays of run-time length: an error past the allocation of a
-    // tail is no counterexample, so bugs are then searched in the program
-    // lowered without tails (SOUNDNESS.md, "Heap arrays of run-time
-    // length"), lowered when a give-up sends the search there.
-    let mut exact: Option<lowering::Lowered> = None;
-    let search = |program: &Program,
-                  config: &engine::ase::Config,
-                  want_proof: bool,
-                  bugs: &crate::EngineArgs| match args.engine {
-        CheckEngine::Ase => {
-            let (o, p) = engine::ase::check_with_proof(program, config);
-            (o, p, None, None)
-        }
-        CheckEngine::Ur => {
-            let (o, p) = engine::ur::check_with_proof(program, config);
-            (o, p, None, None)
-        }
-        CheckEngine::Infer => {
-            let deadline = config.timeout.map(|t| std::time::Instant::now() + t);
-            let inferred = engine::infer::prove(program, deadline, None);
-            (inferred.outcome, None, None, inferred.invariants)
-        }
-        CheckEngine::Auto => {
-            let found = crate::auto_with_evidence(program, config, bugs, want_proof);
-            (
-                found.outcome,
-                found.proof,
-                found.reachable,
-                found.invariants,
-            )
-        }
-        _ => (args.engine.check(program, config, bugs), None, None, None),
-    };
-    // Threads created in loops: the bounded instances get two thirds of the
-    // time, so that the counter abstraction has a third even when they
-    // exhaust their budget.
-    let bounded = engine::ase::Config {
-        timeout: config.timeout.map(|t| {
-            if lowered.loop_sites.is_empty() {
-                t
-            } else {
-                t * 2 / 3
-            }
-        }),
-        ..*config
-    };
-    let (mut outcome, proof, reachable, invariants) =
-        search(&lowered.program, &bounded, want_proof, &bugs);
-    // Whether the verdict comes from the errors-only search (of `exact`
-    // when there is one).
-    let mut by_bug_model = false;
-    let mut counted: Option<Option<engine::certify::Certification>> = None;
-    let mut counting_reason: Option<String> = None;
-    if let Verdict::Unsafe(trace) = &outcome.verdict {
-        let last = trace.steps.last().map_or(&trace.initial, |s| &s.state);
-        if let lowering::TraceEnd::GiveUp(reason) = lowered.trace_end(last) {
-            let beyond = |s: &lowering::LoopSite| lowering::LoopSite::beyond(s.instances.len());
-            let why = if lowered.loop_sites.iter().any(|s| beyond(s) == reason) {
-                format!("no proof for more threads than the instances: {reason}")
-            } else if reason == lowering::TAIL_ERROR {
-                format!("no proof and no counterexample: {reason}")
-            } else {
-                format!("an execution reaches behaviour that is not modelled: {reason}")
-            };
-            // A real error may still be reachable past the give-up states:
-            // search again with only `reach_error()` as the target, in the
-            // time left (SOUNDNESS.md, "Give-up states").
-            let mut left = config.timeout.map(|t| t.saturating_sub(outcome.stats.time));
-            if lowered.tail_errors() {
-                let options = lowering::Options {
-                    tails: false,
-                    ..job.cpp.lowering_options()
-                };
-                exact = lowering::lower_with(&unit, &options).ok();
-            }
-            let bug_model = exact.as_ref().unwrap_or(&lowered);
-            let bug_args = engine_args(args, Some(bug_model.bug_condition()));
-            let errors = bug_model.errors_only();
-            let search_errors = |timeout: Option<Duration>| {
-                let config = engine::ase::Config { timeout, ..*config };
-                search(&errors, &config, false, &bug_args).0
-            };
-            let in_loops = !lowered.loop_sites.is_empty();
-            // Threads created in loops: a short errors-only search first, so
-            // that a shallow bug is not found only after the counter
-            // abstraction has spent its share.
-            let mut found = None;
-            if in_loops && left.is_none_or(|t| !t.is_zero()) {
-                let slice = left.map_or(ERRORS_FIRST, |t| (t / 16).min(ERRORS_FIRST));
-                let o = search_errors(Some(slice));
-                if matches!(o.verdict, Verdict::Unsafe(_)) {
-                    found = Some(o);
-                } else {
-                    outcome.stats.time += o.stats.time;
-                    left = left.map(|t| t.saturating_sub(o.stats.time));
-                }
-            }
-            // Then the counter abstraction, with half of the time left
-            // (SOUNDNESS.md, "Threads created in loops").
-            if found.is_none() && in_loops && left.is_none_or(|t| !t.is_zero()) {
-                let (o, c) = crate::counting::prove(
-                    &lowered,
-                    config,
-                    left.map(|t| t / 2),
-                    args.certify,
-                    &job.program,
-                    &why,
-                );
-                outcome.stats.time += o.stats.time;
-                left = left.map(|t| t.saturating_sub(o.stats.time));
-                if matches!(o.verdict, Verdict::Safe(_)) {
-                    let time = outcome.stats.time;
-                    outcome = o;
-                    outcome.stats.time = time;
-                    counted = Some(c.flatten());
-                } else if let Verdict::Unknown(r) = o.verdict {
-                    counting_reason = Some(r);
-                }
-            }
-            let again = found.or_else(|| {
-                (counted.is_none() && left.is_none_or(|t| !t.is_zero()))
-                    .then(|| search_errors(left))
-            });
-            if counted.is_none() {
-                outcome.verdict = match again {
-                    Some(o) if matches!(o.verdict, Verdict::Unsafe(_)) => {
-                        by_bug_model = true;
-                        let time = outcome.stats.time + o.stats.time;
-                        outcome.stats = o.stats;
-                        outcome.stats.time = time;
-                        o.verdict
-                    }
-                    _ => Verdict::Unknown(counting_reason.clone().unwrap_or(why)),
-                };
-            }
-        }
-    }
-    // An `unknown` for another reason (a budget): the counter abstraction
-    // may still prove the program.
-    if let (Verdict::Unknown(why), None, None) = (&outcome.verdict, &counted, &counting_reason) {
-        let left = config.timeout.map(|t| t.saturating_sub(outcome.stats.time));
-        if !lowered.loop_sites.is_empty() && left.is_none_or(|t| !t.is_zero()) {
-            let (o, c) =
-                crate::counting::prove(&lowered, config, left, args.certify, &job.program, why);
-            let time = outcome.stats.time + o.stats.time;
-            outcome = o;
-            outcome.stats.time = time;
-            counted = c;
-        }
-    }
-    let lowered = match &exact {
-        Some(exact) if by_bug_model => exact,
-        _ => &lowered,
-    };
-    // A bug of the reduced program must be one of the program without the
-    // reduction: its trace is replayed there (SOUNDNESS.md, "Reduction").
-    let unreduced_steps = unreduced_replay(job, &unit, lowered, &mut outcome);
-    let (proof, reachable, invariants) = if counted.is_some() {
-        (None, None, None)
-    } else {
-        (proof, reachable, invariants)
-    };
-    let cert_evidence = match (&proof, &reachable, &invariants) {
-        (Some(p), _, _) => engine::certify::Evidence::Abstract(p),
-        (None, Some(r), _) => engine::certify::Evidence::Explicit(r),
-        (None, None, Some(i)) => engine::certify::Evidence::Invariants(i),
-        (None, None, None) => engine::certify::Evidence::None,
-    };
-    let by_counting = counted.is_some();
-    let cert = match counted {
-        Some(c) => c,
-        None => crate::certify::after_check(
-            args.certify,
-            &lowered.program,
-            &job.program.display().to_string(),
-            &mut outcome,
-            cert_evidence,
-            config.timeout,
-        )?,
-    };
-    // A certificate of the counter system holds no invariants of the C
-    // program's variables and locations: witnesses do not use it.
-    let witness_cert = if by_counting { None } else { cert.as_ref() };
-    let mut evidence = crate::evidence::CEvidence::new(
-        &job.program,
-        &unit,
-        lowered,
-        &outcome,
-        proof.as_ref(),
-        witness_cert,
-        args.evidence,
-    );
-    evidence.unreduced_steps = unreduced_steps;
-    if let Some(note) = evidence.write_witness(&outcome)? {
-        eprintln!("{note}");
-    }
-    print_outcome_with(
-        &lowered.program,
-        &outcome,
-        args.format,
-        sv_comp,
-        Some(&evidence),
-        cert.as_ref(),
-    )?;
-    Ok(exit_code(&outcome.verdict))
-}
-
-/// Replays an unsafe verdict's trace of the reduced program on the program
-/// lowered without the reduction ([`lowering::unreduced::replay`]); the
-/// length of the unreduced trace, or `None` when there was nothing to
-/// replay. A trace that does not replay turns the verdict into `unknown`
-/// (an internal error: the reduction is wrong for this program).
-fn unreduced_replay(
-    job: &Job,
-    unit: &frontend::ParsedUnit,
-    lowered: &lowering::Lowered,
-    outcome: &mut Outcome,
-) -> Option<usize> {
-    let Verdict::Unsafe(trace) = &outcome.verdict else {
-        return None;
-    };
-    if job.cpp.no_reduce {
-        return None;
-    }
-    let options = lowering::Options {
-        reduce: false,
-        compress: false,
-        tails: lowered.tails,
-        ..job.cpp.lowering_options()
-    };
-    let result = lowering::lower_with(unit, &options)
-        .map_err(|e| format!("lowering it: {e}"))
-        .and_then(|unreduced| {
-            lowering::unreduced::replay(lowered, &unreduced, trace).map_err(|e| e.to_string())
-        });
-    match result {
-        Ok(t) => Some(t.steps.len()),
-        Err(why) => {
-            outcome.verdict = Verdict::Unknown(format!(
-                "internal error: the counterexample of the reduced program does not replay on \
-                 the program without the reduction ({why}); `--no-reduce` checks that program"
-            ));
-            None
-        }
-    }
-}
-
-/// The engines' arguments of a check; `target`: the error states that are
-/// bugs.
-fn engine_args(args: &CheckArgs<'_>, target: Option<engine::ir::Cond>) -> crate::EngineArgs {
-    crate::EngineArgs {
-        bound: args.bound,
-        depth: args.depth,
-        jobs: args.jobs,
-        partial_order: args.partial_order,
-        target,
-    }
 }
 
 /// Runs `ase lower`: prints the lowered program as `.gc`.

@@ -5,7 +5,6 @@ mod bench;
 mod certify;
 mod cfront;
 mod check;
-mod counting;
 mod ctrace;
 mod diagnostics;
 mod evidence;
@@ -16,6 +15,7 @@ mod sarif;
 mod tables;
 
 use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
+use pipeline::engines::default_jobs;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -76,16 +76,11 @@ pub enum EngineKind {
     Ur,
 }
 
-impl EngineKind {
-    /// Runs the engine.
-    pub fn check(
-        self,
-        program: &engine::ir::Program,
-        config: &engine::ase::Config,
-    ) -> engine::verdict::Outcome {
-        match self {
-            EngineKind::Ase => engine::ase::check(program, config),
-            EngineKind::Ur => engine::ur::check(program, config),
+impl From<EngineKind> for pipeline::models::ModelEngine {
+    fn from(e: EngineKind) -> Self {
+        match e {
+            EngineKind::Ase => pipeline::models::ModelEngine::Ase,
+            EngineKind::Ur => pipeline::models::ModelEngine::Ur,
         }
     }
 }
@@ -94,12 +89,11 @@ impl EngineKind {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum CheckEngine {
     /// For C: the exhaustive explicit search (it settles programs with
-    /// finitely many reachable states and finds shallow bugs), bounded model
-    /// checking (bugs that need particular input values) and ASE, side by
-    /// side with `--jobs 2` (the default on a machine with two cores or
-    /// more), else the search for at most half of the time, then bounded
-    /// model checking for a third of the rest (at most a tenth of the time),
-    /// then ASE. For `.gc`: ASE.
+    /// finitely many reachable states and finds shallow bugs), the
+    /// invariant inference, bounded model checking (bugs that need
+    /// particular input values) and ASE, side by side with `--jobs 2`, else
+    /// one after the other (ARCHITECTURE.md, "The schedule"). For `.gc`:
+    /// ASE.
     Auto,
     /// Abstract Analysis of Symbolic Executions (the verifier).
     Ase,
@@ -118,109 +112,17 @@ pub enum CheckEngine {
     Infer,
 }
 
-/// States the explicit search explores at most unless `--max-states` says.
-const EXPLICIT_DEFAULT_MAX_STATES: u64 = 2_000_000;
-
-/// States the exhaustive search of `--engine auto` explores at most unless
-/// `--max-states` says (about 1 GB for programs of a few hundred variables).
-const AUTO_EXPLICIT_MAX_STATES: u64 = 1_000_000;
-
-/// What the engines of `ase check` are given besides the budgets.
-#[derive(Clone, Debug)]
-pub struct EngineArgs {
-    /// The value bound of the explicit search (`--bound`).
-    pub bound: i64,
-    /// The depth limit of bounded model checking (`--depth`).
-    pub depth: Option<usize>,
-    /// Engines run at the same time by `--engine auto`.
-    pub jobs: usize,
-    /// Whether the explicit search is partial-order reduced.
-    pub partial_order: bool,
-    /// The error states that are bugs (C: `reach_error()` called, not a
-    /// give-up location); `None`: every error state.
-    pub target: Option<engine::ir::Cond>,
-}
-
-impl EngineArgs {
-    fn bmc_bounds(&self) -> engine::bmc::Bounds {
-        engine::bmc::Bounds {
-            max_depth: self.depth.unwrap_or(engine::bmc::DEFAULT_MAX_DEPTH),
+impl From<CheckEngine> for pipeline::Engine {
+    fn from(e: CheckEngine) -> Self {
+        match e {
+            CheckEngine::Auto => pipeline::Engine::Auto,
+            CheckEngine::Ase => pipeline::Engine::Ase,
+            CheckEngine::Ur => pipeline::Engine::Ur,
+            CheckEngine::Explicit => pipeline::Engine::Explicit,
+            CheckEngine::Bmc => pipeline::Engine::Bmc,
+            CheckEngine::Infer => pipeline::Engine::Infer,
         }
     }
-}
-
-impl CheckEngine {
-    /// Runs the engine.
-    pub fn check(
-        self,
-        program: &engine::ir::Program,
-        config: &engine::ase::Config,
-        args: &EngineArgs,
-    ) -> engine::verdict::Outcome {
-        let bound = args.bound;
-        match self {
-            CheckEngine::Auto => auto_with_evidence(program, config, args, false).outcome,
-            CheckEngine::Ase => EngineKind::Ase.check(program, config),
-            CheckEngine::Ur => EngineKind::Ur.check(program, config),
-            CheckEngine::Bmc => engine::bmc::check(
-                program,
-                &engine::bmc::Config {
-                    bounds: args.bmc_bounds(),
-                    deadline: config.timeout.map(|t| std::time::Instant::now() + t),
-                    cancel: None,
-                    target: args.target.clone(),
-                },
-            ),
-            CheckEngine::Infer => {
-                let deadline = config.timeout.map(|t| std::time::Instant::now() + t);
-                engine::infer::prove(program, deadline, None).outcome
-            }
-            CheckEngine::Explicit => {
-                let bounds = engine::explicit::Bounds {
-                    bound,
-                    max_states: config.max_states.unwrap_or(EXPLICIT_DEFAULT_MAX_STATES),
-                    partial_order: args.partial_order,
-                };
-                let deadline = config.timeout.map(|t| std::time::Instant::now() + t);
-                engine::explicit::check(program, &bounds, deadline)
-            }
-        }
-    }
-}
-
-/// `--engine auto`: the exhaustive explicit search, bounded model checking
-/// and ASE ([`engine::portfolio`]), side by side when `jobs > 1`; also
-/// returning ASE's abstract states of a proof when `want_proof` (invariants, correctness witnesses): a safe program proved
-/// by the exhaustive search is then checked by ASE too, for its invariants,
-/// within the time left (the exhaustive proof stands if ASE gives none).
-/// Also returns the states of the exhaustive search when it proved the
-/// program safe (for the certificate).
-pub fn auto_with_evidence(
-    program: &engine::ir::Program,
-    config: &engine::ase::Config,
-    args: &EngineArgs,
-    want_proof: bool,
-) -> engine::portfolio::Found {
-    let portfolio = engine::portfolio::Config {
-        ase: *config,
-        explicit: engine::explicit::Bounds {
-            bound: args.bound,
-            max_states: config.max_states.unwrap_or(AUTO_EXPLICIT_MAX_STATES),
-            partial_order: args.partial_order,
-        },
-        bmc: args.bmc_bounds(),
-        target: args.target.clone(),
-        jobs: args.jobs,
-        want_proof,
-    };
-    engine::portfolio::run(program, &portfolio)
-}
-
-/// Engines `ase check` runs at the same time unless `--jobs` says: the
-/// machine's cores, at most 2 (two engines at a time; the portfolio's
-/// third, bounded model checking, shares the cores).
-pub fn default_jobs() -> usize {
-    std::thread::available_parallelism().map_or(1, |n| n.get().min(2))
 }
 
 impl Limits {
@@ -468,10 +370,12 @@ fn main() -> ExitCode {
             path: &files[0],
             format,
             engine,
-            bound,
-            depth: depth.map(|d| d as usize),
-            jobs: jobs.map_or_else(default_jobs, usize::from),
-            partial_order: !no_partial_order,
+            engines: pipeline::EngineOptions {
+                bound,
+                depth: depth.map(|d| d as usize),
+                jobs: jobs.map_or_else(default_jobs, usize::from),
+                partial_order: !no_partial_order,
+            },
             limits: &limits,
             cpp: &cpp,
             property: property.as_deref(),

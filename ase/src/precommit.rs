@@ -35,7 +35,7 @@ pub fn run(opts: &Options) -> anyhow::Result<u8> {
     let mut checks: Vec<(PathBuf, &[String])> = Vec::new();
     let mut skipped = Vec::new();
     for file in opts.files {
-        if !cfront::is_c(file) || file.extension().is_some_and(|e| e == "h") {
+        if !pipeline::input::is_c(file) || file.extension().is_some_and(|e| e == "h") {
             continue;
         }
         match cfront::hook_plan(file, opts.cpp) {

@@ -187,7 +187,8 @@ pub fn json(p: &Program, o: &Outcome) -> Value {
             obj.insert("trace".into(), trace_json(p, trace));
         }
         Verdict::Unknown(reason) => {
-            obj.insert("reason".into(), json!(reason));
+            obj.insert("reason".into(), json!(reason.detail));
+            obj.insert("unknown_kind".into(), json!(reason.kind.name()));
         }
     }
     v

@@ -11,12 +11,12 @@
 
 use crate::{EngineKind, Limits};
 use anyhow::Context;
-use engine::ir::Program;
-use engine::verdict::{Outcome, Verdict};
+use engine::verdict::{UnknownKind, Verdict};
+use pipeline::models::{load, run_loaded, verdict_label, Answer, Class, ModelRun};
+use pipeline::paper;
 use std::fmt::Write as _;
-use std::panic::{self, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Exit code of a bench without failures.
 const EXIT_OK: u8 = 0;
@@ -26,161 +26,6 @@ const EXIT_FAILED: u8 = 1;
 /// Longest explanation (unknown reason, parse error) shown in a cell, in
 /// characters.
 const REASON_WIDTH: usize = 48;
-
-/// The papers' result tables, read from their markdown transcription.
-pub mod paper {
-    /// One markdown table: the `## ` heading it stands under, its header
-    /// names and its rows (each as long as the header).
-    #[derive(Clone, Debug, PartialEq, Eq)]
-    pub struct Table {
-        /// The text of the last `## ` heading before the table ("" if none).
-        pub heading: String,
-        /// The column names, trimmed.
-        pub headers: Vec<String>,
-        /// The body rows; each has exactly `headers.len()` cells.
-        pub rows: Vec<Vec<String>>,
-    }
-
-    /// A body row of a [`Table`], whose cells are looked up by column name.
-    #[derive(Clone, Copy, Debug)]
-    pub struct Row<'a> {
-        /// The table the row belongs to.
-        pub table: &'a Table,
-        /// The row's cells, in the order of `table.headers`.
-        pub cells: &'a [String],
-    }
-
-    impl<'a> Row<'a> {
-        /// The cell of the column named `header` (exact match after
-        /// trimming), if the table has that column.
-        pub fn get(&self, header: &str) -> Option<&'a str> {
-            let i = self.table.headers.iter().position(|h| h == header)?;
-            self.cells.get(i).map(String::as_str)
-        }
-
-        /// The cell of the first of `headers` the table has.
-        pub fn first_of(&self, headers: &[&str]) -> Option<&'a str> {
-            headers.iter().find_map(|h| self.get(h))
-        }
-    }
-
-    impl Table {
-        /// The body rows.
-        pub fn rows(&self) -> impl Iterator<Item = Row<'_>> {
-            self.rows
-                .iter()
-                .map(move |cells| Row { table: self, cells })
-        }
-    }
-
-    /// All tables of a markdown document, in document order.
-    #[derive(Clone, Debug, Default, PartialEq, Eq)]
-    pub struct Tables {
-        /// The tables.
-        pub tables: Vec<Table>,
-    }
-
-    impl Tables {
-        /// Reads every pipe table of `text`. A table is a header line, a
-        /// delimiter line (`| --- | :-: |`) and the `|` lines that follow.
-        /// Never fails: anything that is not a table is skipped.
-        pub fn parse(text: &str) -> Tables {
-            let lines: Vec<&str> = text.lines().map(str::trim).collect();
-            let mut tables = Vec::new();
-            let mut heading = String::new();
-            let mut i = 0;
-            while i < lines.len() {
-                let line = lines[i];
-                if let Some(h) = line.strip_prefix("## ") {
-                    heading = h.trim().to_string();
-                    i += 1;
-                    continue;
-                }
-                let delimiter = lines.get(i + 1).copied().unwrap_or("");
-                if !(line.starts_with('|') && is_delimiter(delimiter)) {
-                    i += 1;
-                    continue;
-                }
-                let headers = split_row(line);
-                let mut rows = Vec::new();
-                i += 2;
-                while i < lines.len() && lines[i].starts_with('|') {
-                    let mut cells = split_row(lines[i]);
-                    cells.resize(headers.len(), String::new());
-                    rows.push(cells);
-                    i += 1;
-                }
-                tables.push(Table {
-                    heading: heading.clone(),
-                    headers,
-                    rows,
-                });
-            }
-            Tables { tables }
-        }
-
-        /// The first row, among the tables whose heading starts with
-        /// `heading_prefix`, whose `column` names `key`: the cell's first
-        /// word, with `**`/`*` emphasis and `[?]` marks removed, equals `key`.
-        pub fn find(&self, heading_prefix: &str, column: &str, key: &str) -> Option<Row<'_>> {
-            self.tables
-                .iter()
-                .filter(|t| t.heading.starts_with(heading_prefix))
-                .flat_map(Table::rows)
-                .find(|r| {
-                    r.get(column)
-                        .and_then(|c| plain(c).split_whitespace().next().map(str::to_owned))
-                        .is_some_and(|w| w == key)
-                })
-        }
-    }
-
-    /// A cell without its marks: emphasis (`**`, `*`) and `[?]` removed,
-    /// spaces trimmed. `"1063 **[?]**"` becomes `"1063"`.
-    pub fn plain(cell: &str) -> String {
-        let s = cell.replace("[?]", "").replace('*', "");
-        s.split_whitespace().collect::<Vec<_>>().join(" ")
-    }
-
-    /// Whether `line` is a table's delimiter line (`|---|:---:|`).
-    fn is_delimiter(line: &str) -> bool {
-        if !line.starts_with('|') {
-            return false;
-        }
-        let cells = split_row(line);
-        !cells.is_empty()
-            && cells.iter().all(|c| {
-                let c = c.strip_prefix(':').unwrap_or(c);
-                let c = c.strip_suffix(':').unwrap_or(c);
-                !c.is_empty() && c.chars().all(|ch| ch == '-')
-            })
-    }
-
-    /// The trimmed cells of a `| a | b |` line; `\|` is a literal pipe.
-    fn split_row(line: &str) -> Vec<String> {
-        let line = line.trim();
-        let line = line.strip_prefix('|').unwrap_or(line);
-        let mut cells = Vec::new();
-        let mut cur = String::new();
-        let mut chars = line.chars().peekable();
-        while let Some(c) = chars.next() {
-            match c {
-                '\\' if chars.peek() == Some(&'|') => {
-                    cur.push('|');
-                    chars.next();
-                }
-                '|' => cells.push(std::mem::take(&mut cur).trim().to_string()),
-                _ => cur.push(c),
-            }
-        }
-        // Text after the last pipe is a cell only if the row has no closing
-        // pipe.
-        if !cur.trim().is_empty() {
-            cells.push(cur.trim().to_string());
-        }
-        cells
-    }
-}
 
 /// Tables of the papers' file whose rows are compared with ours (the ASE
 /// paper's Fig. 7 and Fig. 8).
@@ -302,139 +147,6 @@ const COMPARE_RIGHT: [bool; 17] = [
     true, true,
 ];
 
-/// What the runs of one model produced.
-#[derive(Clone, Debug)]
-pub enum Answer {
-    /// The file could not be read or parsed; the first error.
-    Invalid(String),
-    /// The engine panicked; the panic message.
-    Crashed(String),
-    /// The outcome of the last run.
-    Checked {
-        /// Verdict and figures of the last run.
-        outcome: Outcome,
-        /// For an unsafe verdict, why its trace does not replay.
-        bad_trace: Option<String>,
-    },
-}
-
-/// One model's line of the bench.
-#[derive(Clone, Debug)]
-pub struct ModelRun {
-    /// The file stem (matched against the papers' `.gc file` column).
-    pub name: String,
-    /// The `// expect:` value, lower-cased (`None` if the file has none).
-    pub expect: Option<String>,
-    /// What the runs produced.
-    pub result: Answer,
-    /// Median wall time of the runs (`None` if the engine never ran).
-    pub time: Option<Duration>,
-    /// Remarks, e.g. verdicts that differ across runs.
-    pub notes: Vec<String>,
-}
-
-/// How a model's verdict compares with its expectation.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Class {
-    /// The expected verdict (with a trace that replays, if unsafe).
-    Correct,
-    /// Safe where unsafe is expected or vice versa, or an unsafe verdict
-    /// whose trace does not replay.
-    Wrong,
-    /// The engine gave no answer.
-    Unknown,
-    /// The engine does not handle this kind of program (UR: several
-    /// initial states or nondeterministic inputs).
-    Unsupported,
-    /// A definite verdict for a model without a known expectation.
-    Unchecked,
-    /// The model could not be read or parsed.
-    Invalid,
-    /// The engine panicked.
-    Crashed,
-}
-
-impl Class {
-    /// Whether this makes the bench fail.
-    pub fn fails(self) -> bool {
-        matches!(self, Class::Wrong | Class::Crashed)
-    }
-}
-
-impl ModelRun {
-    /// How the verdict compares with the expectation.
-    pub fn class(&self) -> Class {
-        match &self.result {
-            Answer::Invalid(_) => Class::Invalid,
-            Answer::Crashed(_) => Class::Crashed,
-            Answer::Checked { outcome, bad_trace } => match &outcome.verdict {
-                Verdict::Unknown(why) if is_unsupported(why) => Class::Unsupported,
-                Verdict::Unknown(_) => Class::Unknown,
-                _ if bad_trace.is_some() => Class::Wrong,
-                v => match self.expect.as_deref() {
-                    Some(e @ ("safe" | "unsafe")) if e == v.name() => Class::Correct,
-                    Some("safe" | "unsafe") => Class::Wrong,
-                    _ => Class::Unchecked,
-                },
-            },
-        }
-    }
-}
-
-/// Whether an unknown verdict's reason says that the engine does not handle
-/// the program at all (UR's answer to programs without one concrete initial
-/// state or with `x := *`), rather than that it ran out of budget.
-pub fn is_unsupported(reason: &str) -> bool {
-    reason.contains("needs one concrete initial state")
-        || reason.contains("does not handle nondeterministic inputs")
-}
-
-/// The `// expect:` value of a `.gc` source (lower-cased first word),
-/// looked for in the comment lines at the top of the file.
-pub fn expected(source: &str) -> Option<String> {
-    for line in source.lines() {
-        let line = line.trim();
-        if line.is_empty() {
-            continue;
-        }
-        let comment = line.strip_prefix("//").or_else(|| line.strip_prefix('#'))?;
-        if let Some(rest) = comment.trim_start().strip_prefix("expect:") {
-            return rest.split_whitespace().next().map(str::to_ascii_lowercase);
-        }
-    }
-    None
-}
-
-/// The median of `times` (the mean of the two middle ones for an even
-/// count); `None` for no times.
-pub fn median(times: &[Duration]) -> Option<Duration> {
-    let mut v = times.to_vec();
-    v.sort();
-    let n = v.len();
-    match n {
-        0 => None,
-        _ if n % 2 == 1 => Some(v[n / 2]),
-        _ => Some((v[n / 2 - 1] + v[n / 2]) / 2),
-    }
-}
-
-/// `safe (SF)`, `unsafe` or `unknown`: what must agree across runs.
-fn verdict_label(v: &Verdict) -> String {
-    match v {
-        Verdict::Safe(p) => format!("safe ({})", p.short()),
-        _ => v.name().to_string(),
-    }
-}
-
-/// The text of a panic payload.
-fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
-    payload
-        .downcast_ref::<&str>()
-        .map(|s| s.to_string())
-        .or_else(|| payload.downcast_ref::<String>().cloned())
-        .unwrap_or_else(|| "panic".to_string())
-}
-
 /// `s` cut to `width` characters (with `…` when cut), on one line.
 fn truncate(s: &str, width: usize) -> String {
     let s = s.split_whitespace().collect::<Vec<_>>().join(" ");
@@ -444,151 +156,6 @@ fn truncate(s: &str, width: usize) -> String {
         let cut: String = s.chars().take(width.saturating_sub(1)).collect();
         format!("{}…", cut.trim_end())
     }
-}
-
-/// The first parse error of `source`, as `line N: message`.
-fn parse_error(source: &str, errors: &[engine::parse::ParseError]) -> String {
-    let Some(e) = errors.first() else {
-        return "parse error".to_string();
-    };
-    let start = (e.span.start as usize).min(source.len());
-    let line = source
-        .as_bytes()
-        .iter()
-        .take(start)
-        .filter(|&&b| b == b'\n')
-        .count()
-        + 1;
-    format!("line {line}: {}", e.message)
-}
-
-/// A model file, read and parsed.
-pub struct Loaded {
-    /// The file stem (matched against the papers' `.gc file` column).
-    pub name: String,
-    /// The `// expect:` value, lower-cased.
-    pub expect: Option<String>,
-    /// The program, or why there is none (read or parse error).
-    pub program: Result<Program, String>,
-}
-
-/// Reads and parses the model at `path`.
-pub fn load(path: &Path) -> Loaded {
-    let name = path
-        .file_stem()
-        .map(|s| s.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let source = match std::fs::read_to_string(path) {
-        Ok(s) => s,
-        Err(e) => {
-            return Loaded {
-                name,
-                expect: None,
-                program: Err(format!("cannot read: {e}")),
-            }
-        }
-    };
-    let expect = expected(&source);
-    let program =
-        engine::parse::parse_program(&source).map_err(|errors| parse_error(&source, &errors));
-    Loaded {
-        name,
-        expect,
-        program,
-    }
-}
-
-/// Checks a loaded model `runs` times with `engine`.
-pub fn run_loaded(
-    model: &Loaded,
-    kind: EngineKind,
-    runs: u32,
-    config: &engine::ase::Config,
-) -> ModelRun {
-    let (result, time, notes) = match &model.program {
-        Err(why) => (Answer::Invalid(why.clone()), None, Vec::new()),
-        Ok(program) => check_runs(program, kind, runs, config),
-    };
-    ModelRun {
-        name: model.name.clone(),
-        expect: model.expect.clone(),
-        result,
-        time,
-        notes,
-    }
-}
-
-/// Checks `program` `runs` times (at least once): the last outcome, the
-/// median time and notes on runs that disagree.
-fn check_runs(
-    program: &Program,
-    kind: EngineKind,
-    runs: u32,
-    config: &engine::ase::Config,
-) -> (Answer, Option<Duration>, Vec<String>) {
-    let mut times = Vec::new();
-    let mut labels = Vec::new();
-    let mut figures = Vec::new();
-    let mut last = None;
-    for _ in 0..runs.max(1) {
-        let start = Instant::now();
-        let outcome = panic::catch_unwind(AssertUnwindSafe(|| kind.check(program, config)));
-        times.push(start.elapsed());
-        match outcome {
-            Ok(o) => {
-                labels.push(verdict_label(&o.verdict));
-                let s = &o.stats;
-                figures.push((
-                    s.iterations,
-                    s.prover_queries,
-                    s.predicates.len(),
-                    s.symbolic_states,
-                    s.abstract_states,
-                ));
-                last = Some(o);
-            }
-            Err(payload) => {
-                return (
-                    Answer::Crashed(panic_message(payload.as_ref())),
-                    median(&times),
-                    Vec::new(),
-                )
-            }
-        }
-    }
-    let mut notes = Vec::new();
-    if labels.iter().any(|l| *l != labels[0]) {
-        notes.push(format!(
-            "verdicts differ across runs: {}",
-            labels.join(", ")
-        ));
-    } else if figures.iter().any(|f| *f != figures[0]) {
-        notes.push("figures (iterations, queries, predicates, states) differ across runs; the last run's are shown".to_string());
-    }
-    let Some(outcome) = last else {
-        return (Answer::Invalid("no run".to_string()), None, notes);
-    };
-    let bad_trace = match &outcome.verdict {
-        Verdict::Unsafe(trace) => {
-            match panic::catch_unwind(AssertUnwindSafe(|| trace.replay(program))) {
-                Ok(Ok(())) => None,
-                Ok(Err(e)) => Some(e.to_string()),
-                Err(payload) => Some(format!(
-                    "replay panicked: {}",
-                    panic_message(payload.as_ref())
-                )),
-            }
-        }
-        _ => None,
-    };
-    if let Some(why) = &bad_trace {
-        notes.push(format!("the counterexample does not replay: {why}"));
-    }
-    (
-        Answer::Checked { outcome, bad_trace },
-        median(&times),
-        notes,
-    )
 }
 
 /// A cell's text with pipes escaped and line breaks removed.
@@ -604,7 +171,7 @@ fn verdict_cell(m: &ModelRun) -> String {
         (Answer::Crashed(why), _) => format!("**CRASH: {}**", truncate(why, REASON_WIDTH)),
         (Answer::Checked { .. }, Class::Unsupported) => "unsupported".to_string(),
         (Answer::Checked { outcome, .. }, class) => match &outcome.verdict {
-            Verdict::Unknown(why) => format!("unknown ({})", truncate(why, REASON_WIDTH)),
+            Verdict::Unknown(why) => format!("unknown ({})", truncate(&why.detail, REASON_WIDTH)),
             Verdict::Unsafe(_)
                 if class == Class::Wrong && m.expect.as_deref() == Some("unsafe") =>
             {
@@ -926,10 +493,10 @@ fn progress(m: &ModelRun) -> String {
         Answer::Invalid(why) => format!("invalid ({})", truncate(why, REASON_WIDTH)),
         Answer::Crashed(why) => format!("CRASHED ({})", truncate(why, REASON_WIDTH)),
         Answer::Checked { outcome, .. } => match &outcome.verdict {
-            Verdict::Unknown(why) if is_unsupported(why) => {
-                format!("unsupported ({})", truncate(why, REASON_WIDTH))
+            Verdict::Unknown(why) if why.kind == UnknownKind::Unsupported => {
+                format!("unsupported ({})", truncate(&why.detail, REASON_WIDTH))
             }
-            Verdict::Unknown(why) => format!("unknown ({})", truncate(why, REASON_WIDTH)),
+            Verdict::Unknown(why) => format!("unknown ({})", truncate(&why.detail, REASON_WIDTH)),
             v => verdict_label(v),
         },
     };
@@ -988,7 +555,7 @@ pub fn run(dir: &Path, opts: &Options<'_>, limits: &Limits) -> anyhow::Result<u8
         let model = load(path);
         let mut reports = Vec::new();
         for (e, kind) in engines.iter().enumerate() {
-            let m = run_loaded(&model, *kind, runs, &config);
+            let m = run_loaded(&model, (*kind).into(), runs, &config);
             reports.push(if opts.compare {
                 format!("{}: {}", engine_name(*kind), progress(&m))
             } else {
@@ -1069,7 +636,7 @@ fn engine_name(kind: EngineKind) -> &'static str {
 mod tests {
     use super::paper::{plain, Tables};
     use super::*;
-    use engine::verdict::{Proof, Stats};
+    use engine::verdict::{Outcome, Proof, Stats};
 
     const SAMPLE: &str = "\
 # Title
@@ -1177,29 +744,6 @@ Notes after the table.
         assert!(Tables::parse("| a |\n| b |\n").tables.is_empty());
     }
 
-    #[test]
-    fn median_of_odd_even_and_no_times() {
-        let ms = Duration::from_millis;
-        assert_eq!(median(&[]), None);
-        assert_eq!(median(&[ms(7)]), Some(ms(7)));
-        assert_eq!(median(&[ms(30), ms(10), ms(20)]), Some(ms(20)));
-        assert_eq!(median(&[ms(40), ms(10), ms(30), ms(20)]), Some(ms(25)));
-        assert_eq!(median(&[ms(5), ms(1000), ms(6)]), Some(ms(6)));
-    }
-
-    #[test]
-    fn reads_the_expectation_from_the_header() {
-        assert_eq!(expected("// expect: safe\nvar x;").as_deref(), Some("safe"));
-        assert_eq!(
-            expected("\n// source: x\n//   expect:  Unsafe (X reachable)\n").as_deref(),
-            Some("unsafe")
-        );
-        assert_eq!(expected("# expect: unsafe").as_deref(), Some("unsafe"));
-        assert_eq!(expected("var x; // expect: safe"), None);
-        assert_eq!(expected("// expect:"), None);
-        assert_eq!(expected(""), None);
-    }
-
     fn model(expect: Option<&str>, verdict: Verdict) -> ModelRun {
         ModelRun {
             name: "m".to_string(),
@@ -1252,7 +796,7 @@ Notes after the table.
 
         let unknown = model(
             Some("safe"),
-            Verdict::Unknown("time limit | reached ".repeat(10)),
+            Verdict::unknown(UnknownKind::NoProof, "time limit | reached ".repeat(10)),
         );
         assert_eq!(unknown.class(), Class::Unknown);
         let row = format_row(&unknown, EngineKind::Ase, None);
@@ -1267,7 +811,7 @@ Notes after the table.
         let invalid = ModelRun {
             result: Answer::Invalid("line 3: expected `;`".to_string()),
             time: None,
-            ..model(None, Verdict::Unknown(String::new()))
+            ..model(None, Verdict::unknown(UnknownKind::NoProof, ""))
         };
         assert_eq!(invalid.class(), Class::Invalid);
         let row = format_row(&invalid, EngineKind::Ase, None);
@@ -1291,7 +835,10 @@ Notes after the table.
         let models = [
             model(Some("safe"), Verdict::Safe(Proof::SafeFragment)),
             model(Some("unsafe"), Verdict::Safe(Proof::SafeFragment)),
-            model(Some("safe"), Verdict::Unknown("timeout".to_string())),
+            model(
+                Some("safe"),
+                Verdict::unknown(UnknownKind::NoProof, "timeout"),
+            ),
         ];
         let rows: Vec<Vec<String>> = models
             .iter()
@@ -1323,16 +870,21 @@ Notes after the table.
         )
         .expect("parses");
         for program in [&no_init, &input] {
-            let why = engine::ur::unsupported(program).expect("UR refuses it");
-            assert!(is_unsupported(&why), "{why}");
-            let m = model(Some("safe"), Verdict::Unknown(why));
+            let verdict = engine::ur::check(program, &engine::ase::Config::default()).verdict;
+            assert!(
+                matches!(&verdict, Verdict::Unknown(why) if why.kind == UnknownKind::Unsupported),
+                "{verdict:?}"
+            );
+            let m = model(Some("safe"), verdict);
             assert_eq!(m.class(), Class::Unsupported);
             assert!(!m.class().fails());
             let row = format_row(&m, EngineKind::Ur, None);
             assert_eq!(row[2..9], ["unsupported", "", "", "", "", "", ""]);
         }
-        assert!(!is_unsupported("time limit reached"));
-        let timeout = model(Some("safe"), Verdict::Unknown("time limit reached".into()));
+        let timeout = model(
+            Some("safe"),
+            Verdict::Unknown(engine::verdict::Unknown::time()),
+        );
         assert_eq!(timeout.class(), Class::Unknown);
         assert_eq!(
             format_row(&timeout, EngineKind::Ur, None)[2..5],
@@ -1363,7 +915,10 @@ Notes after the table.
         assert!(t.find(FIG7_HEADING, FILE_COLUMN, "ticket2-nd").is_none());
         let refused = model(
             Some("safe"),
-            Verdict::Unknown("UR does not handle nondeterministic inputs (`x := *`)".to_string()),
+            Verdict::unknown(
+                UnknownKind::Unsupported,
+                "UR does not handle nondeterministic inputs (`x := *`)",
+            ),
         );
         let row = compare_row(&ase, &refused, None);
         assert_eq!(row[3], "unsupported");

@@ -36,12 +36,8 @@ fn benchexec_integration() {
         .parent()
         .and_then(Path::parent)
         .expect("target directory");
-    let python = match benchexec_python(target) {
-        Ok(p) => p,
-        Err(reason) => {
-            eprintln!("skipping the BenchExec test: {reason}");
-            return;
-        }
+    let Some(python) = common::resource("the BenchExec test", benchexec_python(target)) else {
+        return;
     };
     let out = run(Command::new(&python)
         .arg(repo.join("sv-comp/benchexec/test_tool_info.py"))

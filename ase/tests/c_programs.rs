@@ -1,27 +1,29 @@
-//! End-to-end tests of `ase check` and `ase lower` on the C programs of
-//! `tests-c/programs/`.
+//! End-to-end tests of the pipeline on the C programs of `tests-c/programs/`,
+//! in process (the command line itself is tested in `cli.rs`).
 //!
 //! Each program's first line is `// expect: safe|unsafe|unknown`: the
-//! verdict of `ase check` with the options of its `// args:` line
-//! (`--no-races` or `--races`: what the expectation is about), within
-//! 120 s or the seconds of its `// timeout:` line (a program whose proof
-//! takes long, so that a slow build still decides it). Every
-//! program must get exactly that verdict, except those listed in
+//! verdict of the check with the options of its `// args:` line
+//! (`--no-races` or `--races`: what the expectation is about;
+//! `--concurrent` and `--init`: a library checked through its harness),
+//! within 120 s or the seconds of its `// timeout:` line (a program whose
+//! proof takes long, so that a slow build still decides it). Every program
+//! must get exactly that verdict, except those listed in
 //! `tests-c/known-unknown.txt` (programs the verifier cannot decide yet,
 //! with the reason): they may answer `unknown` but never the opposite of
 //! their expectation. The verdict lines of all programs are snapshotted
-//! (`snapshots/c_programs__verdicts.snap`), and every program that lowers
-//! is printed by `ase lower` and must parse back as `.gc`.
+//! (`snapshots/c_programs__verdicts.snap`); every safe verdict is certified
+//! and its certificate checked again as `ase certify` does; and every
+//! program that lowers is printed as `.gc` and must parse back.
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+mod common;
+
+use common::root;
+
+use engine::verdict::Verdict;
+use pipeline::{CInput, Options};
+use std::path::PathBuf;
 use std::sync::Mutex;
-
-const ASE: &str = env!("CARGO_BIN_EXE_ase");
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).to_path_buf()
-}
+use std::time::{Duration, Instant};
 
 fn programs() -> Vec<String> {
     let mut v: Vec<String> = std::fs::read_dir(root().join("tests-c/programs"))
@@ -34,37 +36,48 @@ fn programs() -> Vec<String> {
     v
 }
 
-fn expectation(file: &str) -> String {
-    let text = std::fs::read_to_string(root().join("tests-c/programs").join(file)).expect("read");
-    text.lines()
-        .find_map(|l| {
-            l.trim()
-                .strip_prefix("// expect:")
-                .map(|v| v.trim().to_string())
-        })
-        .unwrap_or_else(|| panic!("{file} has no `// expect:` line"))
+fn path(file: &str) -> PathBuf {
+    root().join("tests-c/programs").join(file)
 }
 
-/// The program's options of `ase check`, `ase lower` and `ase certify`:
-/// its `// args:` line (`--no-races` for a program about assertions,
-/// `--races` for one about data races, `--concurrent push:2,pop` for a
-/// library).
-fn program_args(file: &str) -> Vec<String> {
-    let text = std::fs::read_to_string(root().join("tests-c/programs").join(file)).expect("read");
+/// The comment header of a program: its `// key:` lines.
+fn header(file: &str, key: &str) -> Option<String> {
+    let text = std::fs::read_to_string(path(file)).expect("read");
     text.lines()
         .take_while(|l| l.starts_with("//"))
-        .find_map(|l| l.strip_prefix("// args:"))
-        .map(|a| a.split_whitespace().map(str::to_string).collect())
-        .unwrap_or_default()
+        .find_map(|l| l.strip_prefix(&format!("// {key}:")))
+        .map(|v| v.trim().to_string())
+}
+
+fn expectation(file: &str) -> String {
+    header(file, "expect").unwrap_or_else(|| panic!("{file} has no `// expect:` line"))
+}
+
+/// The program's options from its `// args:` line: `--no-races` for a
+/// program about assertions, `--races` for one about data races,
+/// `--concurrent push:2,pop` and `--init reset` for a library.
+fn program_input(file: &str) -> CInput {
+    let mut input = CInput::default();
+    let args = header(file, "args").unwrap_or_default();
+    let mut words = args.split_whitespace();
+    while let Some(word) = words.next() {
+        let mut value = || words.next().expect("a value after the option");
+        match word {
+            "--races" => input.lowering.checks.assertions = false,
+            "--no-races" => input.lowering.checks.races = false,
+            "--concurrent" => input
+                .concurrent
+                .extend(lowering::harness::Concurrent::parse_list(value()).expect("--concurrent")),
+            "--init" => input.init = Some(value().to_string()),
+            other => panic!("{file}: option `{other}` of `// args:` is not known to the test"),
+        }
+    }
+    input
 }
 
 /// The seconds of a program's `// timeout:` line, else 120.
-fn program_timeout(file: &str) -> String {
-    let text = std::fs::read_to_string(root().join("tests-c/programs").join(file)).expect("read");
-    text.lines()
-        .take_while(|l| l.starts_with("//"))
-        .find_map(|l| l.strip_prefix("// timeout:"))
-        .map_or_else(|| "120".to_string(), |t| t.trim().to_string())
+fn program_timeout(file: &str) -> u64 {
+    header(file, "timeout").map_or(120, |t| t.parse().expect("// timeout: seconds"))
 }
 
 fn known_unknown() -> Vec<String> {
@@ -77,86 +90,80 @@ fn known_unknown() -> Vec<String> {
         .collect()
 }
 
-/// The verdict line of `ase check` (engines one after the other, so that
-/// the proof and trace are deterministic), without step counts.
-fn verdict(file: &str, timeout: &str) -> String {
-    verdict_with(file, timeout, &["--jobs", "1"])
+/// How a program is checked.
+#[derive(Clone, Copy)]
+struct Run {
+    /// Seconds.
+    timeout: u64,
+    /// Engines at the same time.
+    jobs: usize,
+    /// Whether the lowered program is reduced.
+    reduce: bool,
 }
 
-/// The verdict line of `ase check` with further arguments. Every safe
-/// verdict must be certified, and its certificate must check again in a
-/// separate run (`ase certify`, which lowers the C again, with the same
-/// reduction setting).
-fn verdict_with(file: &str, timeout: &str, extra: &[&str]) -> String {
-    let path = format!("tests-c/programs/{file}");
-    let cert = std::env::temp_dir().join(format!(
-        "ase-c-programs-{}-{}-{file}.cert",
-        std::process::id(),
-        extra.join("")
-    ));
-    let own = program_args(file);
-    let mut args = vec!["check", "--timeout", timeout];
-    args.extend_from_slice(extra);
-    args.extend(own.iter().map(String::as_str));
-    args.push(&path);
-    let out = Command::new(ASE)
-        .current_dir(root())
-        .args(&args)
-        .arg("--certificate")
-        .arg(&cert)
-        .output()
-        .expect("run ase");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let first = stdout.lines().next().unwrap_or("").to_string();
-    let word = first.split([':', ' ']).next().unwrap_or("").to_string();
-    let code = out.status.code();
-    let expected_code = match word.as_str() {
-        "safe" => Some(0),
-        "unsafe" => Some(1),
-        "unknown" => Some(3),
-        _ => None,
+/// The verdict line of a check (as `ase check` prints it first, without
+/// the steps of a trace). Every safe verdict must be certified, and its
+/// certificate must check again against the program lowered anew, as
+/// `ase certify` checks it.
+fn verdict(file: &str, run: Run) -> String {
+    let mut input = program_input(file);
+    input.lowering.reduce = run.reduce;
+    let job = pipeline::task::resolve(&path(file), None, &input).expect("a job");
+    let mut options = Options::default();
+    options.budget.timeout = Some(Duration::from_secs(run.timeout));
+    options.engines.jobs = run.jobs;
+    let checked = match pipeline::check_c(&job, &options, Instant::now()) {
+        Ok(checked) => checked,
+        Err(e) if e.is_invalid() => panic!("{file}: invalid: {e}"),
+        Err(e) => return format!("unknown: not modelled: {e}"),
     };
-    assert_eq!(
-        code,
-        expected_code,
-        "{file}: exit code {code:?} for output\n{stdout}\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    // With the short timeouts of the differential test, the certificate
-    // check may run out of time (the verdict then stands, uncertified);
-    // any other reason is a failure.
-    let short = timeout.parse::<u64>().is_ok_and(|t| t < 60);
-    let out_of_time = stdout.contains("\ncertified: no (")
-        && (stdout.contains("time limit reached") || stdout.contains("undecided: timeout"));
-    if word == "safe" && !(short && out_of_time) {
-        assert!(
-            stdout.contains("\ncertified: yes ("),
-            "{file}: not certified\n{stdout}"
-        );
-        let mut again = vec!["certify", &path];
-        if extra.contains(&"--no-reduce") {
-            again.push("--no-reduce");
+    let report = &checked.report;
+    match &report.outcome.verdict {
+        Verdict::Safe(proof) => {
+            recertify(file, &input, report, run.timeout);
+            format!("safe (proved by the {})", proof.describe())
         }
-        again.extend(own.iter().map(String::as_str));
-        let again = Command::new(ASE)
-            .current_dir(root())
-            .args(&again)
-            .arg(&cert)
-            .output()
-            .expect("run ase certify");
-        assert_eq!(
-            again.status.code(),
-            Some(0),
-            "{file}: ase certify\n{}{}",
-            String::from_utf8_lossy(&again.stdout),
-            String::from_utf8_lossy(&again.stderr)
-        );
+        Verdict::Unsafe(_) => "unsafe".into(),
+        Verdict::Unknown(why) => format!("unknown: {}", why.detail),
     }
-    let _ = std::fs::remove_file(&cert);
-    if word == "unsafe" {
-        return "unsafe".into();
+}
+
+/// Checks the certificate of a safe verdict again, from its text, against
+/// the program lowered anew (or the counter system the certificate names,
+/// made again from it). With the short timeouts of the differential
+/// test, the certificate check may run out of time (the verdict then
+/// stands, uncertified); any other reason is a failure.
+fn recertify(file: &str, input: &CInput, report: &pipeline::Report, timeout: u64) {
+    let certified = report
+        .certified
+        .as_ref()
+        .unwrap_or_else(|| panic!("{file}: safe without a certification"));
+    let c = &certified.certification;
+    if !c.certified() {
+        let out_of_time = c.reason().is_some_and(|r| r.contains("time"));
+        assert!(timeout < 60 && out_of_time, "{file}: not certified: {c:?}");
+        return;
     }
-    first
+    let certificate = c.certificate.as_ref().expect("a certified certificate");
+    let text = engine::certify::text::print(&certified.program, certificate);
+    let (_, lowered) = pipeline::input::load(&path(file), input).expect("lowers again");
+    // The certificate names its program (a counter system by its
+    // parameters): made again, it is the same program.
+    let program = pipeline::certify::subject(lowered, &text)
+        .unwrap_or_else(|e| panic!("{file}: the certificate's program: {e}"));
+    let parsed = engine::certify::text::parse(&program, &text)
+        .unwrap_or_else(|e| panic!("{file}: certificate does not parse: {e:?}"));
+    assert_eq!(
+        parsed.program.fingerprint,
+        engine::certify::fingerprint(&program),
+        "{file}: the certificate's program is made again differently"
+    );
+    let again = engine::certify::check::check(&program, &parsed, Some(Duration::from_secs(120)));
+    assert!(
+        again.result.is_ok(),
+        "{file}: the certificate does not check again: {:?}",
+        again.result
+    );
 }
 
 #[test]
@@ -170,11 +177,16 @@ fn c_programs_get_their_expected_verdicts() {
     let slow = known_unknown();
     let results = for_all_programs(|f| {
         let timeout = if slow.contains(f) {
-            "3".to_string()
+            3
         } else {
             program_timeout(f)
         };
-        verdict(f, &timeout)
+        let run = Run {
+            timeout,
+            jobs: 1,
+            reduce: true,
+        };
+        verdict(f, run)
     });
     let mut failures = Vec::new();
     let mut lines = Vec::new();
@@ -204,24 +216,27 @@ fn c_programs_get_their_expected_verdicts() {
     insta::assert_snapshot!("verdicts", lines.join("\n"));
 }
 
-/// Runs `f` on every program, two at a time, and returns the results sorted
-/// by file.
+/// Runs `f` on every program, two at a time (each on a thread with the
+/// stack of a main thread), and returns the results sorted by file.
 fn for_all_programs(f: impl Fn(&String) -> String + Sync) -> Vec<(String, String)> {
     let files = programs();
     let results = Mutex::new(Vec::new());
     let next = Mutex::new(0usize);
     std::thread::scope(|s| {
         for _ in 0..2 {
-            s.spawn(|| loop {
-                let i = {
-                    let mut n = next.lock().expect("lock");
-                    *n += 1;
-                    *n - 1
-                };
-                let Some(file) = files.get(i) else { break };
-                let v = f(file);
-                results.lock().expect("lock").push((file.clone(), v));
-            });
+            std::thread::Builder::new()
+                .stack_size(64 << 20)
+                .spawn_scoped(s, || loop {
+                    let i = {
+                        let mut n = next.lock().expect("lock");
+                        *n += 1;
+                        *n - 1
+                    };
+                    let Some(file) = files.get(i) else { break };
+                    let v = f(file);
+                    results.lock().expect("lock").push((file.clone(), v));
+                })
+                .expect("a worker thread");
         }
     });
     let mut results = results.into_inner().expect("results");
@@ -230,15 +245,23 @@ fn for_all_programs(f: impl Fn(&String) -> String + Sync) -> Vec<(String, String
 }
 
 /// The differential test of the reduction on every program: the
-/// fine-grained model (`--no-reduce`) and the reduced one checked with both
-/// engines side by side (`--jobs 2`) never contradict each other or the
+/// fine-grained model (no reduction) and the reduced one checked with both
+/// engines side by side (two jobs) never contradict each other or the
 /// expectation.
 #[test]
 fn reduction_and_parallel_engines_keep_verdicts() {
     let results = for_all_programs(|f| {
-        let fine = verdict_with(f, "4", &["--jobs", "1", "--no-reduce"]);
-        let parallel = verdict_with(f, "10", &["--jobs", "2"]);
-        format!("{fine}|{parallel}")
+        let fine = Run {
+            timeout: 3,
+            jobs: 1,
+            reduce: false,
+        };
+        let parallel = Run {
+            timeout: 6,
+            jobs: 2,
+            reduce: true,
+        };
+        format!("{}|{}", verdict(f, fine), verdict(f, parallel))
     });
     let word = |v: &str| v.split([':', ' ']).next().unwrap_or("").to_string();
     let mut failures = Vec::new();
@@ -257,7 +280,7 @@ fn reduction_and_parallel_engines_keep_verdicts() {
         }
         if fine != "unknown" && parallel != "unknown" && fine != parallel {
             failures.push(format!(
-                "{f}: --no-reduce says {fine}, reduced says {parallel}"
+                "{f}: without the reduction {fine}, reduced {parallel}"
             ));
         }
     }
@@ -268,82 +291,76 @@ fn reduction_and_parallel_engines_keep_verdicts() {
         decided[1]
     );
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+    // Most programs are decided both ways (a floor, so that a test in
+    // which everything ends unknown fails).
+    for (n, how) in decided.iter().zip(["without reduction", "reduced"]) {
+        assert!(
+            n * 100 >= results.len() * 80,
+            "only {n} of {} programs decided {how}",
+            results.len()
+        );
+    }
 }
 
 #[test]
 fn lowered_programs_parse_back() {
     for f in programs() {
-        let out = Command::new(ASE)
-            .current_dir(root())
-            .args(["lower", &format!("tests-c/programs/{f}")])
-            .args(program_args(&f))
-            .output()
-            .expect("run ase lower");
-        match out.status.code() {
-            Some(0) => {
-                let text = String::from_utf8_lossy(&out.stdout);
+        match pipeline::input::load(&path(&f), &program_input(&f)) {
+            Ok((_, lowered)) => {
+                let text = engine::print::print_program(&lowered.program);
                 if let Err(errors) = engine::parse::parse_program(&text) {
                     panic!(
-                        "{f}: `ase lower` output does not parse: {:?}",
+                        "{f}: the lowered program does not parse: {:?}",
                         errors.first()
                     );
                 }
             }
-            Some(3) => assert!(
+            Err(e) if e.is_invalid() => panic!("{f}: invalid: {e}"),
+            Err(_) => assert!(
                 expectation(&f) == "unknown" || known_unknown().contains(&f),
                 "{f}: lowering refused a program expected to be decided"
-            ),
-            code => panic!(
-                "{f}: `ase lower` exit code {code:?}: {}",
-                String::from_utf8_lossy(&out.stderr)
             ),
         }
     }
 }
 
 /// An unsafe verdict of the reduced model comes with its trace replayed on
-/// the program lowered without the reduction (`unreduced_replay` in the
-/// JSON): as long as the reduced trace or longer, since each reduced step
-/// is one or more fine-grained ones; and `--no-reduce` has nothing to
-/// replay.
+/// the program lowered without the reduction: as long as the reduced trace
+/// or longer, since each reduced step is one or more fine-grained ones; and
+/// without the reduction there is nothing to replay.
 #[test]
 fn unsafe_traces_replay_without_the_reduction() {
     for file in [
         "mutex_tally_loop_unsafe.c",
         "race_rare_interleaving_unsafe.c",
     ] {
-        let path = format!("tests-c/programs/{file}");
-        let run = |extra: &[&str]| -> serde_json::Value {
-            let out = Command::new(ASE)
-                .current_dir(root())
-                .args([
-                    "check",
-                    "--format",
-                    "json",
-                    "--jobs",
-                    "1",
-                    "--timeout",
-                    "60",
-                ])
-                .args(extra)
-                .args(program_args(file))
-                .arg(&path)
-                .output()
-                .expect("run ase");
-            serde_json::from_slice(&out.stdout).expect("JSON output")
+        let run = |reduce: bool| {
+            let mut input = program_input(file);
+            input.lowering.reduce = reduce;
+            let job = pipeline::task::resolve(&path(file), None, &input).expect("a job");
+            let mut options = Options::default();
+            options.budget.timeout = Some(Duration::from_secs(60));
+            options.engines.jobs = 1;
+            pipeline::check_c(&job, &options, Instant::now()).expect("loads")
         };
-        let v = run(&[]);
-        assert_eq!(v["verdict"], "unsafe", "{file}: {v}");
-        let reduced = v["trace"]["steps"].as_array().expect("trace steps").len();
-        let unreduced = v["unreduced_replay"]["steps"]
-            .as_u64()
-            .unwrap_or_else(|| panic!("{file}: no unreduced_replay in {v}"));
+        let reduced = run(true).report;
+        let Verdict::Unsafe(trace) = &reduced.outcome.verdict else {
+            panic!("{file}: {:?}", reduced.outcome.verdict);
+        };
+        let unreduced = reduced
+            .unreduced_steps
+            .unwrap_or_else(|| panic!("{file}: no replay without the reduction"));
         assert!(
-            unreduced as usize >= reduced,
-            "{file}: {unreduced} unreduced steps for {reduced} reduced ones"
+            unreduced >= trace.steps.len(),
+            "{file}: {unreduced} unreduced steps for {} reduced ones",
+            trace.steps.len()
         );
-        let fine = run(&["--no-reduce"]);
-        assert_eq!(fine["verdict"], "unsafe", "{file}: {fine}");
-        assert!(fine.get("unreduced_replay").is_none(), "{file}: {fine}");
+        let fine = run(false).report;
+        assert!(
+            matches!(fine.outcome.verdict, Verdict::Unsafe(_)),
+            "{file}: {:?}",
+            fine.outcome.verdict
+        );
+        assert_eq!(fine.unreduced_steps, None, "{file}");
     }
 }

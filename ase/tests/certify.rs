@@ -3,23 +3,12 @@
 //! is certified and re-checked in `c_programs.rs`; the in-process checks of
 //! the `.gc` programs and models are in `engine/tests/certify.rs`.)
 
+mod common;
+
+use common::ase;
+
 use serde_json::Value;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-const ASE: &str = env!("CARGO_BIN_EXE_ase");
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).to_path_buf()
-}
-
-fn ase(args: &[&str]) -> Output {
-    Command::new(ASE)
-        .current_dir(root())
-        .args(args)
-        .output()
-        .expect("run ase")
-}
+use std::process::Output;
 
 fn tmp(name: &str) -> String {
     std::env::temp_dir()

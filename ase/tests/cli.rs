@@ -18,26 +18,13 @@
 //! Every child process runs in the workspace root and gets paths relative to
 //! it, so the paths in the outputs (diagnostics) are stable.
 
+mod common;
+
+use common::{ase, root};
+
 use serde_json::Value;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-const ASE: &str = env!("CARGO_BIN_EXE_ase");
-
-/// The workspace root (parent of the `ase` package).
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).to_path_buf()
-}
-
-/// Runs `ase ARGS` in the workspace root.
-fn ase(args: &[&str]) -> Output {
-    Command::new(ASE)
-        .current_dir(root())
-        .env("ASE_JOBS", "1")
-        .args(args)
-        .output()
-        .expect("cannot run the ase binary")
-}
+use std::process::Output;
 
 fn code(out: &Output) -> i32 {
     out.status.code().expect("ase was killed by a signal")
@@ -553,16 +540,11 @@ fn huge_timeout() {
 /// are left out to keep the debug-build test time low).
 #[test]
 fn shared_gc_models() {
-    let dir = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/gc-models"));
-    if !dir.is_dir() {
-        eprintln!(
-            "note: {} is absent; skipping the shared models",
-            dir.display()
-        );
+    let Some(dir) = common::shared("gc-models") else {
         return;
-    }
+    };
     const SLOW: [&str; 3] = ["peterson2", "ticket2-nd", "ticket4"];
-    let mut models: Vec<PathBuf> = std::fs::read_dir(dir)
+    let mut models: Vec<PathBuf> = std::fs::read_dir(&dir)
         .expect("read the shared models")
         .map(|e| e.expect("directory entry").path())
         .filter(|p| p.extension().is_some_and(|e| e == "gc"))

@@ -7,12 +7,15 @@
 //! and `unsafe` for `assert(r != value)`. Skipped when no `gcc` with 32-bit
 //! support is installed.
 
+mod common;
+
+use common::ASE;
+
 use std::path::Path;
 use std::process::Command;
 
 use engine::generate::Rng;
 
-const ASE: &str = env!("CARGO_BIN_EXE_ase");
 /// Programs generated (each checked twice), unless `ASE_GCC_PROGRAMS` says
 /// otherwise; `ASE_GCC_SEED` picks other programs.
 const PROGRAMS: u64 = 24;
@@ -161,8 +164,12 @@ fn ase_verdict(dir: &Path, e: &str, inputs: &[&str; 3], check: &str) -> (String,
 fn integer_arithmetic_agrees_with_gcc() {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("gcc_arithmetic");
     std::fs::create_dir_all(&dir).unwrap();
-    if !gcc_works(&dir) {
-        eprintln!("skipped: no gcc -m32");
+    let gcc = if gcc_works(&dir) {
+        Ok(())
+    } else {
+        Err("no gcc -m32".to_string())
+    };
+    if common::resource("the comparison with gcc", gcc).is_none() {
         return;
     }
     let programs = env_u64("ASE_GCC_PROGRAMS", PROGRAMS);

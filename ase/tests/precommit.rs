@@ -9,9 +9,7 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).to_path_buf()
-}
+use common::root;
 
 fn git(dir: &Path, args: &[&str]) {
     let out = Command::new("git")
@@ -32,22 +30,23 @@ fn the_hook_blocks_a_buggy_commit_and_passes_a_correct_one() {
         .expect("target directory")
         .to_path_buf();
     for tool in ["git", "cargo"] {
-        if Command::new(tool).arg("--version").output().is_err() {
-            eprintln!("skipping the pre-commit test: no {tool}");
+        let found = Command::new(tool)
+            .arg("--version")
+            .output()
+            .map(|_| ())
+            .map_err(|e| format!("no {tool}: {e}"));
+        if common::resource("the pre-commit test", found).is_none() {
             return;
         }
     }
-    let python = match common::venv_python(
+    let venv = common::venv_python(
         &target,
         "pre-commit-venv",
         "import pre_commit",
         "pre-commit",
-    ) {
-        Ok(p) => p,
-        Err(why) => {
-            eprintln!("skipping the pre-commit test: {why}");
-            return;
-        }
+    );
+    let Some(python) = common::resource("the pre-commit test", venv) else {
+        return;
     };
     let repo = std::env::temp_dir().join(format!("ase-pre-commit-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&repo);

@@ -15,6 +15,10 @@
 //!     --test race_oracle -- --ignored --nocapture
 //! ```
 
+mod common;
+
+use common::ASE;
+
 mod race_oracle {
     pub mod oracle;
     pub mod program;
@@ -26,7 +30,6 @@ use std::process::Command;
 use race_oracle::oracle::{self, Outcome};
 use race_oracle::program;
 
-const ASE: &str = env!("CARGO_BIN_EXE_ase");
 /// Programs of the default test.
 const DEFAULT_N: u64 = 400;
 /// First seed of the long run.

@@ -5,15 +5,15 @@
 //! tasks with the same programs and verdicts. A test runs
 //! `ase bench --property no-data-race` over the set and wants 0 wrong.
 
+mod common;
+
+use common::root;
+
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use sv_comp::property::Property;
 use sv_comp::task::{DataModel, TaskDef};
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).to_path_buf()
-}
 
 fn races() -> PathBuf {
     root().join("sv-comp/races")
@@ -117,8 +117,7 @@ fn every_race_task_is_well_formed() {
 /// `bigshot_s`, `stack-1` and `queue_ok` need more time).
 #[test]
 fn race_tasks_get_no_wrong_verdict() {
-    if !root().join("../shared/sv-benchmarks/c").is_dir() {
-        eprintln!("note: ../shared/sv-benchmarks is absent; skipping");
+    if common::shared("sv-benchmarks/c").is_none() {
         return;
     }
     let out_dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("race-tasks");

@@ -9,25 +9,13 @@
 
 mod common;
 
+use common::{ase, root, ASE};
+
 use serde_json::Value;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
 
-const ASE: &str = env!("CARGO_BIN_EXE_ase");
 const JSONSCHEMA_VERSION: &str = "4.23.0";
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).to_path_buf()
-}
-
-fn ase(args: &[&str]) -> Output {
-    Command::new(ASE)
-        .current_dir(root())
-        .env("ASE_JOBS", "1")
-        .args(args)
-        .output()
-        .expect("run ase")
-}
 
 /// A Python with `jsonschema`, or why there is none.
 fn jsonschema_python() -> Result<PathBuf, String> {
@@ -101,9 +89,9 @@ fn sarif_log_of_several_files() {
         missing
     );
 
-    match jsonschema_python() {
-        Err(why) => eprintln!("skipping the SARIF schema check: {why}"),
-        Ok(python) => {
+    match common::resource("the SARIF schema check", jsonschema_python()) {
+        None => {}
+        Some(python) => {
             let dir = std::env::temp_dir().join(format!("ase-sarif-{}", std::process::id()));
             std::fs::create_dir_all(&dir).expect("temp dir");
             let log_file = dir.join("log.sarif");

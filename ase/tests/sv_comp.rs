@@ -3,23 +3,11 @@
 //! programs (safe, unsafe, a deliberately wrong expectation, and broken
 //! tasks), with its CSV, JSON, summary, plot and `--compare`.
 
+mod common;
+
+use common::{ase, root};
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-const ASE: &str = env!("CARGO_BIN_EXE_ase");
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).to_path_buf()
-}
-
-fn ase(args: &[&str]) -> Output {
-    Command::new(ASE)
-        .current_dir(root())
-        .env("ASE_JOBS", "1")
-        .args(args)
-        .output()
-        .expect("cannot run the ase binary")
-}
 
 fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()

@@ -17,14 +17,12 @@
 //! - With `../shared/sv-benchmarks` present, an ignored test does the same
 //!   for the unsafe SV-COMP tasks (`ASE_WITNESS_TIMEOUT`, default 20 s).
 
+mod common;
+
+use common::{root, ASE};
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
-
-const ASE: &str = env!("CARGO_BIN_EXE_ase");
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).to_path_buf()
-}
 
 /// Runs `ase`. The tests here are about assertion counterexamples unless
 /// they say otherwise: a `check` without `--races`, `--no-races` or a

@@ -56,7 +56,7 @@
 
 use crate::ir::{CmpOp, Cond, LocId, NlOp, Program, Rhs, Term, ThreadId, TransId};
 use crate::smt::{Smt, SmtError, Space};
-use crate::verdict::{Outcome, Stats, Trace, Verdict};
+use crate::verdict::{Limit, Outcome, Stats, Trace, Unknown, UnknownKind, Verdict};
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 use z3::ast::{Bool, Int, BV};
@@ -111,14 +111,19 @@ pub fn check(program: &Program, config: &Config) -> Outcome {
             let cancelled = config
                 .cancel
                 .is_some_and(|c| c.load(std::sync::atomic::Ordering::SeqCst));
-            let why = if cancelled {
-                "cancelled"
+            let (why, limit) = if cancelled {
+                ("cancelled", Limit::Cancelled)
             } else {
-                "time limit reached"
+                ("time limit reached", Limit::Time)
             };
-            Verdict::Unknown(format!("{why} ({})", no_error_within(search.searched)))
+            Verdict::unknown(
+                UnknownKind::Budget(limit),
+                format!("{why} ({})", no_error_within(search.searched)),
+            )
         }
-        Err(e) => Verdict::Unknown(format!("{e} ({})", no_error_within(search.searched))),
+        Err(e) => Verdict::Unknown(
+            Unknown::from(e).map(|d| format!("{d} ({})", no_error_within(search.searched))),
+        ),
     };
     stats.prover_queries = smt.queries;
     stats.time = start.elapsed();
@@ -249,19 +254,22 @@ impl<'a> Search<'a> {
             stats.iterations = k as u32;
             if k > 0 {
                 if p.transitions.is_empty() {
-                    return Ok(Verdict::Unknown(format!(
-                        "{} (no transitions)",
-                        no_error_within(self.searched)
-                    )));
+                    return Ok(Verdict::unknown(
+                        UnknownKind::NoProof,
+                        format!("{} (no transitions)", no_error_within(self.searched)),
+                    ));
                 }
                 self.unroll();
                 if k.is_power_of_two() && !self.smt.check()? {
-                    return Ok(Verdict::Unknown(format!(
-                        "{}: every execution ends within {} step{} (bounded model checking proves nothing)",
-                        no_error_within(self.searched),
-                        k - 1,
-                        if k == 2 { "" } else { "s" }
-                    )));
+                    return Ok(Verdict::unknown(
+                        UnknownKind::NoProof,
+                        format!(
+                            "{}: every execution ends within {} step{} (bounded model checking proves nothing)",
+                            no_error_within(self.searched),
+                            k - 1,
+                            if k == 2 { "" } else { "s" }
+                        ),
+                    ));
                 }
             }
             let goal = cond(&target, &self.frames[k]);
@@ -279,10 +287,10 @@ impl<'a> Search<'a> {
                 None => self.searched = Some(k),
             }
         }
-        Ok(Verdict::Unknown(format!(
-            "{} (the depth limit)",
-            no_error_within(self.searched)
-        )))
+        Ok(Verdict::unknown(
+            UnknownKind::NoProof,
+            format!("{} (the depth limit)", no_error_within(self.searched)),
+        ))
     }
 
     /// Asserts one more step: from the last frame to a new one.
@@ -472,9 +480,10 @@ fn locations_read(c: &Cond, f: &mut impl FnMut(ThreadId)) {
 }
 
 fn internal(why: String) -> Verdict {
-    Verdict::Unknown(format!(
-        "internal error: the bounded model checking trace does not replay ({why})"
-    ))
+    Verdict::unknown(
+        UnknownKind::Internal,
+        format!("internal error: the bounded model checking trace does not replay ({why})"),
+    )
 }
 
 pub(crate) fn loc(l: LocId) -> Int {

@@ -28,7 +28,7 @@ use crate::interp::{self, RunError, State};
 use crate::ir::{CmpOp, Cond, LocId, Program, Rhs, Term, TransId, VarId};
 use crate::por::PersistentSets;
 use crate::saturate::Saturation;
-use crate::verdict::{Outcome, Proof, Stats, Trace, Verdict};
+use crate::verdict::{Limit, Outcome, Proof, Stats, Trace, Unknown, UnknownKind, Verdict};
 use std::time::Instant;
 
 /// The limits of one bounded search.
@@ -1211,38 +1211,52 @@ fn search_keeping(
     let visited = search.visited.len() as u64;
     let bound = search.bound;
     let verdict = match result {
-        Ok(Some(_)) if saturation.is_some() => Verdict::Unknown(format!(
-            "the search with counters capped at {} reaches an error state ({visited} states), \
-             which may stand for no real one",
-            saturation.map_or(0, Saturation::cap)
-        )),
+        Ok(Some(_)) if saturation.is_some() => Verdict::unknown(
+            UnknownKind::NoProof,
+            format!(
+                "the search with counters capped at {} reaches an error state ({visited} states), \
+                 which may stand for no real one",
+                saturation.map_or(0, Saturation::cap)
+            ),
+        ),
         Ok(Some(id)) => match search.trace(id) {
             Ok(trace) => Verdict::Unsafe(trace),
-            Err(e) => Verdict::Unknown(format!(
-                "internal error: the explicit trace does not replay ({e})"
-            )),
+            Err(e) => Verdict::unknown(
+                UnknownKind::Internal,
+                format!("internal error: the explicit trace does not replay ({e})"),
+            ),
         },
         Ok(None) if exhaustive => match search.cut {
             None if saturation.is_some() => Verdict::Safe(Proof::SaturatedSearch),
             None => Verdict::Safe(Proof::ExhaustiveSearch),
-            Some(Cut::Input) => Verdict::Unknown(format!(
-                "no error in {visited} states, but some inputs were only tried in [-{bound}, {bound}]"
-            )),
-            Some(Cut::Overflow) => Verdict::Unknown(format!(
-                "no error in {visited} states, but some steps overflowed"
-            )),
+            Some(Cut::Input) => Verdict::unknown(
+                UnknownKind::NoProof,
+                format!(
+                    "no error in {visited} states, but some inputs were only tried in [-{bound}, {bound}]"
+                ),
+            ),
+            Some(Cut::Overflow) => Verdict::unknown(
+                UnknownKind::NoProof,
+                format!("no error in {visited} states, but some steps overflowed"),
+            ),
         },
-        Ok(None) => Verdict::Unknown(format!("no error within bound {bound} ({visited} states)")),
-        Err(Stop::States) => Verdict::Unknown(if exhaustive {
-            format!("state limit reached ({visited} states)")
-        } else {
-            format!("state limit reached ({visited} states within bound {bound})")
-        }),
-        Err(Stop::Memory) => Verdict::Unknown(format!(
-            "{} ({visited} states)",
-            crate::memory::REASON
-        )),
-        Err(Stop::Time) => Verdict::Unknown("time limit reached".into()),
+        Ok(None) => Verdict::unknown(
+            UnknownKind::NoProof,
+            format!("no error within bound {bound} ({visited} states)"),
+        ),
+        Err(Stop::States) => Verdict::unknown(
+            UnknownKind::Budget(Limit::States),
+            if exhaustive {
+                format!("state limit reached ({visited} states)")
+            } else {
+                format!("state limit reached ({visited} states within bound {bound})")
+            },
+        ),
+        Err(Stop::Memory) => Verdict::unknown(
+            UnknownKind::Budget(Limit::Memory),
+            format!("{} ({visited} states)", crate::memory::REASON),
+        ),
+        Err(Stop::Time) => Verdict::Unknown(Unknown::time()),
     };
     // With saturated counters, the states also when there is no proof:
     // they show the values the variables reached.
@@ -1442,7 +1456,9 @@ mod tests {
         );
         let out = check(&p, &bounds(3), None);
         match &out.verdict {
-            Verdict::Unknown(why) => assert!(why.starts_with("no error within bound 3"), "{why}"),
+            Verdict::Unknown(why) => {
+                assert!(why.detail.starts_with("no error within bound 3"), "{why}")
+            }
             v => panic!("expected unknown at bound 3, got {v:?}"),
         }
         let out = check(&p, &bounds(5), None);
@@ -1460,7 +1476,7 @@ mod tests {
         let out = check(&p, &bounds(4), None);
         match &out.verdict {
             Verdict::Unknown(why) => {
-                assert_eq!(why, "no error within bound 4 (5 states)");
+                assert_eq!(why.detail, "no error within bound 4 (5 states)");
             }
             v => panic!("expected unknown, got {v:?}"),
         }
@@ -1483,7 +1499,9 @@ mod tests {
             None,
         );
         match &out.verdict {
-            Verdict::Unknown(why) => assert!(why.starts_with("state limit reached"), "{why}"),
+            Verdict::Unknown(why) => {
+                assert!(why.kind == UnknownKind::Budget(Limit::States), "{why}")
+            }
             v => panic!("expected unknown, got {v:?}"),
         }
         assert_eq!(out.stats.symbolic_states, 50);
@@ -1508,7 +1526,7 @@ mod tests {
                 // The bound is widened to the declared -150; `y` leaves it at once.
                 assert_eq!(
                     out.verdict,
-                    Verdict::Unknown("no error within bound 150 (1 states)".into())
+                    Verdict::unknown(UnknownKind::NoProof, "no error within bound 150 (1 states)")
                 );
             }
         }
@@ -1546,7 +1564,7 @@ mod tests {
             },
             Some(Instant::now()),
         );
-        assert_eq!(out.verdict, Verdict::Unknown("time limit reached".into()));
+        assert_eq!(out.verdict, Verdict::Unknown(Unknown::time()));
     }
 
     #[test]
@@ -1586,7 +1604,7 @@ mod tests {
         assert!(trace.steps.is_empty());
         let out = check(&p, &bounds(3), None);
         match &out.verdict {
-            Verdict::Unknown(why) => assert_eq!(why, "no error within bound 3 (1 states)"),
+            Verdict::Unknown(why) => assert_eq!(why.detail, "no error within bound 3 (1 states)"),
             v => panic!("expected unknown, got {v:?}"),
         }
     }
@@ -1691,7 +1709,7 @@ mod tests {
         let Verdict::Unknown(why) = &out.verdict else {
             panic!("expected unknown, got {:?}", out.verdict);
         };
-        assert!(why.contains("only tried in [-5, 5]"), "{why}");
+        assert!(why.detail.contains("only tried in [-5, 5]"), "{why}");
         // An infinite state space hits the state limit.
         let counter = program(
             "var x = 0;
@@ -1700,7 +1718,7 @@ mod tests {
         );
         let out = prove(&counter, &bounds(5), None);
         assert!(
-            matches!(&out.verdict, Verdict::Unknown(w) if w.contains("state limit")),
+            matches!(&out.verdict, Verdict::Unknown(w) if w.kind == UnknownKind::Budget(Limit::States)),
             "{:?}",
             out.verdict
         );

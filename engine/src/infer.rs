@@ -105,7 +105,7 @@ pub fn prove(
         },
         Err(why) => Inferred {
             outcome: Outcome {
-                verdict: Verdict::Unknown(why),
+                verdict: Verdict::unknown(crate::verdict::UnknownKind::NoProof, why),
                 stats,
             },
             invariants: None,

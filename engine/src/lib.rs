@@ -18,6 +18,7 @@ pub mod por;
 pub mod portfolio;
 pub mod print;
 pub mod saturate;
+pub mod schedule;
 pub mod smt;
 pub mod solo;
 pub mod ur;

@@ -1,18 +1,18 @@
 //! The default strategy for programs lowered from C: the exhaustive explicit
 //! search (it settles programs with finitely many reachable states and
-//! finds shallow bugs), bounded model checking (bugs that need particular
-//! input values, [`crate::bmc`]) and ASE (proofs with unbounded values).
+//! finds shallow bugs), the invariant inference, bounded model checking
+//! (bugs that need particular input values, [`crate::bmc`]) and ASE (proofs
+//! with unbounded values).
 //!
-//! With one job they run one after the other: the search for at most half of
-//! the time, then bounded model checking for at most a third of the time
-//! left and a tenth of the whole, then ASE for the rest (without a timeout,
-//! each runs until it ends: bounded model checking at its depth limit). With more, they run side by side on their
-//! own threads and the first conclusive answer wins (bounded model checking
-//! is conclusive only with an error trace). When the search or bounded
-//! model checking wins, the Z3 engines still running are cancelled (their
-//! queries interrupted) and waited for, so that no thread is inside Z3 when
-//! the process exits; when ASE wins, the search is abandoned (it uses no
-//! prover; its thread ends at its deadline or with the process).
+//! With one job they run one after the other, each for its share of the
+//! time ([`Shares`]; without a timeout, each runs until it ends: bounded
+//! model checking at its depth limit). With more, they run side by side on
+//! their own threads and the first conclusive answer wins (bounded model
+//! checking is conclusive only with an error trace). When the search or
+//! bounded model checking wins, the Z3 engines still running are cancelled
+//! (their queries interrupted) and waited for, so that no thread is inside
+//! Z3 when the process exits; when ASE wins, the search is abandoned (it
+//! uses no prover; its thread ends at its deadline or with the process).
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
@@ -22,7 +22,8 @@ use std::time::{Duration, Instant};
 use crate::certify::Invariant;
 use crate::explicit::Reachable;
 use crate::ir::{Cond, Program};
-use crate::verdict::{Outcome, ProofStates, Verdict};
+use crate::schedule::Share;
+use crate::verdict::{Limit, Outcome, ProofStates, Unknown, UnknownKind, Verdict};
 
 /// What the portfolio runs with.
 #[derive(Clone, Debug)]
@@ -45,6 +46,24 @@ pub struct Config {
     /// checked by ASE too, within the time left; the exhaustive proof stands
     /// if ASE gives none.
     pub want_proof: bool,
+    /// How the time is split.
+    pub shares: Shares,
+}
+
+/// The shares of the portfolio's time budget.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shares {
+    /// The exhaustive search, one job: of the whole budget.
+    pub explicit: Share,
+    /// The invariant inference before ASE: of the whole budget (it succeeds
+    /// early or not at all).
+    pub infer: Share,
+    /// Bounded model checking, one job: of the time left after the search
+    /// and the inference...
+    pub bmc_of_left: Share,
+    /// ...and at most this share of the whole (ASE's proofs of programs the
+    /// search could not settle should not wait long for it).
+    pub bmc_of_whole: Share,
 }
 
 /// What the portfolio found: the outcome, ASE's abstract states when ASE
@@ -72,14 +91,11 @@ impl Found {
     }
 }
 
-/// The time the invariant inference gets before ASE: a fifth of the
-/// timeout, at most [`INFER_TIME`] (it succeeds early or not at all).
-fn infer_deadline(timeout: Option<Duration>) -> Instant {
-    Instant::now() + timeout.map_or(INFER_TIME, |t| (t / 5).min(INFER_TIME))
+/// When the invariant inference before ASE stops: its share of the
+/// timeout (without one, its cap, else no deadline).
+fn infer_deadline(timeout: Option<Duration>, shares: &Shares) -> Option<Instant> {
+    shares.infer.of_left(timeout).map(|t| Instant::now() + t)
 }
-
-/// The longest the invariant inference runs.
-const INFER_TIME: Duration = Duration::from_secs(10);
 
 /// Runs the portfolio.
 pub fn run(program: &Program, config: &Config) -> Found {
@@ -93,7 +109,7 @@ pub fn run(program: &Program, config: &Config) -> Found {
 fn sequential(program: &Program, config: &Config) -> Found {
     let start = Instant::now();
     let timeout = config.ase.timeout;
-    let slice = timeout.map(|t| start + t / 2);
+    let slice = timeout.map(|t| start + config.shares.explicit.of(t));
     let (first, reachable) = crate::explicit::prove_with_states(program, &config.explicit, slice);
     let exhaustive = |outcome| Found {
         outcome,
@@ -124,9 +140,9 @@ fn sequential(program: &Program, config: &Config) -> Found {
     };
     // Inferred invariants, on a thread of their own (as bounded model
     // checking below).
-    let deadline = infer_deadline(timeout);
+    let deadline = infer_deadline(timeout, &config.shares);
     let inferred = std::thread::scope(|s| {
-        s.spawn(|| crate::infer::prove(program, Some(deadline), None))
+        s.spawn(|| crate::infer::prove(program, deadline, None))
             .join()
             .unwrap_or_else(|e| std::panic::resume_unwind(e))
     });
@@ -140,13 +156,14 @@ fn sequential(program: &Program, config: &Config) -> Found {
             invariants: inferred.invariants,
         };
     }
-    // Bounded model checking: a third of the time left, at most a tenth of
-    // the whole (it finds its bugs early or not at all, and ASE's proofs of
-    // programs the search could not settle should not wait long for it).
+    // Bounded model checking: it finds its bugs early or not at all.
+    let shares = &config.shares;
     let bmc = crate::bmc::Config {
         bounds: config.bmc,
-        deadline: timeout
-            .map(|t| Instant::now() + (t.saturating_sub(start.elapsed()) / 3).min(t / 10)),
+        deadline: timeout.map(|t| {
+            let left = shares.bmc_of_left.of(t.saturating_sub(start.elapsed()));
+            Instant::now() + left.min(shares.bmc_of_whole.of(t))
+        }),
         cancel: None,
         target: config.target.clone(),
     };
@@ -223,7 +240,7 @@ fn parallel(program: &Program, config: &Config) -> Found {
             bmc_started.store(true, Ordering::SeqCst);
             let outcome = if settled || cancel.load(Ordering::SeqCst) {
                 Outcome {
-                    verdict: Verdict::Unknown("not run".into()),
+                    verdict: Verdict::unknown(UnknownKind::Budget(Limit::Cancelled), "not run"),
                     stats: Default::default(),
                 }
             } else {
@@ -246,10 +263,11 @@ fn parallel(program: &Program, config: &Config) -> Found {
             cancel: Some(cancel),
             ..config.ase
         };
+        let shares = config.shares;
         std::thread::spawn(move || {
-            let until = infer_deadline(ase.timeout);
+            let until = infer_deadline(ase.timeout, &shares);
             let inferred = crate::smt::interruptible(cancel, || {
-                crate::infer::prove(&program, Some(until), Some(cancel))
+                crate::infer::prove(&program, until, Some(cancel))
             });
             if let Verdict::Safe(_) = inferred.outcome.verdict {
                 let _ = tx.send(Finished::Ase(inferred.outcome, None, inferred.invariants));
@@ -317,7 +335,10 @@ fn parallel(program: &Program, config: &Config) -> Found {
                     ase = Some(match o.verdict {
                         Verdict::Safe(_) => (
                             Outcome {
-                                verdict: Verdict::Unknown("cancelled".into()),
+                                verdict: Verdict::unknown(
+                                    UnknownKind::Budget(Limit::Cancelled),
+                                    "cancelled",
+                                ),
                                 stats: o.stats,
                             },
                             None,
@@ -364,7 +385,7 @@ fn parallel(program: &Program, config: &Config) -> Found {
                     Some(Outcome {
                         verdict: Verdict::Unknown(why),
                         ..
-                    }) => Some(why.as_str()),
+                    }) => Some(why),
                     _ => None,
                 };
                 annotate(&mut outcome, why, bmc_why);
@@ -383,7 +404,7 @@ fn parallel(program: &Program, config: &Config) -> Found {
             invariants: None,
         },
         (None, None, _) => Found::of(Outcome {
-            verdict: Verdict::Unknown("time limit reached".into()),
+            verdict: Verdict::Unknown(Unknown::time()),
             stats: Default::default(),
         }),
     };
@@ -395,8 +416,8 @@ fn parallel(program: &Program, config: &Config) -> Found {
 /// (each stops at the deadline on its own; this covers its last query).
 const GRACE: Duration = Duration::from_millis(500);
 
-fn annotate(outcome: &mut Outcome, why: &str, bmc: Option<&str>) {
-    if let Verdict::Unknown(reason) = &mut outcome.verdict {
+fn annotate(outcome: &mut Outcome, why: &Unknown, bmc: Option<&Unknown>) {
+    if let Verdict::Unknown(Unknown { detail: reason, .. }) = &mut outcome.verdict {
         *reason = match bmc {
             Some(b) => format!("{reason} (explicit search: {why}; bounded model checking: {b})"),
             None => format!("{reason} (explicit search: {why})"),

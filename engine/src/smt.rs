@@ -44,6 +44,18 @@ pub enum SmtError {
     Unsupported(String),
 }
 
+impl From<SmtError> for crate::verdict::Unknown {
+    fn from(e: SmtError) -> Self {
+        use crate::verdict::{Limit, UnknownKind};
+        let kind = match &e {
+            SmtError::Timeout => UnknownKind::Budget(Limit::Time),
+            SmtError::Unknown(_) => UnknownKind::NoProof,
+            SmtError::Unsupported(_) => UnknownKind::Unsupported,
+        };
+        crate::verdict::Unknown::new(kind, e.to_string())
+    }
+}
+
 /// A solver scope opened on first use ([`Smt::enter`]), for queries that
 /// share a context (an abstract state, a path condition): the context is
 /// asserted, and internalised by the prover, once for all of them instead

@@ -25,7 +25,7 @@ use crate::interp::{self, State};
 use crate::ir::{Program, TransId};
 use crate::linear::{norm_to_formula, Atom, Formula, Norm};
 use crate::smt::{LazyScope, Smt, SmtError, Space};
-use crate::verdict::{Outcome, Proof, ProofStates, Stats, Trace, Verdict};
+use crate::verdict::{Limit, Outcome, Proof, ProofStates, Stats, Trace, UnknownKind, Verdict};
 use std::collections::VecDeque;
 
 /// Checks a program with UR.
@@ -87,7 +87,7 @@ fn run(
     proof: &mut Option<ProofStates>,
 ) -> Verdict {
     if let Some(why) = unsupported(program) {
-        return Verdict::Unknown(why);
+        return Verdict::unknown(UnknownKind::Unsupported, why);
     }
     let initial_vals: Vec<i128> = program
         .vars
@@ -101,7 +101,7 @@ fn run(
             *proof = Some(ProofStates::default());
             return Verdict::Safe(Proof::ExactAbstraction);
         }
-        Err(e) => return Verdict::Unknown(e.to_string()),
+        Err(e) => return Verdict::unknown(UnknownKind::Internal, e.to_string()),
     };
     loop {
         if let Some(v) = start_iteration(config, stats) {
@@ -110,7 +110,7 @@ fn run(
         match iteration(program, sys, smt, config, &initial, stats, proof) {
             Ok(Some(v)) => return v,
             Ok(None) => {}
-            Err(e) => return Verdict::Unknown(e.to_string()),
+            Err(e) => return Verdict::Unknown(e.into()),
         }
     }
 }
@@ -143,10 +143,13 @@ fn iteration(
         stats.symbolic_states += 1;
         stats.abstract_states = visited.len() as u64;
         if config.max_states.is_some_and(|m| stats.symbolic_states > m) {
-            return Ok(Some(Verdict::Unknown(format!(
-                "state limit reached ({} concrete states)",
-                stats.symbolic_states - 1
-            ))));
+            return Ok(Some(Verdict::unknown(
+                UnknownKind::Budget(Limit::States),
+                format!(
+                    "state limit reached ({} concrete states)",
+                    stats.symbolic_states - 1
+                ),
+            )));
         }
         if smt.out_of_time() {
             return Err(SmtError::Timeout);
@@ -155,7 +158,7 @@ fn iteration(
         match interp::is_error(program, &state) {
             Ok(true) => return Ok(Some(counterexample(program, &nodes, i))),
             Ok(false) => {}
-            Err(e) => return Ok(Some(Verdict::Unknown(e.to_string()))),
+            Err(e) => return Ok(Some(Verdict::unknown(UnknownKind::Internal, e.to_string()))),
         }
         let a = abstraction(sys, &state);
         // The exactness queries of `a` share a solver scope asserting `a`.
@@ -168,7 +171,9 @@ fn iteration(
                 let next = match interp::step(program, &state, step.id, &[]) {
                     Ok(n) => n,
                     Err(interp::RunError::GuardFalse(_)) => continue,
-                    Err(e) => return Ok(Some(Verdict::Unknown(e.to_string()))),
+                    Err(e) => {
+                        return Ok(Some(Verdict::unknown(UnknownKind::Internal, e.to_string())))
+                    }
                 };
                 let b = abstraction(sys, &next);
                 if checked.insert((a.clone(), k)) {
@@ -225,7 +230,10 @@ fn iteration(
             });
             Some(Verdict::Safe(Proof::ExactAbstraction))
         }
-        (true, 0) => Some(Verdict::Unknown("refinement found no new predicate".into())),
+        (true, 0) => Some(Verdict::unknown(
+            UnknownKind::NoProof,
+            "refinement found no new predicate",
+        )),
         (true, _) => None,
     })
 }
@@ -278,8 +286,9 @@ fn counterexample(program: &Program, nodes: &[Node], mut i: usize) -> Verdict {
     steps.reverse();
     match Trace::execute(program, nodes[0].state.vals.clone(), &steps) {
         Ok(trace) => Verdict::Unsafe(trace),
-        Err(e) => Verdict::Unknown(format!(
-            "internal error: the counterexample does not replay ({e})"
-        )),
+        Err(e) => Verdict::unknown(
+            UnknownKind::Internal,
+            format!("internal error: the counterexample does not replay ({e})"),
+        ),
     }
 }

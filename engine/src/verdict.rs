@@ -127,7 +127,106 @@ pub enum Verdict {
     /// An error state is reachable; the trace shows how (it replays).
     Unsafe(Trace),
     /// No answer, and why.
-    Unknown(String),
+    Unknown(Unknown),
+}
+
+/// Why a check gave no answer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Unknown {
+    /// What kind of reason it is.
+    pub kind: UnknownKind,
+    /// The reason, for users.
+    pub detail: String,
+}
+
+/// The kinds of [`Unknown`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum UnknownKind {
+    /// A budget ran out: which one.
+    Budget(Limit),
+    /// An execution reaches behaviour the model does not cover (a give-up
+    /// location of a lowered C program).
+    GiveUp,
+    /// The input uses something the check does not handle (a C construct,
+    /// a property, inputs for UR).
+    Unsupported,
+    /// The engine ended without a proof or a counterexample (a bounded
+    /// search, a refinement that found nothing new, an abstraction that
+    /// does not apply).
+    NoProof,
+    /// An internal error: a trace that does not replay, a refuted
+    /// certificate, a failed prover call.
+    Internal,
+}
+
+/// The budgets of a check.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Limit {
+    /// The time limit.
+    Time,
+    /// The state limit of a search.
+    States,
+    /// The iteration limit of abstraction refinement.
+    Iterations,
+    /// The memory limit.
+    Memory,
+    /// A run was cancelled (another engine answered first).
+    Cancelled,
+}
+
+impl Unknown {
+    /// A reason of a kind.
+    pub fn new(kind: UnknownKind, detail: impl Into<String>) -> Unknown {
+        Unknown {
+            kind,
+            detail: detail.into(),
+        }
+    }
+
+    /// The time limit was reached.
+    pub fn time() -> Unknown {
+        Unknown::new(UnknownKind::Budget(Limit::Time), "time limit reached")
+    }
+
+    /// The same kind, with the detail rewritten.
+    pub fn map(self, f: impl FnOnce(String) -> String) -> Unknown {
+        Unknown {
+            kind: self.kind,
+            detail: f(self.detail),
+        }
+    }
+}
+
+impl std::fmt::Display for Unknown {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.detail)
+    }
+}
+
+impl UnknownKind {
+    /// A short name for reports (`time`, `give-up`, ...).
+    pub fn name(self) -> &'static str {
+        match self {
+            UnknownKind::Budget(Limit::Time) => "time",
+            UnknownKind::Budget(Limit::States) => "states",
+            UnknownKind::Budget(Limit::Iterations) => "iterations",
+            UnknownKind::Budget(Limit::Memory) => "memory",
+            UnknownKind::Budget(Limit::Cancelled) => "cancelled",
+            UnknownKind::GiveUp => "give-up",
+            UnknownKind::Unsupported => "unsupported",
+            UnknownKind::NoProof => "no-proof",
+            UnknownKind::Internal => "internal",
+        }
+    }
+}
+
+impl Verdict {
+    /// An unknown verdict.
+    pub fn unknown(kind: UnknownKind, detail: impl Into<String>) -> Verdict {
+        Verdict::Unknown(Unknown::new(kind, detail))
+    }
 }
 
 impl Verdict {

@@ -251,7 +251,7 @@ fn a_cancelled_run_never_answers_safe() {
     };
     let out = engine::ase::check(&program, &config);
     assert!(
-        matches!(&out.verdict, Verdict::Unknown(why) if why == "cancelled"),
+        matches!(&out.verdict, Verdict::Unknown(why) if why.kind == engine::verdict::UnknownKind::Budget(engine::verdict::Limit::Cancelled)),
         "{:?}",
         out.verdict
     );

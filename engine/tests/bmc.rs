@@ -10,7 +10,7 @@ use engine::generate::{random_program, GenConfig};
 use engine::ir::{Cond, Program};
 use engine::parse::parse_program;
 use engine::print::print_program;
-use engine::verdict::{Outcome, Trace, Verdict};
+use engine::verdict::{Limit, Outcome, Trace, UnknownKind, Verdict};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
@@ -43,7 +43,7 @@ fn trace(p: &Program, o: &Outcome) -> Trace {
 
 fn unknown(o: &Outcome) -> &str {
     match &o.verdict {
-        Verdict::Unknown(why) => why,
+        Verdict::Unknown(why) => &why.detail,
         v => panic!("expected unknown, got {v:?}"),
     }
 }
@@ -377,7 +377,7 @@ fn differential_against_the_explicit_search() {
                 // Inside the bound, the explicit search would have seen it
                 // (unless it stopped at its state limit).
                 if within(t, BOUND)
-                    && !matches!(&e.verdict, Verdict::Unknown(w) if w.starts_with("state limit"))
+                    && !matches!(&e.verdict, Verdict::Unknown(w) if w.kind == UnknownKind::Budget(Limit::States))
                 {
                     failures.push(fail(format!(
                         "BMC found a trace within bound {BOUND} the explicit search missed ({:?})",
@@ -386,7 +386,7 @@ fn differential_against_the_explicit_search() {
                 }
             }
             (Verdict::Unknown(why), Some(l)) => {
-                if why.starts_with("time limit") {
+                if why.kind == UnknownKind::Budget(Limit::Time) {
                     timeouts += 1;
                 } else {
                     failures.push(fail(format!(

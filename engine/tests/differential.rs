@@ -253,7 +253,12 @@ fn explicit_check(p: &Program, bound: i64, max_states: u64, report: &mut Report)
 }
 
 fn is_limit(v: &Verdict) -> bool {
-    matches!(v, Verdict::Unknown(why) if why.starts_with("state limit") || why.starts_with("time limit"))
+    use engine::verdict::{Limit, UnknownKind};
+    matches!(
+        v,
+        Verdict::Unknown(why)
+            if matches!(why.kind, UnknownKind::Budget(Limit::States | Limit::Time))
+    )
 }
 
 fn show_trace(p: &Program, t: &Trace) -> String {
@@ -778,7 +783,12 @@ impl Tally {
             Verdict::Unknown(why) => {
                 // Group reasons by their text before any figures.
                 // (and with names in backquotes blanked).
-                let head = why.split(['(', ':']).next().unwrap_or(why).trim();
+                let head = why
+                    .detail
+                    .split(['(', ':'])
+                    .next()
+                    .unwrap_or(&why.detail)
+                    .trim();
                 let key = head
                     .split('`')
                     .enumerate()
@@ -1026,7 +1036,11 @@ fn verdict_line(out: Option<&Outcome>) -> String {
         Verdict::Unsafe(t) => format!("unsafe ({} steps)", t.steps.len()),
         Verdict::Unknown(why) => format!(
             "unknown ({})",
-            why.split(['(', ':']).next().unwrap_or(why).trim()
+            why.detail
+                .split(['(', ':'])
+                .next()
+                .unwrap_or(&why.detail)
+                .trim()
         ),
     };
     format!(

@@ -152,7 +152,7 @@ fn the_abstraction_engines_refuse_non_linear_programs() {
     assert!(p.nonlinear() && p.divides());
     let o = engine::ase::check(&p, &engine::ase::Config::default());
     match o.verdict {
-        Verdict::Unknown(why) => assert!(why.contains("non-linear"), "{why}"),
+        Verdict::Unknown(why) => assert!(why.detail.contains("non-linear"), "{why}"),
         v => panic!("{v:?}"),
     }
 }

@@ -32,7 +32,7 @@ pub enum LocKind {
     /// The program reached something whose behaviour is not modelled
     /// (undefined behaviour, a thread-creation limit): a trace to here gives
     /// `unknown`, with this reason.
-    GiveUp(String),
+    GiveUp(crate::GiveUp),
 }
 
 impl LocKind {

@@ -568,6 +568,79 @@ fn build(
     view: Option<&View>,
 ) -> Result<CounterSystem, String> {
     let p = &l.program;
+    let (runs, in_site) = applicable(l)?;
+    let mut sites = make_sites(l, &runs, view)?;
+    let mut out = Program {
+        vars: p.vars.clone(),
+        init: p.init.clone(),
+        ..Program::default()
+    };
+    let mut names: HashSet<String> = p.vars.iter().map(|v| v.name.clone()).collect();
+    let spawns = spawn_states(l, &mut sites);
+    // Explore the local states of each template.
+    let mut counter_moves: Vec<Vec<Move>> = Vec::new();
+    let mut speculated = BTreeSet::new();
+    for site in sites.iter_mut() {
+        counter_moves.push(explore(l, site, speculate, &mut speculated)?);
+    }
+    add_counters(p, &mut sites, &mut out, &mut names);
+    let (map, counter_thread) = copy_threads(p, &in_site, &sites, &mut out);
+    // A view program: per site, the tracked instance.
+    let tracked = match view {
+        Some(_) => add_tracked(p, &sites, &counter_thread, &mut out, &mut names),
+        None => Vec::new(),
+    };
+    let ctx = Ctx {
+        sites: &sites,
+        map: &map,
+    };
+    other_transitions(l, &ctx, &spawns, &tracked, &mut out)?;
+    tracked_starts(&sites, &spawns, &tracked, &mut out);
+    let tickets = ticket_locals(p, &sites, &spawns, &counter_moves);
+    let moves = Moves {
+        ctx: &ctx,
+        view,
+        tracked: &tracked,
+        tickets: &tickets,
+        counter_thread: &counter_thread,
+    };
+    let relies = moves.add(counter_moves, &mut out)?;
+    add_errors(p, &ctx, view, &tracked, &mut out)?;
+    let creators: HashSet<ThreadId> = spawns
+        .iter()
+        .map(|(t, _, _)| map[&p.transition(*t).thread])
+        .collect();
+    let coarse = match view {
+        None => forget_creator_locals(&out, &creators),
+        Some(_) => None,
+    };
+    Ok(CounterSystem {
+        coarse,
+        counters: sites
+            .iter()
+            .flat_map(|s| s.counters.iter().copied())
+            .collect(),
+        speculated: speculated.into_iter().collect(),
+        forgotten: sites
+            .iter()
+            .flat_map(|s| s.forgotten.iter().cloned())
+            .collect(),
+        templates: sites
+            .iter()
+            .map(|s| (p.thread(s.rep).name.clone(), s.states.len()))
+            .collect(),
+        program: out,
+        tracked,
+        relies,
+    })
+}
+
+/// Whether the counter abstraction applies: threads created in loops, each
+/// site with several instances that create no threads themselves, no race
+/// checked. The threads' run flags and the site of each instance.
+#[allow(clippy::type_complexity)]
+fn applicable(l: &Lowered) -> Result<(HashMap<VarId, ThreadId>, HashMap<ThreadId, usize>), String> {
+    let p = &l.program;
     if l.loop_sites.is_empty() {
         return Err("no thread is created in a loop".into());
     }
@@ -614,13 +687,24 @@ fn build(
             }
         }
     }
+    Ok((runs, in_site))
+}
+
+/// The sites of the threads created in loops, each with its template (the
+/// first instance), locals, and what of them is kept only in order.
+fn make_sites(
+    l: &Lowered,
+    runs: &HashMap<VarId, ThreadId>,
+    view: Option<&View>,
+) -> Result<Vec<Site>, String> {
+    let p = &l.program;
     let mut sites = Vec::new();
     for s in &l.loop_sites {
         let rep = s.instances[0];
         for &d in &s.instances[1..] {
             same_shape(p, rep, d)?;
         }
-        let locals = template_locals(l, rep, &runs);
+        let locals = template_locals(l, rep, runs);
         let run = l.threads[rep.index()]
             .run
             .expect("instances have a run flag");
@@ -668,15 +752,15 @@ fn build(
         });
     }
     check_ids(l, &sites)?;
+    Ok(sites)
+}
 
-    let mut out = Program {
-        vars: p.vars.clone(),
-        init: p.init.clone(),
-        ..Program::default()
-    };
-    let mut names: HashSet<String> = p.vars.iter().map(|v| v.name.clone()).collect();
-    // Initial local states of each site, from its spawn transitions.
-    // (transition, site, initial states with their extra guards)
+/// The initial local states of each site, from its spawn transitions:
+/// per spawn transition, its site and the initial states with their extra
+/// guards.
+fn spawn_states(l: &Lowered, sites: &mut [Site]) -> Vec<Spawn> {
+    let p = &l.program;
+    let name = |t: ThreadId| p.thread(t).name.clone();
     let mut spawns: Vec<Spawn> = Vec::new();
     for (i, site) in sites.iter_mut().enumerate() {
         for (k, tr) in p.transitions.iter().enumerate() {
@@ -720,13 +804,11 @@ fn build(
             spawns.push((TransId::new(k), i, inits));
         }
     }
-    // Explore the local states of each template.
-    let mut counter_moves: Vec<Vec<Move>> = Vec::new();
-    let mut speculated = BTreeSet::new();
-    for site in sites.iter_mut() {
-        counter_moves.push(explore(l, site, speculate, &mut speculated)?);
-    }
-    // Counters.
+    spawns
+}
+
+/// A counter per local state of each site, initially 0.
+fn add_counters(p: &Program, sites: &mut [Site], out: &mut Program, names: &mut HashSet<String>) {
     for site in sites.iter_mut() {
         let tname = sanitize(&p.thread(site.rep).name);
         for (j, st) in site.states.iter().enumerate() {
@@ -735,17 +817,22 @@ fn build(
             } else {
                 p.loc_name(site.rep, st.loc)
             };
-            let n = fresh(
-                &mut out,
-                &mut names,
-                format!("n_{tname}_{}_{j}", sanitize(loc)),
-            );
+            let n = fresh(out, names, format!("n_{tname}_{}_{j}", sanitize(loc)));
             out.vars[n.index()].init = Some(0);
             site.counters.push(n);
         }
     }
-    // Threads: every thread not created in a loop, then one counter thread
-    // per site (in place of its first instance).
+}
+
+/// The threads: every thread not created in a loop, then one counter
+/// thread per site (in place of its first instance). The map of the kept
+/// threads, and the counter thread of each site.
+fn copy_threads(
+    p: &Program,
+    in_site: &HashMap<ThreadId, usize>,
+    sites: &[Site],
+    out: &mut Program,
+) -> (HashMap<ThreadId, ThreadId>, Vec<ThreadId>) {
     let mut map: HashMap<ThreadId, ThreadId> = HashMap::new();
     for (k, t) in p.threads.iter().enumerate() {
         let tid = ThreadId::new(k);
@@ -761,7 +848,7 @@ fn build(
         });
     }
     let mut counter_thread = Vec::new();
-    for site in &sites {
+    for site in sites {
         counter_thread.push(ThreadId::new(out.threads.len()));
         out.threads.push(Thread {
             name: format!("{}_counters", sanitize(&p.thread(site.rep).name)),
@@ -770,78 +857,98 @@ fn build(
             transitions: Vec::new(),
         });
     }
-    // A view program: per site, the tracked instance.
-    let mut tracked: Vec<Tracked> = Vec::new();
-    if view.is_some() {
-        for (i, site) in sites.iter().enumerate() {
-            let tname = sanitize(&p.thread(site.rep).name);
-            let forgotten = |k: usize| {
-                site.states
-                    .iter()
-                    .any(|st| !matches!(st.vals[k], Val::Known(_)))
-            };
-            let ys: Vec<Option<VarId>> = (0..site.locals.len())
-                .map(|k| {
-                    forgotten(k).then(|| {
-                        let v = site.locals[k];
-                        fresh(
-                            &mut out,
-                            &mut names,
-                            format!("{tname}_other_{}", sanitize(&p.var(v).name)),
-                        )
-                    })
-                })
-                .collect();
-            let start = fresh(&mut out, &mut names, format!("{tname}_tracked_start"));
-            out.vars[start.index()].init = Some(0);
-            let thread = ThreadId::new(out.threads.len());
-            let mut locs = vec!["idle".to_string()];
-            locs.extend(
-                site.states
-                    .iter()
-                    .enumerate()
-                    .map(|(j, st)| format!("s{j}_{}", sanitize(p.loc_name(site.rep, st.loc)))),
-            );
-            out.threads.push(Thread {
-                name: format!("{tname}_tracked"),
-                locs,
-                initial: LocId::new(0),
-                transitions: Vec::new(),
-            });
-            let havoc: Vec<Assign> = ys
+    (map, counter_thread)
+}
+
+/// Per site of a view program, the tracked instance: its thread (idle,
+/// then a location per local state), the picked values of the locals other
+/// instances forget, and its start flag.
+fn add_tracked(
+    p: &Program,
+    sites: &[Site],
+    counter_thread: &[ThreadId],
+    out: &mut Program,
+    names: &mut HashSet<String>,
+) -> Vec<Tracked> {
+    let mut tracked = Vec::new();
+    for (i, site) in sites.iter().enumerate() {
+        let tname = sanitize(&p.thread(site.rep).name);
+        let forgotten = |k: usize| {
+            site.states
                 .iter()
-                .flatten()
-                .map(|&var| Assign {
-                    var,
-                    rhs: Rhs::Nondet,
+                .any(|st| !matches!(st.vals[k], Val::Known(_)))
+        };
+        let ys: Vec<Option<VarId>> = (0..site.locals.len())
+            .map(|k| {
+                forgotten(k).then(|| {
+                    let v = site.locals[k];
+                    fresh(
+                        out,
+                        names,
+                        format!("{tname}_other_{}", sanitize(&p.var(v).name)),
+                    )
                 })
-                .collect();
-            if !havoc.is_empty() {
-                let label = format!("{tname}_pick");
-                push(
-                    &mut out,
-                    counter_thread[i],
-                    LocId::new(0),
-                    LocId::new(0),
-                    Cond::True,
-                    havoc,
-                    label,
-                );
-            }
-            tracked.push(Tracked {
-                thread,
-                locals: site.locals.clone(),
-                picked: ys,
-                start,
-                counters: site.counters.clone(),
-            });
+            })
+            .collect();
+        let start = fresh(out, names, format!("{tname}_tracked_start"));
+        out.vars[start.index()].init = Some(0);
+        let thread = ThreadId::new(out.threads.len());
+        let mut locs = vec!["idle".to_string()];
+        locs.extend(
+            site.states
+                .iter()
+                .enumerate()
+                .map(|(j, st)| format!("s{j}_{}", sanitize(p.loc_name(site.rep, st.loc)))),
+        );
+        out.threads.push(Thread {
+            name: format!("{tname}_tracked"),
+            locs,
+            initial: LocId::new(0),
+            transitions: Vec::new(),
+        });
+        let havoc: Vec<Assign> = ys
+            .iter()
+            .flatten()
+            .map(|&var| Assign {
+                var,
+                rhs: Rhs::Nondet,
+            })
+            .collect();
+        if !havoc.is_empty() {
+            let label = format!("{tname}_pick");
+            push(
+                out,
+                counter_thread[i],
+                LocId::new(0),
+                LocId::new(0),
+                Cond::True,
+                havoc,
+                label,
+            );
         }
+        tracked.push(Tracked {
+            thread,
+            locals: site.locals.clone(),
+            picked: ys,
+            start,
+            counters: site.counters.clone(),
+        });
     }
-    let ctx = Ctx {
-        sites: &sites,
-        map: &map,
-    };
-    // Transitions of the other threads.
+    tracked
+}
+
+/// The transitions of the threads not created in loops; a spawn
+/// increments the counter of the started instance's local state (or starts
+/// the tracked instance of a view program).
+fn other_transitions(
+    l: &Lowered,
+    ctx: &Ctx<'_>,
+    spawns: &[Spawn],
+    tracked: &[Tracked],
+    out: &mut Program,
+) -> Result<(), String> {
+    let p = &l.program;
+    let (sites, map) = (ctx.sites, ctx.map);
     for (k, tr) in p.transitions.iter().enumerate() {
         let Some(&nt) = map.get(&tr.thread) else {
             continue;
@@ -890,14 +997,14 @@ fn build(
                 if guard == Cond::False {
                     continue;
                 }
-                push(&mut out, nt, tr.from, tr.to, guard, assigns, label);
+                push(out, nt, tr.from, tr.to, guard, assigns, label);
             }
             Some((_, i, inits)) => {
                 let site = &sites[*i];
                 // A spawn's version: its guard and assignments, its label.
                 let mut spawn = |g: Cond, a: Vec<Assign>, label: String| {
                     if g != Cond::False {
-                        push(&mut out, nt, tr.from, tr.to, g, a, label);
+                        push(out, nt, tr.from, tr.to, g, a, label);
                     }
                 };
                 for (j, (g, st)) in inits.iter().enumerate() {
@@ -933,7 +1040,11 @@ fn build(
             }
         }
     }
-    // The tracked instances' starts.
+    Ok(())
+}
+
+/// The starts of the tracked instances of a view program.
+fn tracked_starts(sites: &[Site], spawns: &[Spawn], tracked: &[Tracked], out: &mut Program) {
     for (i, t) in tracked.iter().enumerate() {
         let site = &sites[i];
         let starts: BTreeSet<usize> = spawns
@@ -952,7 +1063,7 @@ fn build(
             ];
             let label = format!("start{j}");
             push(
-                &mut out,
+                out,
                 t.thread,
                 LocId::new(0),
                 LocId::new(j + 1),
@@ -962,8 +1073,16 @@ fn build(
             );
         }
     }
-    // Per site, its ticket locals (facts of every execution).
-    let tickets: Vec<Vec<tickets::Ticket>> = sites
+}
+
+/// Per site, its ticket locals (facts of every execution).
+fn ticket_locals(
+    p: &Program,
+    sites: &[Site],
+    spawns: &[Spawn],
+    counter_moves: &[Vec<Move>],
+) -> Vec<Vec<tickets::Ticket>> {
+    sites
         .iter()
         .enumerate()
         .map(|(i, site)| {
@@ -982,117 +1101,152 @@ fn build(
                 .collect();
             tickets::tickets(p, &site.locals, site.states.len(), &initial, &steps)
         })
-        .collect();
-    let machinery: Vec<VarId> = tracked.iter().flat_map(Tracked::machinery).collect();
-    let mut relies = Vec::new();
-    // The counter transitions.
-    for (i, moves) in counter_moves.into_iter().enumerate() {
-        let site = &sites[i];
-        for m in moves {
-            let (a, b) = (site.counters[m.from], site.counters[m.to]);
-            let mut counting = Vec::new();
-            if a != b {
-                counting.push(increment(a, -1));
-                counting.push(increment(b, 1));
-            }
-            let th = counter_thread[i];
-            let mut rely = None;
-            let (guard, mut assigns) = match view {
-                None => (
-                    and(
-                        cmp(CmpOp::Ge, Term::Var(a), Term::Const(1)),
-                        ctx.guard(&m.guard, true)?,
-                    ),
-                    m.assigns,
-                ),
-                Some(view) => {
-                    // The tracked instance's move, exactly.
-                    let t = &tracked[i];
-                    let mut assigns = m.exact_assigns.clone();
-                    assigns.extend(counting.iter().cloned());
-                    let from = LocId::new(m.from + 1);
-                    let exact = ctx.guard(&m.exact_guard, true)?;
-                    let label = format!("{}.tracked", m.label);
-                    push(
-                        &mut out,
-                        t.thread,
-                        from,
-                        LocId::new(m.to + 1),
-                        exact.clone(),
-                        assigns,
-                        label,
-                    );
-                    // An anonymous instance's: one that is not the tracked one,
-                    // with values of its forgotten locals that meet the assumption.
-                    let own = site_values(site, &t.picked, m.from);
-                    let anonymous = and(
-                        cmp(CmpOp::Ge, Term::Var(a), Term::Const(1)),
-                        or(
-                            not(Cond::At(t.thread, from)),
-                            cmp(CmpOp::Ge, Term::Var(a), Term::Const(2)),
-                        ),
-                    );
-                    let assumed = view.assumptions.get(i).and_then(|s| s.get(&m.from));
-                    let mut assumed = assumed.map_or(Cond::True, |c| subst_cond(c, &own));
-                    // Its tickets differ from the tracked instance's.
-                    for ticket in tickets[i].iter().filter(|k| k.holding.contains(&m.from)) {
-                        let Some(x) = own(site.locals[ticket.position]) else {
-                            continue;
-                        };
-                        let holds = ticket
-                            .holding
-                            .iter()
-                            .map(|&at| Cond::At(t.thread, LocId::new(at + 1)))
-                            .fold(Cond::False, or);
-                        let differ = cmp(CmpOp::Ne, x, Term::Var(t.locals[ticket.position]));
-                        assumed = and(assumed, or(not(holds), differ));
-                    }
-                    // What the step relies on: the tracked instance's facts
-                    // in its local state, of its locals' values.
-                    let mut renaming = Vec::new();
-                    let mut hidden = machinery.clone();
-                    for &x in &t.locals {
-                        match own(x) {
-                            Some(e) => renaming.push((x, e)),
-                            None => hidden.push(x),
-                        }
-                    }
-                    rely = Some(engine::infer::Rely {
-                        transition: TransId::new(out.transitions.len()),
-                        thread: t.thread,
-                        at: from,
-                        renaming,
-                        hidden,
-                    });
-                    let guard = and(and(anonymous, assumed), subst_cond(&exact, &own));
-                    let assigns: Vec<Assign> = m
-                        .exact_assigns
-                        .iter()
-                        .filter(|a| !site.locals.contains(&a.var))
-                        .map(|a| Assign {
-                            var: a.var,
-                            rhs: match &a.rhs {
-                                Rhs::Expr(e) => Rhs::Expr(subst_term(e, &own)),
-                                Rhs::Nondet => Rhs::Nondet,
-                            },
-                        })
-                        .collect();
-                    (guard, assigns)
+        .collect()
+}
+
+/// What the counter transitions are built from.
+struct Moves<'a> {
+    ctx: &'a Ctx<'a>,
+    view: Option<&'a View>,
+    tracked: &'a [Tracked],
+    tickets: &'a [Vec<tickets::Ticket>],
+    counter_thread: &'a [ThreadId],
+}
+
+impl Moves<'_> {
+    /// The counter transitions of every site (and the tracked instances'
+    /// moves of a view program); the relying steps of a view program.
+    fn add(
+        &self,
+        counter_moves: Vec<Vec<Move>>,
+        out: &mut Program,
+    ) -> Result<Vec<engine::infer::Rely>, String> {
+        let (ctx, view, tracked, tickets) = (self.ctx, self.view, self.tracked, self.tickets);
+        let sites = ctx.sites;
+        let counter_thread = self.counter_thread;
+        let machinery: Vec<VarId> = tracked.iter().flat_map(Tracked::machinery).collect();
+        let mut relies = Vec::new();
+        for (i, moves) in counter_moves.into_iter().enumerate() {
+            let site = &sites[i];
+            for m in moves {
+                let (a, b) = (site.counters[m.from], site.counters[m.to]);
+                let mut counting = Vec::new();
+                if a != b {
+                    counting.push(increment(a, -1));
+                    counting.push(increment(b, 1));
                 }
-            };
-            assigns.extend(counting);
-            relies.extend(rely);
-            push(
-                &mut out,
-                th,
-                LocId::new(0),
-                LocId::new(0),
-                guard,
-                assigns,
-                m.label,
-            );
+                let th = counter_thread[i];
+                let mut rely = None;
+                let (guard, mut assigns) = match view {
+                    None => (
+                        and(
+                            cmp(CmpOp::Ge, Term::Var(a), Term::Const(1)),
+                            ctx.guard(&m.guard, true)?,
+                        ),
+                        m.assigns,
+                    ),
+                    Some(view) => {
+                        // The tracked instance's move, exactly.
+                        let t = &tracked[i];
+                        let mut assigns = m.exact_assigns.clone();
+                        assigns.extend(counting.iter().cloned());
+                        let from = LocId::new(m.from + 1);
+                        let exact = ctx.guard(&m.exact_guard, true)?;
+                        let label = format!("{}.tracked", m.label);
+                        push(
+                            out,
+                            t.thread,
+                            from,
+                            LocId::new(m.to + 1),
+                            exact.clone(),
+                            assigns,
+                            label,
+                        );
+                        // An anonymous instance's: one that is not the tracked one,
+                        // with values of its forgotten locals that meet the assumption.
+                        let own = site_values(site, &t.picked, m.from);
+                        let anonymous = and(
+                            cmp(CmpOp::Ge, Term::Var(a), Term::Const(1)),
+                            or(
+                                not(Cond::At(t.thread, from)),
+                                cmp(CmpOp::Ge, Term::Var(a), Term::Const(2)),
+                            ),
+                        );
+                        let assumed = view.assumptions.get(i).and_then(|s| s.get(&m.from));
+                        let mut assumed = assumed.map_or(Cond::True, |c| subst_cond(c, &own));
+                        // Its tickets differ from the tracked instance's.
+                        for ticket in tickets[i].iter().filter(|k| k.holding.contains(&m.from)) {
+                            let Some(x) = own(site.locals[ticket.position]) else {
+                                continue;
+                            };
+                            let holds = ticket
+                                .holding
+                                .iter()
+                                .map(|&at| Cond::At(t.thread, LocId::new(at + 1)))
+                                .fold(Cond::False, or);
+                            let differ = cmp(CmpOp::Ne, x, Term::Var(t.locals[ticket.position]));
+                            assumed = and(assumed, or(not(holds), differ));
+                        }
+                        // What the step relies on: the tracked instance's facts
+                        // in its local state, of its locals' values.
+                        let mut renaming = Vec::new();
+                        let mut hidden = machinery.clone();
+                        for &x in &t.locals {
+                            match own(x) {
+                                Some(e) => renaming.push((x, e)),
+                                None => hidden.push(x),
+                            }
+                        }
+                        rely = Some(engine::infer::Rely {
+                            transition: TransId::new(out.transitions.len()),
+                            thread: t.thread,
+                            at: from,
+                            renaming,
+                            hidden,
+                        });
+                        let guard = and(and(anonymous, assumed), subst_cond(&exact, &own));
+                        let assigns: Vec<Assign> = m
+                            .exact_assigns
+                            .iter()
+                            .filter(|a| !site.locals.contains(&a.var))
+                            .map(|a| Assign {
+                                var: a.var,
+                                rhs: match &a.rhs {
+                                    Rhs::Expr(e) => Rhs::Expr(subst_term(e, &own)),
+                                    Rhs::Nondet => Rhs::Nondet,
+                                },
+                            })
+                            .collect();
+                        (guard, assigns)
+                    }
+                };
+                assigns.extend(counting);
+                relies.extend(rely);
+                push(
+                    out,
+                    th,
+                    LocId::new(0),
+                    LocId::new(0),
+                    guard,
+                    assigns,
+                    m.label,
+                );
+            }
         }
+        Ok(relies)
     }
+}
+
+/// The error conditions: the program's, over the counters; a view
+/// program's tracked instance violating an assumption; an instance in a
+/// violation state of the speculation.
+fn add_errors(
+    p: &Program,
+    ctx: &Ctx<'_>,
+    view: Option<&View>,
+    tracked: &[Tracked],
+    out: &mut Program,
+) -> Result<(), String> {
     for e in &p.error {
         out.error.push(ctx.error(e)?);
     }
@@ -1105,7 +1259,7 @@ fn build(
             }
         }
     }
-    for site in &sites {
+    for site in ctx.sites {
         for (j, st) in site.states.iter().enumerate() {
             if st.loc == VIOLATION {
                 out.error
@@ -1113,33 +1267,7 @@ fn build(
             }
         }
     }
-    let creators: HashSet<ThreadId> = spawns
-        .iter()
-        .map(|(t, _, _)| map[&p.transition(*t).thread])
-        .collect();
-    let coarse = match view {
-        None => forget_creator_locals(&out, &creators),
-        Some(_) => None,
-    };
-    Ok(CounterSystem {
-        coarse,
-        counters: sites
-            .iter()
-            .flat_map(|s| s.counters.iter().copied())
-            .collect(),
-        speculated: speculated.into_iter().collect(),
-        forgotten: sites
-            .iter()
-            .flat_map(|s| s.forgotten.iter().cloned())
-            .collect(),
-        templates: sites
-            .iter()
-            .map(|s| (p.thread(s.rep).name.clone(), s.states.len()))
-            .collect(),
-        program: out,
-        tracked,
-        relies,
-    })
+    Ok(())
 }
 
 /// A fresh variable named `base` (or `base_2`, ...), without initial value.

@@ -24,143 +24,9 @@ fn ir_span(s: Option<frontend::lang_c::span::Span>) -> engine::ir::Span {
 
 /// Builds the program from the lowered threads.
 pub(crate) fn emit(mut l: Lowerer<'_>) -> Result<Lowered> {
-    let uses_atomic = l.threads.iter().any(|t| {
-        t.cfg
-            .edges
-            .iter()
-            .any(|e| e.kind != crate::cfg::EdgeKind::Plain)
-    });
-    let flag =
-        uses_atomic.then(|| l.var("__atomic".into(), Some(0), crate::term::Range::new(0, 1)));
-    l.atomic_flag = flag;
-    // Atomic sections, then which variables more than one thread touches.
-    for t in &mut l.threads {
-        if let Some(f) = flag {
-            t.cfg.atomic_depths(f).map_err(|span| {
-                LowerError::unsupported(
-                    span.unwrap_or_else(frontend::lang_c::span::Span::none),
-                    "atomic sections that are entered on some paths and not on others",
-                )
-            })?;
-        }
-        t.cfg.drop_unreachable();
-        // Sections as single steps make flag locks visible to the
-        // reduction. The race check reads the accesses inside sections
-        // one by one, so it keeps them.
-        if let Some(f) = flag.filter(|_| l.reduce && !l.checks.races) {
-            t.cfg.collapse_atomic_sections(f);
-        }
-    }
-    let users = crate::reduce::thread_users(
-        &l.threads.iter().map(|t| &t.cfg).collect::<Vec<_>>(),
-        l.vars.len(),
-    );
-    let shared: Vec<bool> = users
-        .iter()
-        .enumerate()
-        .map(|(i, u)| u.len() > 1 || Some(engine::ir::VarId::new(i)) == flag)
-        .collect();
-    let concurrency = if l.reduce {
-        Some(crate::reduce::reduce(&mut l.threads, &l.vars, flag))
-    } else {
-        for t in &mut l.threads {
-            t.cfg.classify_invisible(&|v| shared[v.index()]);
-        }
-        None
-    };
-    if l.checks.races {
-        let relevant = race_relevant(&l);
-        let atomic: HashSet<engine::ir::VarId> = l
-            .atomic_objects
-            .iter()
-            .flat_map(|&o| l.objects[o].cells.iter().copied())
-            .collect();
-        crate::races::mark(
-            &mut l.threads,
-            &|v| relevant[v.index()],
-            &|v| atomic.contains(&v),
-            concurrency.as_ref(),
-        );
-    }
-    for t in &mut l.threads {
-        if l.compress {
-            t.cfg.compress();
-        } else {
-            t.cfg.edges.retain(|e| !e.dead);
-        }
-    }
-
-    if l.reduce {
-        crate::reduce::after_compression(&mut l.threads, &l.vars, flag);
-    }
-
-    let mut p = Program {
-        vars: Vec::new(),
-        init: Vec::new(),
-        threads: Vec::new(),
-        transitions: Vec::new(),
-        error: Vec::new(),
-        source_map: SourceMap::default(),
-    };
-    for &(v, value) in &l.big_inits {
-        let value = Term::literal(value).expect("a value of a C type is a literal");
-        p.init.push(Cond::Cmp(CmpOp::Eq, Term::Var(v), value));
-    }
-    let mut seen = HashSet::new();
-    for v in &l.vars {
-        let name = fresh_name(&v.name, &mut seen);
-        p.vars.push(VarDecl { name, init: v.init });
-        p.source_map.vars.push(engine::ir::Span::default());
-    }
-    // Locations per thread: CFG location -> IR location.
-    let mut loc_maps: Vec<HashMap<usize, LocId>> = Vec::new();
-    let mut infos = Vec::new();
-    for t in &l.threads {
-        let mut map = HashMap::new();
-        let mut names: Vec<String> = Vec::new();
-        let mut used = HashSet::new();
-        let mut name_of =
-            |cfg_loc: usize, names: &mut Vec<String>, map: &mut HashMap<usize, LocId>| -> LocId {
-                if let Some(&id) = map.get(&cfg_loc) {
-                    return id;
-                }
-                let info = &t.cfg.locs[cfg_loc];
-                let base = match (&info.kind, cfg_loc) {
-                    (_, 0) => "start".to_string(),
-                    (LocKind::End, _) => "end".into(),
-                    (LocKind::Exit, _) => "exit".into(),
-                    (LocKind::Error, _) => "ERROR".into(),
-                    (LocKind::GiveUp(_), _) => "giveup".into(),
-                    (LocKind::Normal, _) => match info.span.and_then(|s| l.unit.locate(&s)) {
-                        Some(at) => format!("l{}", at.line),
-                        None => "l".into(),
-                    },
-                };
-                names.push(fresh_name(&base, &mut used));
-                let id = LocId::new(names.len() - 1);
-                map.insert(cfg_loc, id);
-                id
-            };
-        name_of(0, &mut names, &mut map);
-        for e in t.cfg.live() {
-            name_of(e.from, &mut names, &mut map);
-            name_of(e.to, &mut names, &mut map);
-        }
-        p.threads.push(Thread {
-            name: t.name.clone(),
-            locs: names,
-            initial: LocId::new(0),
-            transitions: Vec::new(),
-        });
-        p.source_map.threads.push(ir_span(t.created_at));
-        loc_maps.push(map);
-        infos.push(ThreadInfo {
-            name: t.name.clone(),
-            function: t.func.clone(),
-            created_at: t.created_at,
-            run: t.run,
-        });
-    }
+    let flag = prepare(&mut l)?;
+    let mut p = declare(&l);
+    let (loc_maps, infos) = locations(&l, &mut p);
     // Per thread, per IR location: where it comes from in the CFG.
     let mut origins: Vec<Vec<LocOrigin>> = loc_maps
         .iter()
@@ -172,112 +38,8 @@ pub(crate) fn emit(mut l: Lowerer<'_>) -> Result<Lowered> {
             o
         })
         .collect();
-    let mut race_accesses = Vec::new();
-    for (k, t) in l.threads.iter().enumerate() {
-        let tid = ThreadId::new(k);
-        // Edges with a havoc share one intermediate location per (source, havoc set).
-        let mut mids: BTreeMap<(usize, Vec<usize>), LocId> = BTreeMap::new();
-        let mut edges: Vec<&Edge> = t.cfg.live().collect();
-        edges.sort_by_key(|e| (e.from, e.to));
-        for e in edges {
-            let from = loc_maps[k][&e.from];
-            let to = loc_maps[k][&e.to];
-            let atomic_guard = match flag {
-                Some(f) if t.cfg.locs[e.from].depth == 0 => {
-                    cmp(CmpOp::Eq, Term::Var(f), Term::Const(0))
-                }
-                _ => Cond::True,
-            };
-            let mut start = from;
-            if !e.havoc.is_empty() {
-                let mut key: Vec<usize> = e.havoc.iter().map(|v| v.index()).collect();
-                key.sort_unstable();
-                key.dedup();
-                let mid = match mids.get(&(e.from, key.clone())) {
-                    Some(&m) => m,
-                    None => {
-                        let th = &mut p.threads[k];
-                        let base = format!("{}.in", th.locs[from.index()]);
-                        let mut name = base.clone();
-                        let mut n = 1;
-                        while th.locs.contains(&name) {
-                            n += 1;
-                            name = format!("{base}{n}");
-                        }
-                        th.locs.push(name);
-                        let m = LocId::new(th.locs.len() - 1);
-                        mids.insert((e.from, key.clone()), m);
-                        origins[k].push(LocOrigin {
-                            cfg: e.from,
-                            havoc: Some(key.iter().map(|&v| engine::ir::VarId::new(v)).collect()),
-                        });
-                        push_transition(
-                            &mut p,
-                            tid,
-                            from,
-                            m,
-                            atomic_guard.clone(),
-                            key.iter()
-                                .map(|&v| Assign {
-                                    var: engine::ir::VarId::new(v),
-                                    rhs: Rhs::Nondet,
-                                })
-                                .collect(),
-                            ir_span(e.span),
-                        );
-                        m
-                    }
-                };
-                start = mid;
-            }
-            // `p@L` conditions refer to CFG locations until here.
-            let own_guard = remap_at(&e.guard, &loc_maps);
-            for a in &e.accesses {
-                race_accesses.push(crate::races::RaceAccess {
-                    thread: tid,
-                    loc: start,
-                    guard: crate::races::access_guard(&own_guard, a),
-                    var: a.var,
-                    write: a.write,
-                    atomic: a.atomic,
-                    span: e.span.or(t.cfg.locs[e.from].span),
-                });
-            }
-            let guard = and(atomic_guard, own_guard);
-            let assigns = e
-                .assigns
-                .iter()
-                .map(|(v, t)| Assign {
-                    var: *v,
-                    rhs: Rhs::Expr(t.clone()),
-                })
-                .collect();
-            push_transition(&mut p, tid, start, to, guard, assigns, ir_span(e.span));
-        }
-    }
-    // The error condition: a thread at an error (or give-up) location
-    // before the program has stopped.
-    let mut running = Cond::True;
-    for (k, t) in l.threads.iter().enumerate() {
-        if let Some(&x) = loc_maps[k].get(&EXIT) {
-            if t.cfg.edges.iter().any(|e| e.to == EXIT) {
-                running = and(running, not(Cond::At(ThreadId::new(k), x)));
-            }
-        }
-    }
-    let mut errors = Vec::new();
-    let mut give_ups = Vec::new();
-    for (k, t) in l.threads.iter().enumerate() {
-        for (cfg_loc, &id) in &loc_maps[k] {
-            match &t.cfg.locs[*cfg_loc].kind {
-                LocKind::Error => errors.push((ThreadId::new(k), id)),
-                LocKind::GiveUp(r) => give_ups.push((ThreadId::new(k), id, r.clone())),
-                _ => {}
-            }
-        }
-    }
-    errors.sort();
-    give_ups.sort();
+    let race_accesses = transitions(&l, flag, &loc_maps, &mut p, &mut origins);
+    let (errors, give_ups, running) = error_locations(&l, &loc_maps);
     // Source spans of IR locations: those of the CFG locations they stand
     // for (a havoc's intermediate location belongs to the statement of the
     // location it leaves).
@@ -328,6 +90,293 @@ pub(crate) fn emit(mut l: Lowerer<'_>) -> Result<Lowered> {
     })
 }
 
+/// The CFGs made ready for emission: the atomic flag (when some step is
+/// atomic) and the depth of every location in atomic sections, unreachable
+/// locations dropped, the reduction, the race marks, compression.
+fn prepare(l: &mut Lowerer<'_>) -> Result<Option<engine::ir::VarId>> {
+    let uses_atomic = l.threads.iter().any(|t| {
+        t.cfg
+            .edges
+            .iter()
+            .any(|e| e.kind != crate::cfg::EdgeKind::Plain)
+    });
+    let flag =
+        uses_atomic.then(|| l.var("__atomic".into(), Some(0), crate::term::Range::new(0, 1)));
+    l.atomic_flag = flag;
+    // Atomic sections, then which variables more than one thread touches.
+    for t in &mut l.threads {
+        if let Some(f) = flag {
+            t.cfg.atomic_depths(f).map_err(|span| {
+                LowerError::unsupported(
+                    span.unwrap_or_else(frontend::lang_c::span::Span::none),
+                    "atomic sections that are entered on some paths and not on others",
+                )
+            })?;
+        }
+        t.cfg.drop_unreachable();
+        // Sections as single steps make flag locks visible to the
+        // reduction. The race check reads the accesses inside sections
+        // one by one, so it keeps them.
+        if let Some(f) = flag.filter(|_| l.reduce && !l.checks.races) {
+            t.cfg.collapse_atomic_sections(f);
+        }
+    }
+    let users = crate::reduce::thread_users(
+        &l.threads.iter().map(|t| &t.cfg).collect::<Vec<_>>(),
+        l.vars.len(),
+    );
+    let shared: Vec<bool> = users
+        .iter()
+        .enumerate()
+        .map(|(i, u)| u.len() > 1 || Some(engine::ir::VarId::new(i)) == flag)
+        .collect();
+    let concurrency = if l.reduce {
+        Some(crate::reduce::reduce(&mut l.threads, &l.vars, flag))
+    } else {
+        for t in &mut l.threads {
+            t.cfg.classify_invisible(&|v| shared[v.index()]);
+        }
+        None
+    };
+    if l.checks.races {
+        let relevant = race_relevant(l);
+        let atomic: HashSet<engine::ir::VarId> = l
+            .atomic_objects
+            .iter()
+            .flat_map(|&o| l.objects[o].cells.iter().copied())
+            .collect();
+        crate::races::mark(
+            &mut l.threads,
+            &|v| relevant[v.index()],
+            &|v| atomic.contains(&v),
+            concurrency.as_ref(),
+        );
+    }
+    for t in &mut l.threads {
+        if l.compress {
+            t.cfg.compress();
+        } else {
+            t.cfg.edges.retain(|e| !e.dead);
+        }
+    }
+
+    if l.reduce {
+        crate::reduce::after_compression(&mut l.threads, &l.vars, flag);
+    }
+
+    Ok(flag)
+}
+
+/// The IR program's variables (with unique names) and the initial values
+/// too large for a declaration.
+fn declare(l: &Lowerer<'_>) -> Program {
+    let mut p = Program {
+        vars: Vec::new(),
+        init: Vec::new(),
+        threads: Vec::new(),
+        transitions: Vec::new(),
+        error: Vec::new(),
+        source_map: SourceMap::default(),
+    };
+    for &(v, value) in &l.big_inits {
+        let value = Term::literal(value).expect("a value of a C type is a literal");
+        p.init.push(Cond::Cmp(CmpOp::Eq, Term::Var(v), value));
+    }
+    let mut seen = HashSet::new();
+    for v in &l.vars {
+        let name = fresh_name(&v.name, &mut seen);
+        p.vars.push(VarDecl { name, init: v.init });
+        p.source_map.vars.push(engine::ir::Span::default());
+    }
+    p
+}
+
+/// Per thread, its IR locations (named by kind and source line) and the map
+/// from CFG locations; the threads' metadata.
+fn locations(l: &Lowerer<'_>, p: &mut Program) -> (Vec<HashMap<usize, LocId>>, Vec<ThreadInfo>) {
+    let mut loc_maps: Vec<HashMap<usize, LocId>> = Vec::new();
+    let mut infos = Vec::new();
+    for t in &l.threads {
+        let mut map = HashMap::new();
+        let mut names: Vec<String> = Vec::new();
+        let mut used = HashSet::new();
+        let mut name_of =
+            |cfg_loc: usize, names: &mut Vec<String>, map: &mut HashMap<usize, LocId>| -> LocId {
+                if let Some(&id) = map.get(&cfg_loc) {
+                    return id;
+                }
+                let info = &t.cfg.locs[cfg_loc];
+                let base = match (&info.kind, cfg_loc) {
+                    (_, 0) => "start".to_string(),
+                    (LocKind::End, _) => "end".into(),
+                    (LocKind::Exit, _) => "exit".into(),
+                    (LocKind::Error, _) => "ERROR".into(),
+                    (LocKind::GiveUp(_), _) => "giveup".into(),
+                    (LocKind::Normal, _) => match info.span.and_then(|s| l.unit.locate(&s)) {
+                        Some(at) => format!("l{}", at.line),
+                        None => "l".into(),
+                    },
+                };
+                names.push(fresh_name(&base, &mut used));
+                let id = LocId::new(names.len() - 1);
+                map.insert(cfg_loc, id);
+                id
+            };
+        name_of(0, &mut names, &mut map);
+        for e in t.cfg.live() {
+            name_of(e.from, &mut names, &mut map);
+            name_of(e.to, &mut names, &mut map);
+        }
+        p.threads.push(Thread {
+            name: t.name.clone(),
+            locs: names,
+            initial: LocId::new(0),
+            transitions: Vec::new(),
+        });
+        p.source_map.threads.push(ir_span(t.created_at));
+        loc_maps.push(map);
+        infos.push(ThreadInfo {
+            name: t.name.clone(),
+            function: t.func.clone(),
+            created_at: t.created_at,
+            run: t.run,
+        });
+    }
+    (loc_maps, infos)
+}
+
+/// The IR transitions of every CFG edge (an edge with a havoc goes through
+/// an intermediate location per source and havoc set, whose origin is
+/// recorded); the accesses the race check compares.
+fn transitions(
+    l: &Lowerer<'_>,
+    flag: Option<engine::ir::VarId>,
+    loc_maps: &[HashMap<usize, LocId>],
+    p: &mut Program,
+    origins: &mut [Vec<LocOrigin>],
+) -> Vec<crate::races::RaceAccess> {
+    let mut race_accesses = Vec::new();
+    for (k, t) in l.threads.iter().enumerate() {
+        let tid = ThreadId::new(k);
+        // Edges with a havoc share one intermediate location per (source, havoc set).
+        let mut mids: BTreeMap<(usize, Vec<usize>), LocId> = BTreeMap::new();
+        let mut edges: Vec<&Edge> = t.cfg.live().collect();
+        edges.sort_by_key(|e| (e.from, e.to));
+        for e in edges {
+            let from = loc_maps[k][&e.from];
+            let to = loc_maps[k][&e.to];
+            let atomic_guard = match flag {
+                Some(f) if t.cfg.locs[e.from].depth == 0 => {
+                    cmp(CmpOp::Eq, Term::Var(f), Term::Const(0))
+                }
+                _ => Cond::True,
+            };
+            let mut start = from;
+            if !e.havoc.is_empty() {
+                let mut key: Vec<usize> = e.havoc.iter().map(|v| v.index()).collect();
+                key.sort_unstable();
+                key.dedup();
+                let mid = match mids.get(&(e.from, key.clone())) {
+                    Some(&m) => m,
+                    None => {
+                        let th = &mut p.threads[k];
+                        let base = format!("{}.in", th.locs[from.index()]);
+                        let mut name = base.clone();
+                        let mut n = 1;
+                        while th.locs.contains(&name) {
+                            n += 1;
+                            name = format!("{base}{n}");
+                        }
+                        th.locs.push(name);
+                        let m = LocId::new(th.locs.len() - 1);
+                        mids.insert((e.from, key.clone()), m);
+                        origins[k].push(LocOrigin {
+                            cfg: e.from,
+                            havoc: Some(key.iter().map(|&v| engine::ir::VarId::new(v)).collect()),
+                        });
+                        push_transition(
+                            p,
+                            tid,
+                            from,
+                            m,
+                            atomic_guard.clone(),
+                            key.iter()
+                                .map(|&v| Assign {
+                                    var: engine::ir::VarId::new(v),
+                                    rhs: Rhs::Nondet,
+                                })
+                                .collect(),
+                            ir_span(e.span),
+                        );
+                        m
+                    }
+                };
+                start = mid;
+            }
+            // `p@L` conditions refer to CFG locations until here.
+            let own_guard = remap_at(&e.guard, loc_maps);
+            for a in &e.accesses {
+                race_accesses.push(crate::races::RaceAccess {
+                    thread: tid,
+                    loc: start,
+                    guard: crate::races::access_guard(&own_guard, a),
+                    var: a.var,
+                    write: a.write,
+                    atomic: a.atomic,
+                    span: e.span.or(t.cfg.locs[e.from].span),
+                });
+            }
+            let guard = and(atomic_guard, own_guard);
+            let assigns = e
+                .assigns
+                .iter()
+                .map(|(v, t)| Assign {
+                    var: *v,
+                    rhs: Rhs::Expr(t.clone()),
+                })
+                .collect();
+            push_transition(p, tid, start, to, guard, assigns, ir_span(e.span));
+        }
+    }
+    race_accesses
+}
+
+/// The error and give-up locations of every thread (sorted), and the
+/// condition that the program has not stopped (no thread at its exit
+/// location).
+#[allow(clippy::type_complexity)]
+fn error_locations(
+    l: &Lowerer<'_>,
+    loc_maps: &[HashMap<usize, LocId>],
+) -> (
+    Vec<(ThreadId, LocId)>,
+    Vec<(ThreadId, LocId, crate::GiveUp)>,
+    Cond,
+) {
+    let mut running = Cond::True;
+    for (k, t) in l.threads.iter().enumerate() {
+        if let Some(&x) = loc_maps[k].get(&EXIT) {
+            if t.cfg.edges.iter().any(|e| e.to == EXIT) {
+                running = and(running, not(Cond::At(ThreadId::new(k), x)));
+            }
+        }
+    }
+    let mut errors = Vec::new();
+    let mut give_ups = Vec::new();
+    for (k, t) in l.threads.iter().enumerate() {
+        for (cfg_loc, &id) in &loc_maps[k] {
+            match &t.cfg.locs[*cfg_loc].kind {
+                LocKind::Error => errors.push((ThreadId::new(k), id)),
+                LocKind::GiveUp(r) => give_ups.push((ThreadId::new(k), id, r.clone())),
+                _ => {}
+            }
+        }
+    }
+    errors.sort();
+    give_ups.sort();
+    (errors, give_ups, running)
+}
+
 /// Per IR variable: whether the race check covers it: the integer and
 /// pointer cells of C objects (globals, locals, heap objects, thread
 /// results), except the cells passed to the pthread API
@@ -374,7 +423,7 @@ fn push_transition(
     );
 }
 
-fn remap_at(c: &Cond, maps: &Vec<HashMap<usize, LocId>>) -> Cond {
+fn remap_at(c: &Cond, maps: &[HashMap<usize, LocId>]) -> Cond {
     match c {
         Cond::At(t, l) => match maps[t.index()].get(&l.index()) {
             Some(&id) => Cond::At(*t, id),

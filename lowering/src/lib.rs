@@ -64,14 +64,57 @@ pub struct LoopSite {
 }
 
 impl LoopSite {
-    /// The reason of the give-up location reached when a site with
-    /// `count` instances starts one thread more (the counter abstraction
-    /// covers those executions, not the instances).
-    pub fn beyond(count: usize) -> String {
-        format!(
-            "a pthread_create call in a loop ran more than {count} times (its first {count} \
-             threads are explored one by one; more are covered only by the counter abstraction)"
-        )
+    /// The give-up reached when a site with `count` instances starts one
+    /// thread more (the counter abstraction covers those executions, not
+    /// the instances).
+    pub fn beyond(count: usize) -> GiveUp {
+        GiveUp {
+            kind: GiveUpKind::BeyondInstances,
+            reason: format!(
+                "a pthread_create call in a loop ran more than {count} times (its first {count} \
+                 threads are explored one by one; more are covered only by the counter abstraction)"
+            ),
+        }
+    }
+}
+
+/// Why an execution stops at a give-up location: behaviour the lowered
+/// program does not model exactly.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct GiveUp {
+    /// What kind of limit of the model it is.
+    pub kind: GiveUpKind,
+    /// The construct or behaviour, for users.
+    pub reason: String,
+}
+
+/// The kinds of [`GiveUp`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum GiveUpKind {
+    /// A construct or behaviour the lowering does not model (undefined
+    /// behaviour, a resource budget, an unsupported call) was reached.
+    NotModelled,
+    /// A `pthread_create` call in a loop ran more often than its modelled
+    /// instances ([`LoopSite::beyond`]).
+    BeyondInstances,
+    /// An error past the allocation of a heap array of run-time length
+    /// (its tail, [`TAIL_ERROR`]).
+    TailError,
+}
+
+impl GiveUp {
+    /// A construct or behaviour that is not modelled.
+    pub fn not_modelled(reason: impl Into<String>) -> GiveUp {
+        GiveUp {
+            kind: GiveUpKind::NotModelled,
+            reason: reason.into(),
+        }
+    }
+}
+
+impl std::fmt::Display for GiveUp {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.reason)
     }
 }
 
@@ -153,7 +196,7 @@ pub struct Lowered {
     /// Locations meaning the program did something the lowering does not
     /// model (undefined behaviour, a thread-creation site run twice), with
     /// the reason: a trace ending there gives `unknown`.
-    pub give_ups: Vec<(ThreadId, LocId, String)>,
+    pub give_ups: Vec<(ThreadId, LocId, GiveUp)>,
     /// The data model the integer types follow.
     pub data_model: DataModel,
     /// Per IR variable (indexed by `VarId`): its C meaning. Plain data for
@@ -213,7 +256,7 @@ pub enum TraceEnd {
     /// write.
     Race(usize, usize),
     /// Something not modelled was reached; the verdict must be `unknown`.
-    GiveUp(String),
+    GiveUp(GiveUp),
 }
 
 impl Lowered {
@@ -239,7 +282,9 @@ impl Lowered {
     /// give-up [`TAIL_ERROR`]): bugs are then searched in the program
     /// lowered without tails ([`Options::tails`]).
     pub fn tail_errors(&self) -> bool {
-        self.give_ups.iter().any(|(_, _, r)| r == TAIL_ERROR)
+        self.give_ups
+            .iter()
+            .any(|(_, _, g)| g.kind == GiveUpKind::TailError)
     }
 
     /// How many error conditions are bugs (the rest are give-ups).
@@ -279,8 +324,8 @@ impl Lowered {
             .iter()
             .find(|(t, l, _)| last.locs.get(t.index()) == Some(l))
             .map_or_else(
-                || "an unexpected error state".to_string(),
-                |(_, _, r)| r.clone(),
+                || GiveUp::not_modelled("an unexpected error state"),
+                |(_, _, g)| g.clone(),
             );
         TraceEnd::GiveUp(reason)
     }

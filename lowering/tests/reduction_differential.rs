@@ -96,7 +96,7 @@ fn search_traced(lowered: &Lowered, program: &Program) -> (Answer, Option<Trace>
             };
             (Answer::Unsafe(end), Some(trace))
         }
-        Verdict::Unknown(why) => (Answer::Unknown(why), None),
+        Verdict::Unknown(why) => (Answer::Unknown(why.detail), None),
     }
 }
 

@@ -1,8 +1,60 @@
-//! Shared by the integration tests that need a Python package from PyPI.
+//! What the integration tests share: the repository root, running the
+//! `ase` binary, resources that CI installs (required there), and Python
+//! packages from PyPI.
 #![allow(dead_code)] // each test crate uses a part
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
+
+/// The `ase` binary under test.
+pub const ASE: &str = env!("CARGO_BIN_EXE_ase");
+
+/// The repository root (the `ase` package's manifest directory).
+pub fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).to_path_buf()
+}
+
+/// Runs `ase ARGS` in the repository root, engines one after the other
+/// (`ASE_JOBS=1`: deterministic proofs and traces).
+pub fn ase(args: &[&str]) -> Output {
+    Command::new(ASE)
+        .current_dir(root())
+        .env("ASE_JOBS", "1")
+        .args(args)
+        .output()
+        .expect("cannot run the ase binary")
+}
+
+/// Whether the tests run under CI (`CI=true`), where every resource a test
+/// needs is installed.
+pub fn in_ci() -> bool {
+    std::env::var("CI").is_ok_and(|v| v == "true" || v == "1")
+}
+
+/// A resource a test needs: `Ok` when it is there. Missing, the test fails
+/// under CI and is skipped elsewhere (with a note): returns whether to go
+/// on.
+pub fn resource<T>(what: &str, found: Result<T, String>) -> Option<T> {
+    match found {
+        Ok(t) => Some(t),
+        Err(why) if in_ci() => panic!("{what} is required under CI: {why}"),
+        Err(why) => {
+            eprintln!("note: skipping {what}: {why}");
+            None
+        }
+    }
+}
+
+/// A folder of `../shared` (beside the repository), when it is there.
+pub fn shared(relative: &str) -> Option<PathBuf> {
+    let dir = root().join("../shared").join(relative);
+    let found = if dir.exists() {
+        Ok(dir.clone())
+    } else {
+        Err(format!("{} is absent", dir.display()))
+    };
+    resource(&format!("the tests on ../shared/{relative}"), found)
+}
 
 /// Runs a Python or pip command without byte-code files or pip's version
 /// check.

@@ -25,7 +25,7 @@ pub mod system;
 
 use crate::ir::{Program, VarId};
 use crate::smt::{Smt, SmtError, Space};
-use crate::verdict::{Outcome, Proof, ProofStates, Stats, Trace, Verdict};
+use crate::verdict::{Limit, Outcome, Proof, ProofStates, Stats, Trace, UnknownKind, Verdict};
 use std::time::{Duration, Instant};
 use symexec::{Exploration, ExploreEnd, ExploreLimits, SymState};
 use system::{System, Update};
@@ -126,11 +126,11 @@ pub(crate) fn drive(
     let start = Instant::now();
     if program.divides() {
         return Outcome {
-            verdict: Verdict::Unknown(
+            verdict: Verdict::unknown(
+                UnknownKind::Unsupported,
                 "ASE reasons in linear integer arithmetic and takes no non-linear program: \
                  division (`/`, `%`), or a product, shift or mask of two varying values (the \
-                 explicit search and bounded model checking compute them exactly)"
-                    .into(),
+                 explicit search and bounded model checking compute them exactly)",
             ),
             stats: Stats::default(),
         };
@@ -150,12 +150,12 @@ pub(crate) fn drive(
         .cancel
         .is_some_and(|c| c.load(std::sync::atomic::Ordering::SeqCst));
     if cancelled && matches!(verdict, Verdict::Safe(_)) {
-        verdict = Verdict::Unknown("cancelled".into());
+        verdict = Verdict::unknown(UnknownKind::Budget(Limit::Cancelled), "cancelled");
     }
     if crate::linear::take_overflow() && matches!(verdict, Verdict::Safe(_)) {
-        verdict = Verdict::Unknown(
-            "arithmetic overflow: a coefficient of the symbolic values or predicates exceeds 128 bits"
-                .into(),
+        verdict = Verdict::unknown(
+            UnknownKind::NoProof,
+            "arithmetic overflow: a coefficient of the symbolic values or predicates exceeds 128 bits",
         );
     }
     stats.prover_queries = smt.queries;
@@ -178,7 +178,7 @@ fn run(
         deadline,
         cancel: config.cancel,
     };
-    let unknown = |e: SmtError| Verdict::Unknown(e.to_string());
+    let unknown = |e: SmtError| Verdict::Unknown(e.into());
     loop {
         if let Some(v) = start_iteration(config, stats) {
             return v;
@@ -195,9 +195,10 @@ fn run(
             ExploreEnd::Error(state) => {
                 return match counterexample(program, sys, smt, &exploration, state) {
                     Ok(Ok(trace)) => Verdict::Unsafe(trace),
-                    Ok(Err(why)) => Verdict::Unknown(format!(
-                        "internal error: the counterexample does not replay ({why})"
-                    )),
+                    Ok(Err(why)) => Verdict::unknown(
+                        UnknownKind::Internal,
+                        format!("internal error: the counterexample does not replay ({why})"),
+                    ),
                     Err(e) => unknown(e),
                 };
             }
@@ -220,8 +221,9 @@ fn run(
         }
         match refine::refine(sys, smt, &exploration.ats, &fragment.inexact) {
             Ok(0) => {
-                return Verdict::Unknown(
-                    "refinement found no new predicate (the preimages are not expressible)".into(),
+                return Verdict::unknown(
+                    UnknownKind::NoProof,
+                    "refinement found no new predicate (the preimages are not expressible)",
                 )
             }
             Ok(_) => {}
@@ -234,11 +236,14 @@ fn run(
 /// budget is spent.
 pub(crate) fn start_iteration(config: &Config, stats: &mut Stats) -> Option<Verdict> {
     if config.max_iterations.is_some_and(|m| stats.iterations >= m) {
-        return Some(Verdict::Unknown(format!(
-            "iteration limit reached ({} iteration{})",
-            stats.iterations,
-            if stats.iterations == 1 { "" } else { "s" }
-        )));
+        return Some(Verdict::unknown(
+            UnknownKind::Budget(Limit::Iterations),
+            format!(
+                "iteration limit reached ({} iteration{})",
+                stats.iterations,
+                if stats.iterations == 1 { "" } else { "s" }
+            ),
+        ));
     }
     stats.iterations += 1;
     None

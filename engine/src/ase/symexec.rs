@@ -256,7 +256,7 @@ pub enum ExploreEnd {
     /// A reachable error state.
     Error(Box<SymState>),
     /// A limit stopped the search.
-    Limit(String),
+    Limit(crate::verdict::Unknown),
 }
 
 /// The result of SYMBOLICEXEC.
@@ -469,9 +469,9 @@ pub fn explore(
         };
         count += 1;
         if limits.max_states.is_some_and(|m| count > m) {
-            let end = ExploreEnd::Limit(format!(
-                "state limit reached ({} symbolic states)",
-                count - 1
+            let end = ExploreEnd::Limit(crate::verdict::Unknown::new(
+                crate::verdict::UnknownKind::Budget(crate::verdict::Limit::States),
+                format!("state limit reached ({} symbolic states)", count - 1),
             ));
             return Ok(out(ats, paths, count - 1, end));
         }
@@ -481,7 +481,7 @@ pub fn explore(
                     .cancel
                     .is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed)))
         {
-            let end = ExploreEnd::Limit(SmtError::Timeout.to_string());
+            let end = ExploreEnd::Limit(SmtError::Timeout.into());
             return Ok(out(ats, paths, count, end));
         }
         let node = ats.node(&AbsState {
@@ -522,9 +522,9 @@ pub fn explore(
         let before = created;
         created += children.len() as u64;
         if created / 256 != before / 256 && crate::memory::exceeded() {
-            let end = ExploreEnd::Limit(format!(
-                "{} ({count} symbolic states)",
-                crate::memory::REASON
+            let end = ExploreEnd::Limit(crate::verdict::Unknown::new(
+                crate::verdict::UnknownKind::Budget(crate::verdict::Limit::Memory),
+                format!("{} ({count} symbolic states)", crate::memory::REASON),
             ));
             return Ok(out(ats, paths, count, end));
         }

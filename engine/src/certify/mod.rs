@@ -51,6 +51,10 @@ pub struct ProgramRef {
     pub name: String,
     /// [`fingerprint`] of the program.
     pub fingerprint: String,
+    /// How the program is made from its source, for a checker that makes
+    /// it again (empty: the source's own program). Opaque here: the
+    /// pipeline that builds the program writes and reads it.
+    pub subject: String,
 }
 
 /// An inductive invariant of a program, per tuple of thread locations.
@@ -155,9 +159,10 @@ impl Certification {
     pub fn apply(&self, verdict: &mut crate::verdict::Verdict) {
         if let (Status::Refuted(why), crate::verdict::Verdict::Safe(_)) = (&self.status, &*verdict)
         {
-            *verdict = crate::verdict::Verdict::Unknown(format!(
-                "internal error: certificate of the safe verdict failed: {why}"
-            ));
+            *verdict = crate::verdict::Verdict::unknown(
+                crate::verdict::UnknownKind::Internal,
+                format!("internal error: certificate of the safe verdict failed: {why}"),
+            );
         }
     }
 }
@@ -194,7 +199,7 @@ pub fn certify(
             (o, None) => Err(format!(
                 "{why}; ASE gave no proof for a certificate ({})",
                 match &o.verdict {
-                    crate::verdict::Verdict::Unknown(r) => r.as_str(),
+                    crate::verdict::Verdict::Unknown(r) => r.detail.as_str(),
                     v => v.name(),
                 }
             )),

@@ -14,7 +14,9 @@
 //! Each `invariant` names the location of every thread and gives one or
 //! more blocks `{ ... }` joined by `and`; a block is a `.gc` condition,
 //! read as a flat disjunction of conjunctions (so it may be arbitrarily
-//! long). The `program` and `proof` lines are optional.
+//! long). The `program`, `subject` and `proof` lines are optional;
+//! `subject "..."` says how the program is made from its source (a counter
+//! system of a C program, with its parameters).
 
 use super::{Certificate, Dnf, Invariant, ProgramRef};
 use crate::ir::{Cond, LocId, Program, Span, ThreadId};
@@ -35,6 +37,9 @@ pub fn print(program: &Program, cert: &Certificate) -> String {
         quote(&cert.program.name),
         quote(&cert.program.fingerprint)
     );
+    if !cert.program.subject.is_empty() {
+        let _ = writeln!(out, "subject {};", quote(&cert.program.subject));
+    }
     if !cert.proof.is_empty() {
         let _ = writeln!(out, "proof {};", quote(&cert.proof));
     }
@@ -279,6 +284,10 @@ pub fn parse<'a>(program: &'a Program, src: &'a str) -> Result<Certificate, Vec<
                 cert.proof = s.string()?;
                 s.expect(';', "`;`")
             })(),
+            "subject" => (|| {
+                cert.program.subject = s.string()?;
+                s.expect(';', "`;`")
+            })(),
             "invariant" => invariant(&mut s, &mut conds, program).and_then(|inv| {
                 if !seen.insert(inv.locs.clone()) {
                     s.errors.push(error(
@@ -294,7 +303,7 @@ pub fn parse<'a>(program: &'a Program, src: &'a str) -> Result<Certificate, Vec<
                 let e = error(
                     s.here(),
                     format!(
-                        "expected `program`, `proof` or `invariant`, found {}",
+                        "expected `program`, `subject`, `proof` or `invariant`, found {}",
                         s.found()
                     ),
                 );
@@ -304,7 +313,9 @@ pub fn parse<'a>(program: &'a Program, src: &'a str) -> Result<Certificate, Vec<
             other => {
                 s.errors.push(error(
                     span,
-                    format!("expected `program`, `proof` or `invariant`, found `{other}`"),
+                    format!(
+                        "expected `program`, `subject`, `proof` or `invariant`, found `{other}`"
+                    ),
                 ));
                 Err(())
             }
@@ -314,7 +325,7 @@ pub fn parse<'a>(program: &'a Program, src: &'a str) -> Result<Certificate, Vec<
             while !s.at_end() {
                 let save = s.pos;
                 let (w, _) = s.word();
-                if matches!(w, "program" | "proof" | "invariant") {
+                if matches!(w, "program" | "subject" | "proof" | "invariant") {
                     s.pos = save;
                     break;
                 }
@@ -441,5 +452,36 @@ pub fn program_ref(program: &Program, name: &str) -> ProgramRef {
     ProgramRef {
         name: name.to_string(),
         fingerprint: super::fingerprint(program),
+        subject: String::new(),
     }
+}
+
+/// The program a certificate names (its `program` and `subject` lines),
+/// read without the program: what is before the first invariant. Lines it
+/// cannot read are left out (the full [`parse`] reports them).
+pub fn header(src: &str) -> ProgramRef {
+    let mut s = Scanner {
+        src,
+        pos: 0,
+        errors: Vec::new(),
+    };
+    let mut out = ProgramRef::default();
+    while !s.at_end() && s.errors.is_empty() {
+        let (kw, _) = s.word();
+        let read = match kw {
+            "program" => s.string().map(|name| {
+                out.name = name;
+                if s.word().0 == "fingerprint" {
+                    out.fingerprint = s.string().unwrap_or_default();
+                }
+            }),
+            "subject" => s.string().map(|subject| out.subject = subject),
+            "proof" => s.string().map(drop),
+            _ => break,
+        };
+        if read.is_err() || s.expect(';', "`;`").is_err() {
+            break;
+        }
+    }
+    out
 }

@@ -562,7 +562,7 @@ impl Lowerer<'_> {
             None => cmp(CmpOp::Eq, Term::Var(run(l, i)), Term::Const(0)),
         };
         let again = if count > 1 {
-            self.give_up(&crate::LoopSite::beyond(count))
+            self.give_up_of(crate::LoopSite::beyond(count))
         } else {
             self.give_up(
                 "a pthread_create call ran more than once (unbounded thread creation is not modelled)",

@@ -142,7 +142,7 @@ struct ThreadState {
     /// Shared reads go through temporaries (the statement accesses shared
     /// memory more than once).
     split: bool,
-    give_ups: HashMap<String, Loc>,
+    give_ups: HashMap<crate::GiveUp, Loc>,
     /// How many loops (not unrolled) enclose the statement being lowered:
     /// a `pthread_create` inside one may run any number of times.
     pub(crate) loops: usize,
@@ -1323,11 +1323,16 @@ impl<'a> Lowerer<'a> {
 
     /// The give-up location of a reason in the current thread.
     pub(crate) fn give_up(&mut self, reason: &str) -> Loc {
-        if let Some(&l) = self.t.give_ups.get(reason) {
+        self.give_up_of(crate::GiveUp::not_modelled(reason))
+    }
+
+    /// The give-up location of a typed give-up in the current thread.
+    pub(crate) fn give_up_of(&mut self, give_up: crate::GiveUp) -> Loc {
+        if let Some(&l) = self.t.give_ups.get(&give_up) {
             return l;
         }
-        let l = self.t.cfg.loc(LocKind::GiveUp(reason.to_string()), None);
-        self.t.give_ups.insert(reason.to_string(), l);
+        let l = self.t.cfg.loc(LocKind::GiveUp(give_up.clone()), None);
+        self.t.give_ups.insert(give_up, l);
         l
     }
 

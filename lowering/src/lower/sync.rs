@@ -448,14 +448,8 @@ impl Lowerer<'_> {
         if !is_sync_builtin(name) || self.function_exists(name) {
             return Ok(None);
         }
-        let arg = |i: usize| -> Result<&Node<Expression>> {
-            args.get(i)
-                .ok_or_else(|| LowerError::invalid(span, format!("`{name}` needs more arguments")))
-        };
-        let me = self.me();
-        let max = i64::from(i32::MAX);
-        let var = |v: VarId| Term::Var(v);
-        let c = |op, v: VarId, k: i64| cmp(op, Term::Var(v), Term::Const(k));
+        let call = SyncCall { name, args, span };
+        let arg = |i: usize| call.arg(i);
         let ok = Val::int(0);
         let v = match name {
             "pthread_rwlock_init" | "pthread_spin_init" | "pthread_barrier_destroy" => {
@@ -493,6 +487,67 @@ impl Lowerer<'_> {
             | "pthread_barrierattr_init"
             | "pthread_barrierattr_destroy"
             | "sem_destroy" => ok,
+            "pthread_rwlock_rdlock"
+            | "pthread_rwlock_wrlock"
+            | "pthread_rwlock_tryrdlock"
+            | "pthread_rwlock_trywrlock"
+            | "pthread_rwlock_unlock" => self.rwlock_call(&call)?,
+            "pthread_spin_lock" => {
+                let p = self.sync_object(arg(0)?, span)?;
+                self.lock(p, span);
+                ok
+            }
+            "pthread_spin_unlock" => {
+                let p = self.sync_object(arg(0)?, span)?;
+                self.unlock(p, span);
+                ok
+            }
+            "pthread_spin_trylock" => {
+                let p = self.sync_object(arg(0)?, span)?;
+                self.trylock(p, span)?
+            }
+            "pthread_barrier_init" => {
+                self.barrier_init(&call)?;
+                ok
+            }
+            "pthread_barrier_wait" => {
+                let p = self.sync_object(arg(0)?, span)?;
+                self.barrier_wait(p, span)?
+            }
+            "pthread_once" => {
+                let p = self.sync_object(arg(0)?, span)?;
+                let f = self.function_name(arg(1)?).ok_or_else(|| {
+                    LowerError::unsupported(span, "`pthread_once` of a function that is not known")
+                })?;
+                self.once(p, &f, span)?;
+                ok
+            }
+            "sem_init" | "sem_wait" | "sem_trywait" | "sem_post" | "sem_getvalue" => {
+                self.semaphore_call(&call)?
+            }
+            "pthread_key_create"
+            | "pthread_key_delete"
+            | "pthread_setspecific"
+            | "pthread_getspecific" => self.key_call(&call)?,
+            _ => {
+                return Err(LowerError::unsupported(
+                    span,
+                    format!("`{name}` is not modelled"),
+                ))
+            }
+        };
+        Ok(Some(v))
+    }
+
+    /// `pthread_rwlock_{rd,wr,tryrd,trywr}lock` and `pthread_rwlock_unlock`: the
+    /// cell counts the readers, or holds `-id` of the writer.
+    fn rwlock_call(&mut self, call: &SyncCall<'_>) -> Result<Val> {
+        let SyncCall { name, span, .. } = *call;
+        let arg = |i: usize| call.arg(i);
+        let ok = Val::int(0);
+        let me = self.me();
+        let max = i64::from(i32::MAX);
+        let v = match name {
             "pthread_rwlock_rdlock" | "pthread_rwlock_wrlock" => {
                 let p = self.sync_object(arg(0)?, span)?;
                 let read = name.ends_with("rdlock");
@@ -583,66 +638,19 @@ impl Lowerer<'_> {
                 });
                 ok
             }
-            "pthread_spin_lock" => {
-                let p = self.sync_object(arg(0)?, span)?;
-                self.lock(p, span);
-                ok
-            }
-            "pthread_spin_unlock" => {
-                let p = self.sync_object(arg(0)?, span)?;
-                self.unlock(p, span);
-                ok
-            }
-            "pthread_spin_trylock" => {
-                let p = self.sync_object(arg(0)?, span)?;
-                self.trylock(p, span)?
-            }
-            "pthread_barrier_init" => {
-                let p = self.sync_object(arg(0)?, span)?;
-                let n = self
-                    .eval(arg(2)?)?
-                    .constant()
-                    .filter(|&n| n >= 1)
-                    .ok_or_else(|| {
-                        LowerError::unsupported(
-                            arg(2).map_or(span, |a| a.span),
-                            "a barrier count that is not a positive constant",
-                        )
-                    })?;
-                for (_, t) in &p.cases {
-                    if let Target::Cell(o, off) = t {
-                        let m = self.objects[*o].cells[*off as usize];
-                        match self.sync.barriers.get(&m) {
-                            Some(&(old, _)) if old != n => {
-                                return Err(LowerError::unsupported(
-                                    span,
-                                    "a barrier initialised with different counts",
-                                ));
-                            }
-                            Some(_) => {}
-                            None => {
-                                let name = format!("{}.released", self.vars[m.index()].name);
-                                let pending = self.var(name, Some(0), Range::new(0, n.into()));
-                                self.sync.barriers.insert(m, (n, pending));
-                            }
-                        }
-                    }
-                }
-                self.store(p, Val::int(0), span)?;
-                ok
-            }
-            "pthread_barrier_wait" => {
-                let p = self.sync_object(arg(0)?, span)?;
-                self.barrier_wait(p, span)?
-            }
-            "pthread_once" => {
-                let p = self.sync_object(arg(0)?, span)?;
-                let f = self.function_name(arg(1)?).ok_or_else(|| {
-                    LowerError::unsupported(span, "`pthread_once` of a function that is not known")
-                })?;
-                self.once(p, &f, span)?;
-                ok
-            }
+            _ => unreachable!("dispatched by `sync_call`"),
+        };
+        Ok(v)
+    }
+
+    /// `sem_init`, `sem_wait`, `sem_trywait`, `sem_post`, `sem_getvalue`: the
+    /// cell holds the semaphore's value.
+    fn semaphore_call(&mut self, call: &SyncCall<'_>) -> Result<Val> {
+        let SyncCall { name, span, .. } = *call;
+        let arg = |i: usize| call.arg(i);
+        let ok = Val::int(0);
+        let max = i64::from(i32::MAX);
+        let v = match name {
             "sem_init" => {
                 let p = self.sync_object(arg(0)?, span)?;
                 let v = self.eval(arg(2)?)?;
@@ -704,6 +712,18 @@ impl Lowerer<'_> {
                 self.store(out, v, span)?;
                 ok
             }
+            _ => unreachable!("dispatched by `sync_call`"),
+        };
+        Ok(v)
+    }
+
+    /// `pthread_key_create`, `pthread_key_delete`, `pthread_setspecific`,
+    /// `pthread_getspecific`.
+    fn key_call(&mut self, call: &SyncCall<'_>) -> Result<Val> {
+        let SyncCall { name, span, .. } = *call;
+        let arg = |i: usize| call.arg(i);
+        let ok = Val::int(0);
+        let v = match name {
             "pthread_key_create" => {
                 self.key_create(arg(0)?, span)?;
                 ok
@@ -741,14 +761,48 @@ impl Lowerer<'_> {
                 }
                 .pruned()
             }
-            _ => {
-                return Err(LowerError::unsupported(
-                    span,
-                    format!("`{name}` is not modelled"),
-                ))
-            }
+            _ => unreachable!("dispatched by `sync_call`"),
         };
-        Ok(Some(v))
+        Ok(v)
+    }
+
+    /// `pthread_barrier_init`: the count must be a positive constant, the
+    /// same at every initialisation of a barrier.
+    fn barrier_init(&mut self, call: &SyncCall<'_>) -> Result<()> {
+        let span = call.span;
+        let arg = |i: usize| call.arg(i);
+        let p = self.sync_object(arg(0)?, span)?;
+        let n = self
+            .eval(arg(2)?)?
+            .constant()
+            .filter(|&n| n >= 1)
+            .ok_or_else(|| {
+                LowerError::unsupported(
+                    arg(2).map_or(span, |a| a.span),
+                    "a barrier count that is not a positive constant",
+                )
+            })?;
+        for (_, t) in &p.cases {
+            if let Target::Cell(o, off) = t {
+                let m = self.objects[*o].cells[*off as usize];
+                match self.sync.barriers.get(&m) {
+                    Some(&(old, _)) if old != n => {
+                        return Err(LowerError::unsupported(
+                            span,
+                            "a barrier initialised with different counts",
+                        ));
+                    }
+                    Some(_) => {}
+                    None => {
+                        let name = format!("{}.released", self.vars[m.index()].name);
+                        let pending = self.var(name, Some(0), Range::new(0, n.into()));
+                        self.sync.barriers.insert(m, (n, pending));
+                    }
+                }
+            }
+        }
+        self.store(p, Val::int(0), span)?;
+        Ok(())
     }
 
     /// Per case of a key value and per key: the variable `var(id)` where
@@ -1139,4 +1193,31 @@ impl Lowerer<'_> {
         }
         Ok(())
     }
+}
+
+/// A call of a synchronisation function: its name, arguments and span.
+#[derive(Clone, Copy)]
+pub(crate) struct SyncCall<'a> {
+    name: &'a str,
+    args: &'a [Node<Expression>],
+    span: Span,
+}
+
+impl<'a> SyncCall<'a> {
+    /// The `i`-th argument.
+    fn arg(&self, i: usize) -> Result<&'a Node<Expression>> {
+        self.args.get(i).ok_or_else(|| {
+            LowerError::invalid(self.span, format!("`{}` needs more arguments", self.name))
+        })
+    }
+}
+
+/// `v op k`.
+fn c(op: CmpOp, v: VarId, k: i64) -> Cond {
+    cmp(op, Term::Var(v), Term::Const(k))
+}
+
+/// The term of a variable.
+fn var(v: VarId) -> Term {
+    Term::Var(v)
 }

@@ -243,7 +243,10 @@ impl Lowerer<'_> {
         }
         let flag = self.tail_exact();
         let is = |v: VarId, k: i64| cmp(CmpOp::Eq, Term::Var(v), Term::Const(k));
-        let give_up = self.give_up(TAIL_ERROR);
+        let give_up = self.give_up_of(crate::GiveUp {
+            kind: crate::GiveUpKind::TailError,
+            reason: TAIL_ERROR.into(),
+        });
         Some(vec![
             (and(guard.clone(), is(used, 0)), ERROR),
             (and(guard.clone(), and(is(used, 1), is(flag, 1))), give_up),

@@ -1,56 +1,87 @@
-//! `ase check` on C programs that create threads in loops: the instances
-//! the lowering models are bounded, so a proof for every number of threads
+//! Checks of C programs that create threads in loops: the instances the
+//! lowering models are bounded, so a proof for every number of threads
 //! comes from the counter abstraction (`lowering::counter`), checked by
 //! ASE and certified as the counter system (SOUNDNESS.md, "Threads created
 //! in loops").
 
-use crate::certify::CertifyArgs;
+use crate::report::Certified;
+use crate::schedule::SCHEDULE;
+use crate::subject::Subject;
+use engine::certify::Evidence;
 use engine::certify::Invariant;
-use engine::certify::{Certification, Evidence};
 use engine::explicit::Reachable;
 use engine::ir::VarId;
 use engine::saturate::Saturation;
-use engine::verdict::{Outcome, Verdict};
+use engine::verdict::{Outcome, Unknown, Verdict};
 use lowering::counter::{CounterSystem, View};
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::Path;
 use std::time::{Duration, Instant};
 
-/// Tries to prove the program for any number of instances. `why`: the
-/// reason of the bounded check's `unknown`, kept when no proof is found.
-/// Returns the outcome and, when it is a proof, its certification (of the
-/// counter system).
+/// The result of [`prove`].
+pub struct Counted {
+    /// Safe (a proof for any number of instances), else unknown.
+    pub outcome: Outcome,
+    /// The certification of a proof (of the counter system), when asked.
+    pub certified: Option<Certified>,
+    /// How the proof was found.
+    pub note: Option<String>,
+}
+
+/// Tries to prove the program for any number of instances, with `left` of
+/// the time. `why`: the reason of the bounded check's `unknown`, kept when
+/// no proof is found. `certify`: certify a proof; `name`: the program's
+/// name for its certificate.
 pub fn prove(
     lowered: &lowering::Lowered,
     config: &engine::ase::Config,
     left: Option<Duration>,
-    certify: &CertifyArgs,
-    program: &Path,
-    why: &str,
-) -> (Outcome, Option<Option<Certification>>) {
-    const INFER_TIME: Duration = Duration::from_secs(10);
-    let unknown = |reason: String| Outcome {
-        verdict: Verdict::Unknown(format!("{why}; {reason}")),
-        stats: Default::default(),
+    certify: bool,
+    name: &str,
+    why: &Unknown,
+) -> Counted {
+    let shares = SCHEDULE.counter;
+    let unknown = |reason: String| Counted {
+        outcome: Outcome {
+            verdict: Verdict::Unknown(why.clone().map(|why| format!("{why}; {reason}"))),
+            stats: Default::default(),
+        },
+        certified: None,
+        note: None,
     };
     let system = match lowering::counter::counter_system(lowered) {
         Ok(s) => s,
-        Err(e) => return (unknown(format!("no counter abstraction: {e}")), None),
+        Err(e) => return unknown(format!("no counter abstraction: {e}")),
     };
     print_if_asked(&system);
     // A proof of the counter system `checked`: its note and certification.
     let finish = |checked: &engine::ir::Program,
                   outcome: &mut Outcome,
                   evidence: Evidence<'_>,
-                  templates: &str| {
-        eprintln!(
-            "note: proved for any number of threads started in loops by counter abstraction \
+                  templates: &str,
+                  subject: Subject| {
+        let note = format!(
+            "proved for any number of threads started in loops by counter abstraction \
              ({templates}); the certificate is of the counter system"
         );
-        let name = format!("{} (counter system)", program.display());
-        match crate::certify::after_check(certify, checked, &name, outcome, evidence, left) {
-            Ok(c) => (outcome.clone(), Some(c)),
-            Err(e) => (unknown(format!("certificate: {e}")), None),
+        let name = format!("{name} (counter system)");
+        let certified = certify
+            .then(|| crate::certify::certify_safe(checked, &name, outcome, evidence, left))
+            .flatten()
+            .map(|mut certification| {
+                if let Some(c) = &mut certification.certificate {
+                    c.program.subject = subject.encode();
+                }
+                certification
+            })
+            .map(|certification| Certified {
+                certification,
+                program: checked.clone(),
+                counter_system: true,
+            });
+        Counted {
+            outcome: outcome.clone(),
+            certified,
+            note: Some(note),
         }
     };
     let config = *config;
@@ -58,7 +89,7 @@ pub fn prove(
     // The explicit search with saturated counters first, for a quarter of
     // the time: it ends when the other variables take finitely many values
     // (soon, or not at all).
-    let saturated = saturated(lowered, left.map(|t| t / 4));
+    let saturated = saturated(lowered, shares.saturated.of_left(left));
     spent += saturated.spent;
     // A proof by too many states for a certificate waits until ASE has
     // tried to find one that can be certified.
@@ -66,7 +97,13 @@ pub fn prove(
     let mut capped_why = String::new();
     match saturated.proof {
         Err(why) => capped_why = why,
-        Ok((checked, mut outcome, reachable, cap)) => {
+        Ok(SaturatedProof {
+            system: checked,
+            mut outcome,
+            reachable,
+            cap,
+            subject,
+        }) => {
             let what = format!("{}; counters capped at {cap}", describe(&checked));
             if reachable.len() <= CERTIFIABLE_STATES {
                 return finish(
@@ -74,19 +111,17 @@ pub fn prove(
                     &mut outcome,
                     Evidence::Explicit(&reachable),
                     &what,
+                    subject,
                 );
             }
-            pending = Some((checked, outcome, reachable, what));
+            pending = Some((checked, outcome, reachable, what, subject));
         }
     }
-    // Inferred invariants (the coarse system first), for a fifth of the
-    // time left each, at most ten seconds.
-    for checked in system.coarse.iter().chain([&system.program]) {
-        let budget = left.map_or(INFER_TIME, |t| {
-            (t.saturating_sub(spent) / 5).min(INFER_TIME)
-        });
-        let inferred =
-            engine::infer::prove(checked, Some(std::time::Instant::now() + budget), None);
+    // Inferred invariants (the coarse system first).
+    let versions = system.coarse.iter().map(|c| (c, true));
+    for (checked, coarse) in versions.chain([(&system.program, false)]) {
+        let budget = shares.infer.of_left(left.map(|t| t.saturating_sub(spent)));
+        let inferred = engine::infer::prove(checked, budget.map(|b| Instant::now() + b), None);
         spent += inferred.outcome.stats.time;
         if let (Verdict::Safe(_), Some(invariants)) =
             (&inferred.outcome.verdict, &inferred.invariants)
@@ -98,20 +133,20 @@ pub fn prove(
                 &mut outcome,
                 Evidence::Invariants(invariants),
                 &describe(&system),
+                Subject::Counter { coarse },
             );
         }
     }
-    // View programs with assumptions on the instances, for two thirds of
-    // the time left, at most 60 s.
-    const VIEW_TIME: Duration = Duration::from_secs(60);
-    let budget = left.map_or(VIEW_TIME, |t| {
-        (t.saturating_sub(spent) * 2 / 3).min(VIEW_TIME)
-    });
+    // View programs with assumptions on the instances.
+    let budget = shares
+        .views
+        .of_left(left.map(|t| t.saturating_sub(spent)))
+        .unwrap_or(Duration::from_secs(3600));
     let started = Instant::now();
     let viewed = viewed(lowered, started + budget);
     spent += started.elapsed();
     let view_why = match viewed {
-        Ok((system, invariants)) => {
+        Ok((system, view, invariants)) => {
             let mut outcome = Outcome {
                 verdict: Verdict::Safe(engine::verdict::Proof::InferredInvariant),
                 stats: Default::default(),
@@ -124,22 +159,23 @@ pub fn prove(
                 &mut outcome,
                 Evidence::Invariants(&invariants),
                 &what,
+                Subject::view(&system, &view),
             );
         }
         Err(why) => why,
     };
-    // The coarse system first, for a third of the time: when the creators'
-    // own variables (loop counters) do not matter, it is much easier.
-    let mut checked = &system.program;
+    // ASE on the coarse system first: when the creators' own variables
+    // (loop counters) do not matter, it is much easier.
+    let (mut checked, mut coarse_proof) = (&system.program, false);
     let (mut outcome, mut proof) = (None, None);
     if let Some(coarse) = &system.coarse {
         let c = engine::ase::Config {
-            timeout: left.map(|t| t.saturating_sub(spent) / 3),
+            timeout: shares.coarse.of_left(left.map(|t| t.saturating_sub(spent))),
             ..config
         };
         let (o, p) = engine::ase::check_with_proof(coarse, &c);
         if matches!(o.verdict, Verdict::Safe(_)) {
-            checked = coarse;
+            (checked, coarse_proof) = (coarse, true);
             (outcome, proof) = (Some(o), p);
         } else {
             spent += o.stats.time;
@@ -157,13 +193,14 @@ pub fn prove(
     };
     outcome.stats.time += spent;
     let proved = matches!(outcome.verdict, Verdict::Safe(_));
-    if let Some((checked, mut saturated, reachable, what)) = pending.filter(|_| !proved) {
+    if let Some((checked, mut saturated, reachable, what, subject)) = pending.filter(|_| !proved) {
         saturated.stats.time = outcome.stats.time;
         return finish(
             &checked.program,
             &mut saturated,
             Evidence::Explicit(&reachable),
             &what,
+            subject,
         );
     }
     let templates = describe(&system);
@@ -173,7 +210,10 @@ pub fn prove(
                 Some(p) => Evidence::Abstract(p),
                 None => Evidence::None,
             };
-            finish(checked, &mut outcome, evidence, &templates)
+            let subject = Subject::Counter {
+                coarse: coarse_proof,
+            };
+            finish(checked, &mut outcome, evidence, &templates, subject)
         }
         verdict => {
             let found = match verdict {
@@ -184,19 +224,32 @@ pub fn prove(
                 "the counter abstraction ({templates}){found}; with capped counters: \
                  {capped_why}; with a tracked instance: {view_why}"
             ));
-            o.stats = outcome.stats.clone();
-            (o, None)
+            o.outcome.stats = outcome.stats.clone();
+            o
         }
     }
 }
 
 /// The outcome of [`saturated`].
 pub struct Saturated {
-    /// The proof: the counter system, the outcome, the states visited and
-    /// the cap of the counters; else why there is none.
-    pub proof: Result<(CounterSystem, Outcome, Reachable, i128), String>,
+    /// The proof, else why there is none.
+    pub proof: Result<SaturatedProof, String>,
     /// The time spent.
     spent: Duration,
+}
+
+/// A proof by the saturated search.
+pub struct SaturatedProof {
+    /// The counter system searched.
+    pub system: CounterSystem,
+    /// The outcome.
+    pub outcome: Outcome,
+    /// The states visited.
+    pub reachable: Reachable,
+    /// The cap of the counters.
+    pub cap: i128,
+    /// How the system is made again.
+    pub subject: Subject,
 }
 
 /// A proof of the saturated search by more states than this is certified
@@ -226,8 +279,8 @@ pub fn saturated(lowered: &lowering::Lowered, budget: Option<Duration>) -> Satur
             program: lowering::counter::forget(&lowered.program, &growing),
             ..lowered.clone()
         };
-        let mut proof = speculating(&forgotten, budget.map(|t| start + t / 2));
-        if let Ok((system, ..)) = &mut proof {
+        let mut proof = speculating(&forgotten, true, budget.map(|t| start + t / 2));
+        if let Ok(SaturatedProof { system, .. }) = &mut proof {
             let mut names: Vec<String> = growing
                 .iter()
                 .map(|v| {
@@ -246,7 +299,7 @@ pub fn saturated(lowered: &lowering::Lowered, budget: Option<Duration>) -> Satur
         }
     }
     Saturated {
-        proof: speculating(lowered, budget.map(|t| start + t)),
+        proof: speculating(lowered, false, budget.map(|t| start + t)),
         spent: start.elapsed(),
     }
 }
@@ -256,11 +309,13 @@ pub fn saturated(lowered: &lowering::Lowered, budget: Option<Duration>) -> Satur
 /// speculated (`lowering::counter::counter_system_speculating`): first the
 /// initial values; while the search reaches a violation state, the values
 /// the speculated variables took in the visited states are added and the
-/// search runs again.
+/// search runs again. `forgotten`: whether `lowered` is the program with
+/// the self-updated shared variables forgotten (for the subject).
 fn speculating(
     lowered: &lowering::Lowered,
+    forgotten: bool,
     deadline: Option<Instant>,
-) -> Result<(CounterSystem, Outcome, Reachable, i128), String> {
+) -> Result<SaturatedProof, String> {
     let mut speculate: BTreeMap<VarId, BTreeSet<i64>> = lowered
         .program
         .vars
@@ -284,14 +339,21 @@ fn speculating(
             deadline,
         );
         let why = match &outcome.verdict {
-            Verdict::Unknown(r) => r.clone(),
+            Verdict::Unknown(r) => r.detail.clone(),
             _ => String::new(),
         };
         let Some(reachable) = reachable else {
             break Err(why);
         };
         if matches!(outcome.verdict, Verdict::Safe(_)) {
-            break Ok((system, outcome, reachable, saturation.cap()));
+            let subject = Subject::saturated(&lowered.program, forgotten, &speculate);
+            break Ok(SaturatedProof {
+                system,
+                outcome,
+                reachable,
+                cap: saturation.cap(),
+                subject,
+            });
         }
         // New values of the speculated variables?
         let mut grew = false;
@@ -337,6 +399,10 @@ fn describe(system: &CounterSystem) -> String {
     }
 }
 
+/// A proof by a view program: the program, the view it was built with, and
+/// its inferred invariant.
+type ViewProof = (CounterSystem, View, Vec<Invariant>);
+
 /// Rounds of view programs (`lowering::counter::view_program`).
 const VIEW_ROUNDS: usize = 4;
 /// The budgets of the inference on one view program: more than on other
@@ -357,10 +423,7 @@ const VIEW_LIMITS: engine::infer::Limits = engine::infer::Limits {
 /// every instance, as the last view program over-approximates each
 /// instance's view), until the invariant excludes the error, which
 /// includes a violation of the assumptions by the tracked instance.
-pub fn viewed(
-    lowered: &lowering::Lowered,
-    deadline: Instant,
-) -> Result<(CounterSystem, Vec<Invariant>), String> {
+pub fn viewed(lowered: &lowering::Lowered, deadline: Instant) -> Result<ViewProof, String> {
     let mut why = String::new();
     for pass in [Pass::Rely, Pass::Plain, Pass::Counting] {
         let proof = match pass {
@@ -399,10 +462,7 @@ fn print_if_asked(system: &CounterSystem) {
 }
 
 /// The relying pass of [`viewed`].
-fn relied(
-    lowered: &lowering::Lowered,
-    deadline: Instant,
-) -> Result<(CounterSystem, Vec<Invariant>), String> {
+fn relied(lowered: &lowering::Lowered, deadline: Instant) -> Result<ViewProof, String> {
     let system = lowering::counter::view_program(lowered, &View::default())?;
     print_if_asked(&system);
     let forms = system.view_forms();
@@ -417,7 +477,7 @@ fn relied(
     // The same invariants, of the view program that states the assumptions.
     let stated = View::from_rely(&system, &invariants);
     let system = lowering::counter::view_program(lowered, &stated)?;
-    Ok((system, invariants))
+    Ok((system, stated, invariants))
 }
 
 /// The rounds of [`viewed`]; `counting`: with `CounterSystem::view_forms`.
@@ -425,7 +485,7 @@ fn view_rounds(
     lowered: &lowering::Lowered,
     deadline: Instant,
     counting: bool,
-) -> Result<(CounterSystem, Vec<Invariant>), String> {
+) -> Result<ViewProof, String> {
     let mut view = View::default();
     let mut why = String::new();
     for _ in 0..VIEW_ROUNDS {
@@ -447,7 +507,7 @@ fn view_rounds(
         let (invariants, excluded) =
             engine::infer::inductive(&system.program, Some(deadline), VIEW_LIMITS, hints)?;
         match excluded {
-            Ok(()) => return Ok((system, invariants)),
+            Ok(()) => return Ok((system, view, invariants)),
             Err(e) => why = e,
         }
         let next = View::from_invariants(&system, &invariants);

@@ -1,0 +1,420 @@
+//! Checking a program: a `.gc` program with one engine, a C program with
+//! the whole strategy (the bounded instances, the errors-only search past
+//! give-ups, the counter abstraction, the replay on the unreduced program,
+//! the certificate).
+
+use crate::counting::{self, Counted};
+use crate::engines::{self, Engine, EngineOptions};
+use crate::input::{self, LoadError};
+use crate::report::{CReport, Certified, Report};
+use crate::schedule::SCHEDULE;
+use crate::task::Job;
+use engine::certify::Evidence;
+use engine::ir::Program;
+use engine::portfolio::Found;
+use engine::verdict::{Limit, Outcome, Unknown, UnknownKind, Verdict};
+use lowering::{GiveUpKind, Lowered};
+use std::time::{Duration, Instant};
+
+/// What a check is asked to do besides the program.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// The checking algorithm.
+    pub engine: Engine,
+    /// What the engines are given besides the budgets.
+    pub engines: EngineOptions,
+    /// The budgets: the time limit (C: from the start, preprocessing and
+    /// lowering included), iterations, states.
+    pub budget: engine::ase::Config,
+    /// Build and check a certificate of a safe verdict.
+    pub certify: bool,
+    /// Keep ASE's abstract states of a proof (invariants, witnesses) even
+    /// when another engine proved the program first.
+    pub want_proof: bool,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            engine: Engine::Auto,
+            engines: EngineOptions::default(),
+            budget: engine::ase::Config::default(),
+            certify: true,
+            want_proof: false,
+        }
+    }
+}
+
+/// The evidence of an engine's proof for its certificate.
+fn evidence_of(found: &Found) -> Evidence<'_> {
+    match (&found.proof, &found.reachable, &found.invariants) {
+        (Some(p), _, _) => Evidence::Abstract(p),
+        (None, Some(r), _) => Evidence::Explicit(r),
+        (None, None, Some(i)) => Evidence::Invariants(i),
+        (None, None, None) => Evidence::None,
+    }
+}
+
+/// Certifies the safe verdict of `found` on `program` when asked.
+fn certified(
+    program: &Program,
+    name: &str,
+    found: &mut Found,
+    options: &Options,
+    timeout: Option<Duration>,
+) -> Option<Certified> {
+    if !options.certify {
+        return None;
+    }
+    let mut outcome = found.outcome.clone();
+    let certification =
+        crate::certify::certify_safe(program, name, &mut outcome, evidence_of(found), timeout);
+    found.outcome = outcome;
+    certification.map(|certification| Certified {
+        certification,
+        program: program.clone(),
+        counter_system: false,
+    })
+}
+
+/// Checks a `.gc` program (`name`: its file, for the certificate).
+/// `Engine::Auto` is ASE: the `.gc` models are the papers' benchmarks.
+pub fn check_gc(program: &Program, name: &str, options: &Options) -> Report {
+    let engine = match options.engine {
+        Engine::Auto => Engine::Ase,
+        e => e,
+    };
+    let mut found = engines::run(
+        engine,
+        program,
+        &options.budget,
+        &options.engines,
+        None,
+        false,
+    );
+    let certified = certified(program, name, &mut found, options, options.budget.timeout);
+    Report {
+        proof: found.proof,
+        certified,
+        ..Report::of(found.outcome)
+    }
+}
+
+/// Loads and checks a C program. The time limit covers preprocessing and
+/// lowering too (from `started`).
+pub fn check_c(job: &Job, options: &Options, started: Instant) -> Result<CReport, LoadError> {
+    let (unit, lowered) = input::load(&job.program, &job.input)?;
+    let spent = started.elapsed();
+    let budget = engine::ase::Config {
+        timeout: options.budget.timeout.map(|t| t.saturating_sub(spent)),
+        ..options.budget
+    };
+    if budget.timeout.is_some_and(|t| t.is_zero()) {
+        let report = Report::of(unknown(
+            UnknownKind::Budget(Limit::Time),
+            format!(
+                "time limit reached (preprocessing and lowering took {:.1} s)",
+                spent.as_secs_f64()
+            ),
+        ));
+        return Ok(CReport {
+            report,
+            unit,
+            lowered,
+        });
+    }
+    let options = Options {
+        budget,
+        ..options.clone()
+    };
+    Ok(CCheck {
+        job,
+        options: &options,
+        unit: &unit,
+    }
+    .run(lowered, unit.clone()))
+}
+
+/// An unknown outcome.
+fn unknown(kind: UnknownKind, reason: String) -> Outcome {
+    Outcome {
+        verdict: Verdict::unknown(kind, reason),
+        stats: Default::default(),
+    }
+}
+
+/// A check of one lowered C program.
+struct CCheck<'a> {
+    job: &'a Job,
+    options: &'a Options,
+    unit: &'a frontend::ParsedUnit,
+}
+
+/// What the search past a give-up found.
+enum PastGiveUp {
+    /// A counterexample of the errors-only program (of the program
+    /// without tails, when that one was lowered).
+    Bug(Outcome, Option<Box<Lowered>>),
+    /// A proof by the counter abstraction.
+    Counted(Box<Counted>),
+    /// Neither: why the verdict is unknown, and the time spent.
+    Unknown(Unknown, Duration),
+}
+
+impl CCheck<'_> {
+    fn name(&self) -> String {
+        self.job.program.display().to_string()
+    }
+
+    /// Runs the engine of the options on `program`.
+    fn search(
+        &self,
+        program: &Program,
+        timeout: Option<Duration>,
+        target: Option<engine::ir::Cond>,
+        want_proof: bool,
+    ) -> Found {
+        let budget = engine::ase::Config {
+            timeout,
+            ..self.options.budget
+        };
+        engines::run(
+            self.options.engine,
+            program,
+            &budget,
+            &self.options.engines,
+            target,
+            want_proof,
+        )
+    }
+
+    fn run(&self, lowered: Lowered, unit: frontend::ParsedUnit) -> CReport {
+        let timeout = self.options.budget.timeout;
+        let in_loops = !lowered.loop_sites.is_empty();
+        // Threads created in loops: the bounded instances get their share,
+        // so that the counter abstraction has the rest.
+        let bounded = if in_loops {
+            SCHEDULE.bounded_instances.of_left(timeout)
+        } else {
+            timeout
+        };
+        let mut found = self.search(
+            &lowered.program,
+            bounded,
+            Some(lowered.bug_condition()),
+            self.options.want_proof,
+        );
+        let mut lowered = lowered;
+        let mut counted = None;
+        let first = found.outcome.stats.time;
+        match self.past_give_up(&lowered, &found.outcome) {
+            Some(PastGiveUp::Bug(outcome, exact)) => {
+                found = Found {
+                    outcome,
+                    proof: None,
+                    reachable: None,
+                    invariants: None,
+                };
+                found.outcome.stats.time += first;
+                if let Some(exact) = exact {
+                    lowered = *exact;
+                }
+            }
+            Some(PastGiveUp::Counted(c)) => {
+                found.outcome = c.outcome.clone();
+                found.outcome.stats.time += first;
+                counted = Some(*c);
+            }
+            Some(PastGiveUp::Unknown(why, spent)) => {
+                found.outcome.verdict = Verdict::Unknown(why);
+                found.outcome.stats.time += spent;
+            }
+            // An `unknown` for another reason (a budget): the counter
+            // abstraction may still prove the program.
+            None => {
+                let left = timeout.map(|t| t.saturating_sub(first));
+                if let Verdict::Unknown(why) = &found.outcome.verdict {
+                    if in_loops && left.is_none_or(|t| !t.is_zero()) {
+                        let c = counting::prove(
+                            &lowered,
+                            &self.options.budget,
+                            left,
+                            self.options.certify,
+                            &self.name(),
+                            why,
+                        );
+                        found.outcome = c.outcome.clone();
+                        found.outcome.stats.time += first;
+                        counted = Some(c);
+                    }
+                }
+            }
+        }
+        // A bug of the reduced program must be one of the program without
+        // the reduction: its trace is replayed there (SOUNDNESS.md,
+        // "Reduction").
+        let unreduced_steps = self.unreduced_replay(&lowered, &mut found.outcome);
+        let report = match counted {
+            Some(c) => Report {
+                certified: c.certified,
+                unreduced_steps,
+                notes: c.note.into_iter().collect(),
+                ..Report::of(found.outcome)
+            },
+            None => {
+                let certified = certified(
+                    &lowered.program,
+                    &self.name(),
+                    &mut found,
+                    self.options,
+                    timeout,
+                );
+                Report {
+                    proof: found.proof,
+                    certified,
+                    unreduced_steps,
+                    ..Report::of(found.outcome)
+                }
+            }
+        };
+        CReport {
+            report,
+            unit,
+            lowered,
+        }
+    }
+
+    /// An unsafe verdict that ends at a give-up location is no
+    /// counterexample. A real error may still be reachable past the
+    /// give-up states: searched for with only the bugs as the target
+    /// (SOUNDNESS.md, "Give-up states"), in the program without tails when
+    /// the give-up is an error in a tail ("Heap arrays of run-time
+    /// length"); with threads created in loops, a short errors-only search
+    /// first and then the counter abstraction ("Threads created in
+    /// loops"). `None` when the verdict is not such a trace.
+    fn past_give_up(&self, lowered: &Lowered, outcome: &Outcome) -> Option<PastGiveUp> {
+        let Verdict::Unsafe(trace) = &outcome.verdict else {
+            return None;
+        };
+        let last = trace.steps.last().map_or(&trace.initial, |s| &s.state);
+        let lowering::TraceEnd::GiveUp(give_up) = lowered.trace_end(last) else {
+            return None;
+        };
+        let why = Unknown::new(
+            UnknownKind::GiveUp,
+            match give_up.kind {
+                GiveUpKind::BeyondInstances => {
+                    format!("no proof for more threads than the instances: {give_up}")
+                }
+                GiveUpKind::TailError => format!("no proof and no counterexample: {give_up}"),
+                GiveUpKind::NotModelled => {
+                    format!("an execution reaches behaviour that is not modelled: {give_up}")
+                }
+            },
+        );
+        let timeout = self.options.budget.timeout;
+        let mut left = timeout.map(|t| t.saturating_sub(outcome.stats.time));
+        let exact = lowered
+            .tail_errors()
+            .then(|| {
+                let options = lowering::Options {
+                    tails: false,
+                    ..self.job.input.lowering
+                };
+                lowering::lower_with(self.unit, &options).ok()
+            })
+            .flatten()
+            .map(Box::new);
+        let bug_model = exact.as_deref().unwrap_or(lowered);
+        let errors = bug_model.errors_only();
+        let target = bug_model.bug_condition();
+        let search_errors = |timeout| {
+            self.search(&errors, timeout, Some(target.clone()), false)
+                .outcome
+        };
+        let has_time = |left: Option<Duration>| left.is_none_or(|t| !t.is_zero());
+        let in_loops = !lowered.loop_sites.is_empty();
+        let mut spent = Duration::ZERO;
+        let mut spend = |o: &Outcome, left: &mut Option<Duration>| {
+            spent += o.stats.time;
+            *left = left.map(|t| t.saturating_sub(o.stats.time));
+            spent
+        };
+        if in_loops && has_time(left) {
+            let o = search_errors(SCHEDULE.errors_first.of_left(left));
+            if matches!(o.verdict, Verdict::Unsafe(_)) {
+                return Some(PastGiveUp::Bug(o, exact));
+            }
+            spend(&o, &mut left);
+        }
+        let mut counting_why = None;
+        if in_loops && has_time(left) {
+            let mut c = counting::prove(
+                lowered,
+                &self.options.budget,
+                SCHEDULE.counting.of_left(left),
+                self.options.certify,
+                &self.name(),
+                &why,
+            );
+            let spent = spend(&c.outcome, &mut left);
+            match &c.outcome.verdict {
+                Verdict::Safe(_) => {
+                    c.outcome.stats.time = spent;
+                    return Some(PastGiveUp::Counted(Box::new(c)));
+                }
+                Verdict::Unknown(r) => counting_why = Some(r.clone()),
+                Verdict::Unsafe(_) => {}
+            }
+        }
+        if has_time(left) {
+            let mut o = search_errors(left);
+            let spent = spend(&o, &mut left);
+            if matches!(o.verdict, Verdict::Unsafe(_)) {
+                o.stats.time = spent;
+                return Some(PastGiveUp::Bug(o, exact));
+            }
+        }
+        Some(PastGiveUp::Unknown(counting_why.unwrap_or(why), spent))
+    }
+
+    /// Replays an unsafe verdict's trace of the reduced program on the
+    /// program lowered without the reduction
+    /// ([`lowering::unreduced::replay`]); the length of the unreduced
+    /// trace, or `None` when there was nothing to replay. A trace that does
+    /// not replay turns the verdict into `unknown` (an internal error: the
+    /// reduction is wrong for this program).
+    fn unreduced_replay(&self, lowered: &Lowered, outcome: &mut Outcome) -> Option<usize> {
+        let Verdict::Unsafe(trace) = &outcome.verdict else {
+            return None;
+        };
+        if !self.job.input.lowering.reduce {
+            return None;
+        }
+        let options = lowering::Options {
+            reduce: false,
+            compress: false,
+            tails: lowered.tails,
+            ..self.job.input.lowering
+        };
+        let result = lowering::lower_with(self.unit, &options)
+            .map_err(|e| format!("lowering it: {e}"))
+            .and_then(|unreduced| {
+                lowering::unreduced::replay(lowered, &unreduced, trace).map_err(|e| e.to_string())
+            });
+        match result {
+            Ok(t) => Some(t.steps.len()),
+            Err(why) => {
+                outcome.verdict = Verdict::unknown(
+                    UnknownKind::Internal,
+                    format!(
+                        "internal error: the counterexample of the reduced program does not \
+                         replay on the program without the reduction ({why}); `--no-reduce` \
+                         checks that program"
+                    ),
+                );
+                None
+            }
+        }
+    }
+}
