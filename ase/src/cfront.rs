@@ -65,7 +65,7 @@ pub struct CppArgs {
 }
 
 fn concurrent_list(s: &str) -> Result<Vec<lowering::harness::Concurrent>, String> {
-    lowering::harness::Concurrent::parse_list(s)
+    lowering::harness::Concurrent::parse_list(s).map_err(|e| e.to_string())
 }
 
 /// `--data-model`.

@@ -252,12 +252,12 @@ fn for_all_programs(f: impl Fn(&String) -> String + Sync) -> Vec<(String, String
 fn reduction_and_parallel_engines_keep_verdicts() {
     let results = for_all_programs(|f| {
         let fine = Run {
-            timeout: 3,
+            timeout: 2,
             jobs: 1,
             reduce: false,
         };
         let parallel = Run {
-            timeout: 6,
+            timeout: 3,
             jobs: 2,
             reduce: true,
         };

@@ -111,12 +111,26 @@ fn update(c: VarId, rhs: &Rhs) -> Option<Update> {
     }
 }
 
+/// Why counters cannot be saturated: which condition of the module
+/// documentation a program breaks.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct NotSaturable(pub String);
+
 impl Saturation {
     /// The saturation of `counters` in `program` with a cap of at least
     /// `min_cap`, or why the conditions (module documentation) do not hold.
     /// (A larger cap than the comparisons need is more precise: with cap 1,
     /// "one thread in the critical section" and "several" are one value.)
-    pub fn new(program: &Program, counters: &[VarId], min_cap: i128) -> Result<Saturation, String> {
+    pub fn new(
+        program: &Program,
+        counters: &[VarId],
+        min_cap: i128,
+    ) -> Result<Saturation, NotSaturable> {
+        Saturation::checked(program, counters, min_cap).map_err(NotSaturable)
+    }
+
+    fn checked(program: &Program, counters: &[VarId], min_cap: i128) -> Result<Saturation, String> {
         if counters.is_empty() {
             return Err("no counters".into());
         }
@@ -398,7 +412,7 @@ mod tests {
         ] {
             let p = program(src);
             let err = Saturation::new(&p, &[var(&p, "n")], 1).expect_err(src);
-            assert!(err.contains(why), "{src}: {err}");
+            assert!(err.0.contains(why), "{src}: {err}");
         }
     }
 }

@@ -181,8 +181,15 @@ struct Site {
     input_values: Vec<i64>,
 }
 
+/// Why the counter abstraction does not apply to a program (threads that
+/// create threads, a race check, instances that are not interchangeable,
+/// a counter read by a thread, ...).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct NotApplicable(pub String);
+
 /// Builds the counter system, or says why it cannot.
-pub fn counter_system(l: &Lowered) -> Result<CounterSystem, String> {
+pub fn counter_system(l: &Lowered) -> Result<CounterSystem, NotApplicable> {
     counter_system_speculating(l, &BTreeMap::new())
 }
 
@@ -197,8 +204,8 @@ pub fn counter_system(l: &Lowered) -> Result<CounterSystem, String> {
 /// assumption of `s`". So a proof of the view program shows that every
 /// instance meets the assumptions (each one could have been the tracked
 /// one), which justifies them, and it holds for any number of instances.
-pub fn view_program(l: &Lowered, view: &View) -> Result<CounterSystem, String> {
-    build(l, &BTreeMap::new(), Some(view))
+pub fn view_program(l: &Lowered, view: &View) -> Result<CounterSystem, NotApplicable> {
+    build(l, &BTreeMap::new(), Some(view)).map_err(NotApplicable)
 }
 
 impl CounterSystem {
@@ -558,8 +565,8 @@ impl View {
 pub fn counter_system_speculating(
     l: &Lowered,
     speculate: &BTreeMap<VarId, BTreeSet<i64>>,
-) -> Result<CounterSystem, String> {
-    build(l, speculate, None)
+) -> Result<CounterSystem, NotApplicable> {
+    build(l, speculate, None).map_err(NotApplicable)
 }
 
 fn build(

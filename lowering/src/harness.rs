@@ -35,17 +35,31 @@ pub struct Concurrent {
 /// The most threads per function.
 pub const MAX_THREADS: u32 = 64;
 
+/// Why a `--concurrent` list does not parse: the item at fault.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ConcurrentError {
+    /// `NAME:K` with `K` not a number of threads.
+    #[error("`{0}`: the number of threads must be an integer from 1 to {MAX_THREADS}")]
+    Threads(String),
+    /// An item that is not a function name.
+    #[error("`{0}`: expected a function name, then optionally `:K`")]
+    Name(String),
+}
+
 impl Concurrent {
     /// Parses `NAME[:K],...` (K defaults to 1).
-    pub fn parse_list(s: &str) -> Result<Vec<Concurrent>, String> {
+    pub fn parse_list(s: &str) -> Result<Vec<Concurrent>, ConcurrentError> {
         s.split(',')
             .map(|item| {
                 let item = item.trim();
                 let (name, k) = match item.split_once(':') {
                     Some((n, k)) => {
-                        let k = k.trim().parse::<u32>().ok().filter(|k| (1..=MAX_THREADS).contains(k)).ok_or_else(|| {
-                            format!("`{item}`: the number of threads must be an integer from 1 to {MAX_THREADS}")
-                        })?;
+                        let k = k
+                            .trim()
+                            .parse::<u32>()
+                            .ok()
+                            .filter(|k| (1..=MAX_THREADS).contains(k))
+                            .ok_or_else(|| ConcurrentError::Threads(item.to_string()))?;
                         (n.trim(), k)
                     }
                     None => (item, 1),
@@ -56,7 +70,7 @@ impl Concurrent {
                     .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
                     && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
                 if !ident {
-                    return Err(format!("`{item}`: expected a function name, then optionally `:K`"));
+                    return Err(ConcurrentError::Name(item.to_string()));
                 }
                 Ok(Concurrent {
                     function: name.to_string(),

@@ -326,7 +326,7 @@ fn speculating(
     loop {
         let system = match lowering::counter::counter_system_speculating(lowered, &speculate) {
             Ok(s) => s,
-            Err(e) => break Err(e),
+            Err(e) => break Err(e.0),
         };
         let saturation = match Saturation::new(&system.program, &system.counters, MIN_CAP) {
             Ok(s) => s,
@@ -463,7 +463,7 @@ fn print_if_asked(system: &CounterSystem) {
 
 /// The relying pass of [`viewed`].
 fn relied(lowered: &lowering::Lowered, deadline: Instant) -> Result<ViewProof, String> {
-    let system = lowering::counter::view_program(lowered, &View::default())?;
+    let system = lowering::counter::view_program(lowered, &View::default()).map_err(|e| e.0)?;
     print_if_asked(&system);
     let forms = system.view_forms();
     let hints = engine::infer::Hints {
@@ -476,7 +476,7 @@ fn relied(lowered: &lowering::Lowered, deadline: Instant) -> Result<ViewProof, S
     excluded?;
     // The same invariants, of the view program that states the assumptions.
     let stated = View::from_rely(&system, &invariants);
-    let system = lowering::counter::view_program(lowered, &stated)?;
+    let system = lowering::counter::view_program(lowered, &stated).map_err(|e| e.0)?;
     Ok((system, stated, invariants))
 }
 
@@ -492,7 +492,7 @@ fn view_rounds(
         if Instant::now() >= deadline {
             return Err("time limit reached".into());
         }
-        let system = lowering::counter::view_program(lowered, &view)?;
+        let system = lowering::counter::view_program(lowered, &view).map_err(|e| e.0)?;
         print_if_asked(&system);
         let forms = if counting {
             system.view_forms()

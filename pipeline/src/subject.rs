@@ -51,7 +51,7 @@ pub enum SubjectError {
     Assumption(String),
     /// The counter abstraction does not apply to the program.
     #[error("no counter system: {0}")]
-    Counter(String),
+    Counter(#[from] lowering::counter::NotApplicable),
 }
 
 impl Subject {
@@ -106,12 +106,12 @@ impl Subject {
         use lowering::counter;
         match self {
             Subject::Counter { coarse } => {
-                let system = counter::counter_system(lowered).map_err(SubjectError::Counter)?;
+                let system = counter::counter_system(lowered)?;
                 match (coarse, system.coarse) {
                     (true, Some(c)) => Ok(c),
-                    (true, None) => Err(SubjectError::Counter(
+                    (true, None) => Err(SubjectError::Counter(counter::NotApplicable(
                         "the counter system has no coarse version".into(),
-                    )),
+                    ))),
                     (false, _) => Ok(system.program),
                 }
             }
@@ -142,13 +142,11 @@ impl Subject {
                         .ok_or_else(|| SubjectError::UnknownVariable(name.clone()))?;
                     speculate.insert(*v, values.iter().copied().collect());
                 }
-                let system = counter::counter_system_speculating(&base, &speculate)
-                    .map_err(SubjectError::Counter)?;
+                let system = counter::counter_system_speculating(&base, &speculate)?;
                 Ok(system.program)
             }
             Subject::View { assumptions } => {
-                let plain = counter::view_program(lowered, &View::default())
-                    .map_err(SubjectError::Counter)?;
+                let plain = counter::view_program(lowered, &View::default())?;
                 let mut view = View::default();
                 for site in assumptions {
                     let mut parsed = BTreeMap::new();
@@ -157,8 +155,7 @@ impl Subject {
                     }
                     view.assumptions.push(parsed);
                 }
-                let system =
-                    counter::view_program(lowered, &view).map_err(SubjectError::Counter)?;
+                let system = counter::view_program(lowered, &view)?;
                 Ok(system.program)
             }
         }
