@@ -3,7 +3,8 @@
 //! `ase certify PROGRAM CERTIFICATE`.
 
 use crate::cfront::{self, CppArgs};
-use crate::{diagnostics, EXIT_INVALID, EXIT_SAFE, EXIT_UNKNOWN, EXIT_UNSAFE};
+use crate::diagnostics;
+use crate::options::{EXIT_INVALID, EXIT_SAFE, EXIT_UNKNOWN, EXIT_UNSAFE};
 use anyhow::Context;
 use engine::certify::{self, Certification};
 use engine::verdict::Verdict;
@@ -98,7 +99,7 @@ pub fn run(
             }
         }
     } else {
-        match crate::check::load(program_path)? {
+        match diagnostics::load_gc(program_path)? {
             Ok((_, p)) => p,
             Err(rendered) => {
                 eprint!("{rendered}");

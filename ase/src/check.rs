@@ -1,38 +1,16 @@
 //! `ase check`.
 
 use crate::cfront::{self, CppArgs};
-use crate::{
-    diagnostics, render, CheckEngine, Format, Limits, EXIT_INVALID, EXIT_SAFE, EXIT_UNKNOWN,
-    EXIT_UNSAFE,
+use crate::options::{
+    CheckEngine, Format, Limits, EXIT_INVALID, EXIT_SAFE, EXIT_UNKNOWN, EXIT_UNSAFE,
 };
+use crate::{diagnostics, render};
 use anyhow::Context;
 use engine::ir::Program;
 use engine::verdict::{Outcome, UnknownKind, Verdict};
 use pipeline::JobError;
 use std::path::Path;
 use sv_comp::property::Property;
-
-/// Reads and parses a `.gc` file; parse errors are rendered to stderr.
-pub fn load(path: &Path) -> anyhow::Result<Result<(String, Program), String>> {
-    let source = std::fs::read_to_string(path)
-        .with_context(|| format!("cannot read `{}`", path.display()))?;
-    match path.extension().and_then(|e| e.to_str()) {
-        Some("gc") => {}
-        Some(ext) => anyhow::bail!(
-            "`{}`: unsupported input `.{ext}` (this version checks `.gc` programs)",
-            path.display()
-        ),
-        None => anyhow::bail!("`{}`: the input needs a `.gc` extension", path.display()),
-    }
-    match engine::parse::parse_program(&source) {
-        Ok(p) => Ok(Ok((source, p))),
-        Err(errors) => Ok(Err(diagnostics::to_string(
-            &path.display().to_string(),
-            &source,
-            &errors,
-        ))),
-    }
-}
 
 /// The exit code of a verdict.
 pub fn exit_code(v: &Verdict) -> u8 {
@@ -122,7 +100,7 @@ pub fn run(args: &CheckArgs<'_>) -> anyhow::Result<u8> {
         );
         return Ok(EXIT_INVALID);
     }
-    let (_source, program) = match load(&job.program)? {
+    let (_source, program) = match diagnostics::load_gc(&job.program)? {
         Ok(p) => p,
         Err(rendered) => {
             eprint!("{rendered}");

@@ -4,7 +4,7 @@
 //! together: each file's output and a summary line per file (text), one
 //! JSON array, or one SARIF log. The exit code is the worst result.
 
-use crate::{Format, EXIT_INVALID, EXIT_SAFE, EXIT_UNKNOWN, EXIT_UNSAFE};
+use crate::options::{Format, EXIT_INVALID, EXIT_SAFE, EXIT_UNKNOWN, EXIT_UNSAFE};
 use anyhow::Context;
 use serde_json::Value;
 use std::path::{Path, PathBuf};

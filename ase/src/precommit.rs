@@ -8,7 +8,7 @@
 
 use crate::cfront::{self, CppArgs, HookPlan};
 use crate::multi;
-use crate::{Format, EXIT_INVALID, EXIT_SAFE, EXIT_UNKNOWN, EXIT_UNSAFE};
+use crate::options::{Format, EXIT_INVALID, EXIT_SAFE, EXIT_UNKNOWN, EXIT_UNSAFE};
 use std::path::PathBuf;
 
 /// Exit code of a blocked commit.

@@ -9,7 +9,7 @@
 //! unsafe verdict whose trace does not replay, and a crash of the engine make
 //! the bench fail (exit code 1); everything else is reported in the table.
 
-use crate::{EngineKind, Limits};
+use crate::options::{EngineKind, Limits};
 use anyhow::Context;
 use engine::verdict::{UnknownKind, Verdict};
 use pipeline::models::{load, run_loaded, verdict_label, Answer, Class, ModelRun};

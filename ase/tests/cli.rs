@@ -365,6 +365,7 @@ fn json_unknown_iterations() {
     assert_eq!(v["verdict"], "unknown");
     let reason = v["reason"].as_str().expect("\"reason\" is a string");
     assert!(reason.contains("iteration limit"), "reason = {reason}");
+    assert_eq!(v["unknown_kind"], "iterations");
     assert!(v.get("check").is_none() && v.get("trace").is_none());
     check_stats(&v);
     assert_eq!(v["stats"]["iterations"], 1);
@@ -376,6 +377,7 @@ fn json_unknown_states() {
     assert_eq!(v["verdict"], "unknown");
     let reason = v["reason"].as_str().expect("\"reason\" is a string");
     assert!(reason.contains("state limit"), "reason = {reason}");
+    assert_eq!(v["unknown_kind"], "states");
     check_stats(&v);
 }
 
@@ -397,6 +399,7 @@ fn json_unknown_time_spent_lowering() {
         reason.starts_with("time limit reached (preprocessing and lowering took"),
         "reason = {reason}"
     );
+    assert_eq!(v["unknown_kind"], "time");
 }
 
 /// The engine is deterministic: two runs give the same output but the time
