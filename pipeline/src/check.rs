@@ -46,8 +46,12 @@ impl Default for Options {
 }
 
 /// The evidence of an engine's proof for its certificate.
-fn evidence_of(found: &Found) -> Evidence<'_> {
-    match (&found.proof, &found.reachable, &found.invariants) {
+fn evidence_of<'a>(
+    proof: &'a Option<engine::verdict::ProofStates>,
+    reachable: &'a Option<engine::explicit::Reachable>,
+    invariants: &'a Option<Vec<engine::certify::Invariant>>,
+) -> Evidence<'a> {
+    match (proof, reachable, invariants) {
         (Some(p), _, _) => Evidence::Abstract(p),
         (None, Some(r), _) => Evidence::Explicit(r),
         (None, None, Some(i)) => Evidence::Invariants(i),
@@ -66,10 +70,14 @@ fn certified(
     if !options.certify {
         return None;
     }
-    let mut outcome = found.outcome.clone();
-    let certification =
-        crate::certify::certify_safe(program, name, &mut outcome, evidence_of(found), timeout);
-    found.outcome = outcome;
+    let Found {
+        outcome,
+        proof,
+        reachable,
+        invariants,
+    } = found;
+    let evidence = evidence_of(proof, reachable, invariants);
+    let certification = crate::certify::certify_safe(program, name, outcome, evidence, timeout);
     certification.map(|certification| Certified {
         certification,
         program: program.clone(),
@@ -127,12 +135,17 @@ pub fn check_c(job: &Job, options: &Options, started: Instant) -> Result<CReport
         budget,
         ..options.clone()
     };
-    Ok(CCheck {
+    let (report, lowered) = CCheck {
         job,
         options: &options,
         unit: &unit,
     }
-    .run(lowered, unit.clone()))
+    .run(lowered);
+    Ok(CReport {
+        report,
+        unit,
+        lowered,
+    })
 }
 
 /// An unknown outcome.
@@ -188,7 +201,9 @@ impl CCheck<'_> {
         )
     }
 
-    fn run(&self, lowered: Lowered, unit: frontend::ParsedUnit) -> CReport {
+    /// The report, and the lowered program it is about (the program
+    /// without tails when the bug was found there).
+    fn run(&self, lowered: Lowered) -> (Report, Lowered) {
         let timeout = self.options.budget.timeout;
         let in_loops = !lowered.loop_sites.is_empty();
         // Threads created in loops: the bounded instances get their share,
@@ -221,9 +236,14 @@ impl CCheck<'_> {
                 }
             }
             Some(PastGiveUp::Counted(c)) => {
-                found.outcome = c.outcome.clone();
+                let Counted {
+                    outcome,
+                    certified,
+                    note,
+                } = *c;
+                found.outcome = outcome;
                 found.outcome.stats.time += first;
-                counted = Some(*c);
+                counted = Some((certified, note));
             }
             Some(PastGiveUp::Unknown(why, spent)) => {
                 found.outcome.verdict = Verdict::Unknown(why);
@@ -243,9 +263,9 @@ impl CCheck<'_> {
                             &self.name(),
                             why,
                         );
-                        found.outcome = c.outcome.clone();
+                        found.outcome = c.outcome;
                         found.outcome.stats.time += first;
-                        counted = Some(c);
+                        counted = Some((c.certified, c.note));
                     }
                 }
             }
@@ -255,10 +275,10 @@ impl CCheck<'_> {
         // "Reduction").
         let unreduced_steps = self.unreduced_replay(&lowered, &mut found.outcome);
         let report = match counted {
-            Some(c) => Report {
-                certified: c.certified,
+            Some((certified, note)) => Report {
+                certified,
                 unreduced_steps,
-                notes: c.note.into_iter().collect(),
+                notes: note.into_iter().collect(),
                 ..Report::of(found.outcome)
             },
             None => {
@@ -277,11 +297,7 @@ impl CCheck<'_> {
                 }
             }
         };
-        CReport {
-            report,
-            unit,
-            lowered,
-        }
+        (report, lowered)
     }
 
     /// An unsafe verdict that ends at a give-up location is no
