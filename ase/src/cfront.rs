@@ -62,6 +62,15 @@ pub struct CppArgs {
     /// Check assertions only (`reach_error()`, `assert`), not data races.
     #[arg(long)]
     pub no_races: bool,
+    /// Do not check memory safety (dereferences of null, freed or
+    /// out-of-bounds pointers, invalid frees): reaching one then gives
+    /// `unknown`. By default C programs are checked for it.
+    #[arg(long)]
+    pub no_memsafety: bool,
+    /// Also check for signed integer overflow and shifts out of range
+    /// (SV-COMP's no-overflow); unchecked, signed arithmetic wraps around.
+    #[arg(long)]
+    pub overflow: bool,
 }
 
 fn concurrent_list(s: &str) -> Result<Vec<lowering::harness::Concurrent>, String> {
@@ -94,6 +103,8 @@ impl Default for CppArgs {
             no_heap_tails: false,
             races: false,
             no_races: false,
+            no_memsafety: false,
+            overflow: false,
         }
     }
 }
@@ -137,6 +148,12 @@ impl CppArgs {
         if self.no_races {
             out.push("--no-races".into());
         }
+        if self.no_memsafety {
+            out.push("--no-memsafety".into());
+        }
+        if self.overflow {
+            out.push("--overflow".into());
+        }
         if harness {
             for c in self.concurrent.iter().flatten() {
                 out.extend([
@@ -171,10 +188,13 @@ impl CppArgs {
                 reduce: !self.no_reduce,
                 heap_budget: self.heap_budget,
                 malloc_may_fail: self.malloc_may_fail,
-                // Assertions and races by default.
+                // Assertions, races and memory safety by default.
                 checks: lowering::Checks {
                     assertions: !self.races,
                     races: !self.no_races,
+                    memsafety: !self.races && !self.no_memsafety,
+                    memcleanup: false,
+                    overflow: self.overflow,
                 },
                 tails: !self.no_heap_tails,
                 ..lowering::Options::default()

@@ -271,6 +271,13 @@ fn print_outcome_with(
     c: Option<&crate::evidence::CEvidence<'_>>,
     cert: Option<&engine::certify::Certification>,
 ) -> anyhow::Result<()> {
+    // A violated memory-safety property is named by its sub-property
+    // (`FALSE(valid-deref)`).
+    let violated = c
+        .and_then(|c| c.trace.as_ref())
+        .and_then(|t| t.violation.as_ref())
+        .map(|v| v.violation.name());
+    let sv_comp = sv_comp.map(|p| violated.unwrap_or(p));
     match format {
         Format::Text => {
             match c.and_then(|c| c.text(outcome)) {

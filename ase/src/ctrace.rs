@@ -105,6 +105,7 @@ fn describe(trace: &SourceTrace, e: &Event) -> Option<String> {
         Event::Enter { function } => format!("enters {function}()"),
         Event::Return { function } => format!("returns from {function}()"),
         Event::Error => "the error is reached".to_string(),
+        Event::Violation(v) => format!("{} ({})", v.reason, v.violation.name()),
     })
 }
 
@@ -343,6 +344,11 @@ fn event_json(trace: &SourceTrace, e: &Event) -> Value {
         Event::Enter { function } => json!({"kind": "enter_function", "function": function}),
         Event::Return { function } => json!({"kind": "return_from", "function": function}),
         Event::Error => json!({"kind": "error"}),
+        Event::Violation(v) => json!({
+            "kind": "violation",
+            "property": v.violation.name(),
+            "reason": v.reason,
+        }),
     }
 }
 

@@ -118,15 +118,23 @@ impl<'a> CEvidence<'a> {
             (Verdict::Unsafe(t), Some(st)) => {
                 let n = t.steps.len();
                 let steps = format!("{n} step{}", if n == 1 { "" } else { "s" });
-                match &st.race {
-                    Some(race) => {
+                match (&st.race, &st.violation) {
+                    (Some(race), _) => {
                         let _ = writeln!(
                             out,
                             "unsafe: a data race is reachable in {steps}: {}",
                             ctrace::race_summary(st, race)
                         );
                     }
-                    None => {
+                    (None, Some(v)) => {
+                        let _ = writeln!(
+                            out,
+                            "unsafe: {} is violated in {steps}: {}",
+                            v.violation.name(),
+                            v.reason
+                        );
+                    }
+                    (None, None) => {
                         let _ = writeln!(out, "unsafe: an error state is reachable in {steps}");
                     }
                 }
@@ -244,10 +252,7 @@ impl<'a> CEvidence<'a> {
             return Ok(None);
         };
         let mut meta = witness::Metadata::new(self.file, self.unit.data_model)?;
-        meta.specification = witness::specification(
-            self.lowered.checks,
-            self.trace.as_ref().is_some_and(|t| t.race.is_some()),
-        );
+        meta.specification = witness::specification(self.lowered.checks, self.trace.as_ref());
         let text = match (&outcome.verdict, self.args.witness_format) {
             (Verdict::Unsafe(_), WitnessFormat::Graphml) => {
                 let st = self.trace.as_ref().expect("unsafe has a trace");

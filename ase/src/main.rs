@@ -53,10 +53,12 @@ enum Command {
         /// The checking algorithm.
         #[arg(long, value_enum, default_value_t = CheckEngine::Auto)]
         engine: CheckEngine,
-        /// Check the SV-COMP property of this file (only `unreach-call` is
-        /// supported); the output then ends with `Verification result: ...`.
-        /// A `.yml` task brings its own property.
-        #[arg(long, value_name = "FILE.prp")]
+        /// Check the SV-COMP property of this file, or of this name
+        /// (unreach-call, no-data-race, valid-memsafety, valid-memcleanup,
+        /// no-overflow), alone; the output then ends with `Verification
+        /// result: ...`. A `.yml` task brings its own property (of a task,
+        /// a name chooses among those it lists).
+        #[arg(long, value_name = "FILE.prp|NAME")]
         property: Option<PathBuf>,
         /// Limit the address space of the check to this many MB.
         #[arg(long, value_name = "MB", value_parser = clap::value_parser!(u64).range(16..))]

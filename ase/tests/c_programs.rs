@@ -55,7 +55,8 @@ fn expectation(file: &str) -> String {
 
 /// The program's options from its `// args:` line: `--no-races` for a
 /// program about assertions, `--races` for one about data races,
-/// `--concurrent push:2,pop` and `--init reset` for a library.
+/// `--no-memsafety`, `--overflow`, `--concurrent push:2,pop` and `--init
+/// reset` for a library; `--property NAME` is [`program_property`].
 fn program_input(file: &str) -> CInput {
     let mut input = CInput::default();
     let args = header(file, "args").unwrap_or_default();
@@ -63,8 +64,16 @@ fn program_input(file: &str) -> CInput {
     while let Some(word) = words.next() {
         let mut value = || words.next().expect("a value after the option");
         match word {
-            "--races" => input.lowering.checks.assertions = false,
+            "--races" => {
+                input.lowering.checks.assertions = false;
+                input.lowering.checks.memsafety = false;
+            }
             "--no-races" => input.lowering.checks.races = false,
+            "--no-memsafety" => input.lowering.checks.memsafety = false,
+            "--overflow" => input.lowering.checks.overflow = true,
+            "--property" => {
+                value();
+            }
             "--concurrent" => input
                 .concurrent
                 .extend(lowering::harness::Concurrent::parse_list(value()).expect("--concurrent")),
@@ -73,6 +82,22 @@ fn program_input(file: &str) -> CInput {
         }
     }
     input
+}
+
+/// The SV-COMP property a program is checked for (`--property NAME` of its
+/// `// args:` line).
+fn program_property(file: &str) -> Option<PathBuf> {
+    let args = header(file, "args").unwrap_or_default();
+    let mut words = args.split_whitespace();
+    words.find(|w| *w == "--property")?;
+    Some(PathBuf::from(words.next().expect("a property name")))
+}
+
+/// The job of checking a program as its header says.
+fn program_job(file: &str, reduce: bool) -> pipeline::task::Job {
+    let mut input = program_input(file);
+    input.lowering.reduce = reduce;
+    pipeline::task::resolve(&path(file), program_property(file).as_deref(), &input).expect("a job")
 }
 
 /// The seconds of a program's `// timeout:` line, else 120.
@@ -109,9 +134,8 @@ struct Run {
 /// certified, and its certificate must check again against the program
 /// lowered anew, as `ase certify` checks it.
 fn verdict(file: &str, run: Run) -> String {
-    let mut input = program_input(file);
-    input.lowering.reduce = run.reduce;
-    let job = pipeline::task::resolve(&path(file), None, &input).expect("a job");
+    let job = program_job(file, run.reduce);
+    let input = job.input.clone();
     let mut options = Options::default();
     options.budget.timeout = Some(Duration::from_secs(run.timeout));
     options.engines.jobs = run.jobs;
@@ -314,7 +338,7 @@ fn reduction_and_parallel_engines_keep_verdicts() {
 #[test]
 fn lowered_programs_parse_back() {
     for f in programs() {
-        match pipeline::input::load(&path(&f), &program_input(&f)) {
+        match pipeline::input::load(&path(&f), &program_job(&f, true).input) {
             Ok((_, lowered)) => {
                 let text = engine::print::print_program(&lowered.program);
                 if let Err(errors) = engine::parse::parse_program(&text) {
@@ -344,9 +368,7 @@ fn unsafe_traces_replay_without_the_reduction() {
         "race_rare_interleaving_unsafe.c",
     ] {
         let run = |reduce: bool| {
-            let mut input = program_input(file);
-            input.lowering.reduce = reduce;
-            let job = pipeline::task::resolve(&path(file), None, &input).expect("a job");
+            let job = program_job(file, reduce);
             let mut options = Options::default();
             options.budget.timeout = Some(Duration::from_secs(60));
             options.engines.jobs = 1;

@@ -237,20 +237,33 @@ fn violation_witnesses_of_unsafe_programs_replay() {
             "{}.graphml",
             program.file_stem().expect("stem").to_string_lossy()
         ));
-        // Race programs (`// args: --races`) give race witnesses.
-        let races = std::fs::read_to_string(&program)
-            .expect("read")
+        // The program's `// args:` (assertions alone without them): race
+        // programs (`--races`) give race witnesses, `--property NAME`
+        // programs witnesses of that property.
+        let text = std::fs::read_to_string(&program).expect("read");
+        let mut args: Vec<&str> = text
             .lines()
-            .any(|l| l.starts_with("// args:") && l.split_whitespace().any(|a| a == "--races"));
-        let (code, out, err) = ase(&[
-            "check",
-            if races { "--races" } else { "--no-races" },
-            "--timeout",
-            "60",
-            "--witness",
-            w.to_str().expect("utf-8"),
-            program.to_str().expect("utf-8"),
-        ]);
+            .find_map(|l| l.strip_prefix("// args:"))
+            .map(|a| a.split_whitespace().collect())
+            .unwrap_or_default();
+        if args.is_empty() {
+            args.push("--no-races");
+        }
+        // Libraries checked through a harness: the replay below lowers the
+        // file alone.
+        if args.contains(&"--concurrent") {
+            continue;
+        }
+        let races = args.contains(&"--races");
+        let property = args
+            .iter()
+            .position(|a| *a == "--property")
+            .map(|i| args[i + 1]);
+        let mut command = vec!["check"];
+        command.extend(&args);
+        command.extend(["--timeout", "60", "--witness", w.to_str().expect("utf-8")]);
+        command.push(program.to_str().expect("utf-8"));
+        let (code, out, err) = ase(&command);
         if code != Some(1) {
             assert!(
                 !w.exists(),
@@ -260,9 +273,19 @@ fn violation_witnesses_of_unsafe_programs_replay() {
             eprintln!("{}: not unsafe ({out}{err})", program.display());
             continue;
         }
-        let checks = lowering::Checks {
-            assertions: !races,
-            races,
+        let checks = match property {
+            Some(name) => {
+                let mut input = pipeline::CInput::default();
+                let p = sv_comp::property::Property::named(name).expect("a property name");
+                pipeline::task::check_only(&p, &mut input);
+                input.lowering.checks
+            }
+            None => lowering::Checks {
+                assertions: !races,
+                races,
+                memsafety: !races && !args.contains(&"--no-memsafety"),
+                ..lowering::Checks::ASSERTIONS
+            },
         };
         if races {
             let text = std::fs::read_to_string(&w).expect("witness");

@@ -749,14 +749,17 @@ impl<'a> Search<'a> {
 
     /// The values a lazy value takes when it must be chosen: all of its
     /// domain when that has at most [`MAX_SOLVED`] values (in the
-    /// exhaustive mode), else those in `[-B, B]` (a cut).
+    /// exhaustive mode), else those in `[-B, B]` (a cut), `B` the bound but
+    /// at most half of [`MAX_SOLVED`] (a large bound would make one state
+    /// per value of a wide input).
     fn sample(&mut self, x: i128) -> Vec<i128> {
         let dom = self.domains.get(lazy::domain(x));
         // Outside the exhaustive mode only values in the bound make states.
         if let Some(all) = lazy::elements(dom, MAX_SOLVED).filter(|_| self.exhaustive) {
             return all;
         }
-        let sampled = lazy::intersect(dom, &vec![(-self.bound, self.bound)]);
+        let b = self.bound.min(MAX_SOLVED / 2);
+        let sampled = lazy::intersect(dom, &vec![(-b, b)]);
         self.note_cut(Cut::Input);
         lazy::elements(&sampled, i128::MAX).unwrap_or_default()
     }

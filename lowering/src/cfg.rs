@@ -33,6 +33,8 @@ pub enum LocKind {
     /// (undefined behaviour, a thread-creation limit): a trace to here gives
     /// `unknown`, with this reason.
     GiveUp(crate::GiveUp),
+    /// A checked memory-safety or overflow property is violated.
+    Violation(crate::Violated),
 }
 
 impl LocKind {

@@ -39,7 +39,13 @@ pub(crate) fn emit(mut l: Lowerer<'_>) -> Result<Lowered> {
         })
         .collect();
     let race_accesses = transitions(&l, flag, &loc_maps, &mut p, &mut origins);
-    let (errors, give_ups, running) = error_locations(&l, &loc_maps);
+    let Sinks {
+        errors,
+        violations,
+        give_ups,
+        running,
+        exited,
+    } = error_locations(&l, &loc_maps);
     // Source spans of IR locations: those of the CFG locations they stand
     // for (a havoc's intermediate location belongs to the statement of the
     // location it leaves).
@@ -50,18 +56,26 @@ pub(crate) fn emit(mut l: Lowerer<'_>) -> Result<Lowered> {
         .map(|(t, o)| o.iter().map(|o| t.cfg.locs[o.cfg].span).collect())
         .collect();
     let vars = l.vars.iter().map(|v| v.meta.clone()).collect();
-    // The real errors first, then the races, then the give-ups:
-    // `Lowered::errors_only` keeps the conditions before the give-ups.
+    // The real errors first, then the violations, the checks at exit and
+    // the races, then the give-ups: `Lowered::errors_only` keeps the
+    // conditions before the give-ups.
     if l.checks.assertions {
         for &(t, loc) in &errors {
             p.error.push(and(Cond::At(t, loc), running.clone()));
         }
     }
+    for (t, loc, _) in &violations {
+        p.error.push(and(Cond::At(*t, *loc), running.clone()));
+    }
+    let at_exit = at_exit(&l, &exited);
+    p.error.extend(at_exit.iter().map(|x| x.condition.clone()));
     // A race needs both threads running: after `reach_error()` (which
-    // aborts) nothing runs.
-    let running_on = errors.iter().fold(running.clone(), |r, &(t, loc)| {
-        and(r, not(Cond::At(t, loc)))
-    });
+    // aborts) or a violation nothing runs.
+    let stopped = errors
+        .iter()
+        .copied()
+        .chain(violations.iter().map(|(t, loc, _)| (*t, *loc)));
+    let running_on = stopped.fold(running.clone(), |r, (t, loc)| and(r, not(Cond::At(t, loc))));
     let race_conditions = crate::races::conditions(&race_accesses, &running_on);
     let n_races = race_conditions.len();
     p.error.extend(race_conditions);
@@ -77,6 +91,9 @@ pub(crate) fn emit(mut l: Lowerer<'_>) -> Result<Lowered> {
         threads: infos,
         errors,
         give_ups,
+        violations,
+        at_exit,
+        allocates: !l.heap.is_empty() || !l.buffer_lengths.is_empty(),
         data_model: l.unit.data_model,
         vars,
         loc_spans,
@@ -125,10 +142,20 @@ fn prepare(l: &mut Lowerer<'_>) -> Result<Option<engine::ir::VarId>> {
         &l.threads.iter().map(|t| &t.cfg).collect::<Vec<_>>(),
         l.vars.len(),
     );
+    // The checks at exit read heap state in whatever step the other threads
+    // are when the program ends: every write of it is a step of its own,
+    // and the reduction (whose argument is about locations) is off.
+    let at_exit = at_exit_vars(l);
+    if !at_exit.is_empty() {
+        l.reduce = false;
+    }
     let shared: Vec<bool> = users
         .iter()
         .enumerate()
-        .map(|(i, u)| u.len() > 1 || Some(engine::ir::VarId::new(i)) == flag)
+        .map(|(i, u)| {
+            let v = engine::ir::VarId::new(i);
+            u.len() > 1 || Some(v) == flag || at_exit.contains(&v)
+        })
         .collect();
     let concurrency = if l.reduce {
         Some(crate::reduce::reduce(&mut l.threads, &l.vars, flag))
@@ -212,6 +239,7 @@ fn locations(l: &Lowerer<'_>, p: &mut Program) -> (Vec<HashMap<usize, LocId>>, V
                     (LocKind::Exit, _) => "exit".into(),
                     (LocKind::Error, _) => "ERROR".into(),
                     (LocKind::GiveUp(_), _) => "giveup".into(),
+                    (LocKind::Violation(v), _) => v.violation.name().replace('-', "_"),
                     (LocKind::Normal, _) => match info.span.and_then(|s| l.unit.locate(&s)) {
                         Some(at) => format!("l{}", at.line),
                         None => "l".into(),
@@ -341,40 +369,99 @@ fn transitions(
     race_accesses
 }
 
-/// The error and give-up locations of every thread (sorted), and the
-/// condition that the program has not stopped (no thread at its exit
-/// location).
-#[allow(clippy::type_complexity)]
-fn error_locations(
-    l: &Lowerer<'_>,
-    loc_maps: &[HashMap<usize, LocId>],
-) -> (
-    Vec<(ThreadId, LocId)>,
-    Vec<(ThreadId, LocId, crate::GiveUp)>,
-    Cond,
-) {
+/// The sinks of the threads' CFGs in the IR.
+struct Sinks {
+    /// The error locations (`reach_error()`), sorted.
+    errors: Vec<(ThreadId, LocId)>,
+    /// The locations of checked violations, sorted.
+    violations: Vec<(ThreadId, LocId, crate::Violated)>,
+    /// The give-up locations, sorted.
+    give_ups: Vec<(ThreadId, LocId, crate::GiveUp)>,
+    /// The program has not stopped: no thread is at its exit location.
+    running: Cond,
+    /// The program has ended: some thread is at its exit location (`main`
+    /// returned, or `exit` or `abort` was called).
+    exited: Cond,
+}
+
+/// The error, violation and give-up locations of every thread, and the
+/// conditions that the program runs and that it has ended.
+fn error_locations(l: &Lowerer<'_>, loc_maps: &[HashMap<usize, LocId>]) -> Sinks {
     let mut running = Cond::True;
+    let mut exited = Cond::False;
     for (k, t) in l.threads.iter().enumerate() {
         if let Some(&x) = loc_maps[k].get(&EXIT) {
             if t.cfg.edges.iter().any(|e| e.to == EXIT) {
                 running = and(running, not(Cond::At(ThreadId::new(k), x)));
+                exited = crate::term::or(exited, Cond::At(ThreadId::new(k), x));
             }
         }
     }
     let mut errors = Vec::new();
+    let mut violations = Vec::new();
     let mut give_ups = Vec::new();
     for (k, t) in l.threads.iter().enumerate() {
         for (cfg_loc, &id) in &loc_maps[k] {
+            let t_id = ThreadId::new(k);
             match &t.cfg.locs[*cfg_loc].kind {
-                LocKind::Error => errors.push((ThreadId::new(k), id)),
-                LocKind::GiveUp(r) => give_ups.push((ThreadId::new(k), id, r.clone())),
+                LocKind::Error => errors.push((t_id, id)),
+                LocKind::Violation(v) => violations.push((t_id, id, v.clone())),
+                LocKind::GiveUp(r) => give_ups.push((t_id, id, r.clone())),
                 _ => {}
             }
         }
     }
     errors.sort();
+    violations.sort();
     give_ups.sort();
-    (errors, give_ups, running)
+    Sinks {
+        errors,
+        violations,
+        give_ups,
+        running,
+        exited,
+    }
+}
+
+/// The variables the checks at exit read ([`at_exit`]).
+fn at_exit_vars(l: &Lowerer<'_>) -> HashSet<engine::ir::VarId> {
+    if !l.checks.memcleanup {
+        return HashSet::new();
+    }
+    let buffers = l.buffer_lengths.values().map(|&o| l.objects[o].cells[0]);
+    l.heap.values().copied().chain(buffers).collect()
+}
+
+/// With [`crate::Checks::memcleanup`]: per heap block (and write-only
+/// buffer), the program has ended while the block is allocated.
+fn at_exit(l: &Lowerer<'_>, exited: &Cond) -> Vec<crate::AtExit> {
+    if !l.checks.memcleanup {
+        return Vec::new();
+    }
+    let blocks = l.heap.values().map(|&alive| {
+        let name = l.vars[alive.index()].name.trim_end_matches(".alive");
+        (
+            name.to_string(),
+            cmp(CmpOp::Eq, Term::Var(alive), Term::Const(1)),
+        )
+    });
+    let mut buffers: Vec<_> = l.buffer_lengths.iter().collect();
+    buffers.sort();
+    let buffers = buffers.into_iter().map(|(name, &o)| {
+        let len = l.objects[o].cells[0];
+        let name = format!("*{}", l.unit.display_name(name));
+        (name, cmp(CmpOp::Ge, Term::Var(len), Term::Const(1)))
+    });
+    blocks
+        .chain(buffers)
+        .map(|(name, allocated)| crate::AtExit {
+            violated: crate::Violated {
+                violation: crate::Violation::MemCleanup,
+                reason: format!("the heap block `{name}` is still allocated when the program ends"),
+            },
+            condition: and(exited.clone(), allocated),
+        })
+        .collect()
 }
 
 /// Per IR variable: whether the race check covers it: the integer and

@@ -216,12 +216,21 @@ pub struct Lowered {
     pub ranges: Vec<(Option<i128>, Option<i128>)>,
     /// What the error condition holds.
     pub checks: Checks,
+    /// Locations meaning a checked memory-safety or overflow property is
+    /// violated ([`Checks::covers`]).
+    pub violations: Vec<(ThreadId, LocId, Violated)>,
+    /// The checks of heap memory at the end of the program.
+    pub at_exit: Vec<AtExit>,
+    /// Whether the program allocates heap memory (some allocation site is
+    /// lowered).
+    pub allocates: bool,
     /// With [`Checks::races`]: the accesses of the steps that may race
     /// (SOUNDNESS.md, "Data races").
     pub races: Vec<races::RaceAccess>,
     /// How many error conditions ([`Program::error`]) are race conditions:
     /// they follow the `reach_error()` conditions (when assertions are
-    /// checked) and precede the give-ups.
+    /// checked), the violations and the checks at exit, and precede the
+    /// give-ups.
     pub race_conditions: usize,
     /// Whether some heap object has a tail ([`Options::tails`]).
     pub tails: bool,
@@ -235,16 +244,95 @@ pub struct Checks {
     /// Data races (SV-COMP's `no-data-race`). When assertions are not
     /// checked, reaching `reach_error()` stops the program (it aborts).
     pub races: bool,
+    /// Invalid dereferences and frees, and blocks lost while allocated
+    /// (SV-COMP's `valid-memsafety`: [`Violation::Deref`],
+    /// [`Violation::Free`], [`Violation::MemTrack`]).
+    pub memsafety: bool,
+    /// Allocated memory when the program ends (SV-COMP's
+    /// `valid-memcleanup`, [`Violation::MemCleanup`]).
+    pub memcleanup: bool,
+    /// Signed integer overflow and shifts out of range (SV-COMP's
+    /// `no-overflow`, [`Violation::Overflow`]). Unchecked, signed
+    /// arithmetic wraps around (SOUNDNESS.md, "Assumed").
+    pub overflow: bool,
+}
+
+impl Checks {
+    /// Assertions only.
+    pub const ASSERTIONS: Checks = Checks {
+        assertions: true,
+        races: false,
+        memsafety: false,
+        memcleanup: false,
+        overflow: false,
+    };
+
+    /// Whether a violation of `v` is an error (else behaviour that is not
+    /// modelled: a give-up).
+    pub fn covers(&self, v: Violation) -> bool {
+        match v {
+            Violation::Deref | Violation::Free | Violation::MemTrack => self.memsafety,
+            Violation::MemCleanup => self.memcleanup,
+            Violation::Overflow => self.overflow,
+        }
+    }
 }
 
 impl Default for Checks {
     /// Assertions only.
     fn default() -> Self {
-        Checks {
-            assertions: true,
-            races: false,
+        Checks::ASSERTIONS
+    }
+}
+
+/// The violated part of one of SV-COMP's memory-safety and overflow
+/// properties (its sub-property).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Violation {
+    /// A dereference of a null, dangling or out-of-bounds pointer.
+    Deref,
+    /// A double free, or a free of a pointer that is not the start of a
+    /// heap block.
+    Free,
+    /// A heap block no pointer reaches any more while it is allocated.
+    MemTrack,
+    /// Heap memory still allocated when the program ends.
+    MemCleanup,
+    /// A signed integer overflow or a shift out of range.
+    Overflow,
+}
+
+impl Violation {
+    /// SV-COMP's name of the (sub-)property (`valid-deref`, `no-overflow`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Violation::Deref => "valid-deref",
+            Violation::Free => "valid-free",
+            Violation::MemTrack => "valid-memtrack",
+            Violation::MemCleanup => "valid-memcleanup",
+            Violation::Overflow => "no-overflow",
         }
     }
+}
+
+/// A violation reached: what and why.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Violated {
+    /// The sub-property.
+    pub violation: Violation,
+    /// What happened, for users (`dereference of a null pointer`).
+    pub reason: String,
+}
+
+/// Heap memory at the end of the program, checked over the last state
+/// (not at a location): a block still allocated ([`Violation::MemCleanup`])
+/// or one nothing points to any more ([`Violation::MemTrack`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct AtExit {
+    /// What is violated when [`AtExit::condition`] holds.
+    pub violated: Violated,
+    /// The states in which it is.
+    pub condition: engine::ir::Cond,
 }
 
 /// What the last state of an error trace means.
@@ -255,6 +343,8 @@ pub enum TraceEnd {
     /// Two accesses race: indices into [`Lowered::races`], the first a
     /// write.
     Race(usize, usize),
+    /// A memory-safety or overflow property is violated.
+    Violation(Violated),
     /// Something not modelled was reached; the verdict must be `unknown`.
     GiveUp(GiveUp),
 }
@@ -294,11 +384,12 @@ impl Lowered {
         } else {
             0
         };
-        asserts + self.race_conditions
+        asserts + self.violations.len() + self.at_exit.len() + self.race_conditions
     }
 
     /// The states that are bugs: some thread is at an error location
-    /// (`reach_error()` was called) or two accesses race, as
+    /// (`reach_error()` was called), a checked property is violated, or
+    /// two accesses race, as
     /// [`Lowered::checks`] says. The program's error condition also
     /// holds at give-up locations; engines that can aim at real bugs look
     /// for states satisfying both.
@@ -315,6 +406,20 @@ impl Lowered {
                 .any(|(t, l)| last.locs.get(t.index()) == Some(l))
         {
             return TraceEnd::Error;
+        }
+        if let Some((_, _, v)) = self
+            .violations
+            .iter()
+            .find(|(t, l, _)| last.locs.get(t.index()) == Some(l))
+        {
+            return TraceEnd::Violation(v.clone());
+        }
+        if let Some(x) = self
+            .at_exit
+            .iter()
+            .find(|x| engine::interp::eval_cond(&x.condition, last).unwrap_or(false))
+        {
+            return TraceEnd::Violation(x.violated.clone());
         }
         if let Some((a, b)) = races::find(&self.races, last) {
             return TraceEnd::Race(a, b);

@@ -351,6 +351,7 @@ fn reduced_and_unreduced_lowerings_agree_on_races() {
     let races = Checks {
         assertions: false,
         races: true,
+        ..Checks::ASSERTIONS
     };
     run(0, DEFAULT_N / 2, races);
 }
@@ -365,6 +366,7 @@ fn reduced_and_unreduced_lowerings_agree_long() {
         Checks {
             assertions: !races,
             races,
+            ..Checks::ASSERTIONS
         },
     );
 }

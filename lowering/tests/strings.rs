@@ -18,10 +18,7 @@ fn lower(name: &str, body: &str) -> Lowered {
          int main(void) {{\n{body}\n  return 0;\n}}\n"
     );
     let options = Options {
-        checks: Checks {
-            assertions: true,
-            races: false,
-        },
+        checks: Checks::ASSERTIONS,
         ..Options::default()
     };
     common::lower_text("strings", name, &text, &options)

@@ -142,10 +142,32 @@ pub fn check_c(job: &Job, options: &Options, started: Instant) -> Result<CReport
     }
     .run(lowered);
     Ok(CReport {
-        report,
+        report: memtrack_unchecked(job, report, &lowered),
         unit,
         lowered,
     })
+}
+
+/// `valid-memsafety` includes `valid-memtrack` (no allocated block
+/// becomes unreachable), which the lowering does not check: a program that
+/// allocates heap memory and has no invalid dereference or free is not
+/// proved safe (SOUNDNESS.md, "Memory safety").
+fn memtrack_unchecked(job: &Job, report: Report, lowered: &Lowered) -> Report {
+    let memsafety = job.property == Some(sv_comp::property::Property::ValidMemsafety);
+    if !memsafety || !lowered.allocates || !matches!(report.outcome.verdict, Verdict::Safe(_)) {
+        return report;
+    }
+    let mut unknown = Report::of(Outcome {
+        verdict: Verdict::unknown(
+            UnknownKind::Unsupported,
+            "no invalid dereference or free is reachable (valid-deref and valid-free hold), \
+             but valid-memtrack (no allocated block becomes unreachable) is not checked for \
+             programs that allocate heap memory",
+        ),
+        stats: report.outcome.stats,
+    });
+    unknown.notes = report.notes;
+    unknown
 }
 
 /// An unknown outcome.

@@ -23,7 +23,8 @@ pub struct CInput {
 
 impl Default for CInput {
     /// What `ase check` does by default: the preprocessor's defaults, no
-    /// harness, the default lowering, assertions and data races checked.
+    /// harness, the default lowering, assertions, data races and memory
+    /// safety (without `valid-memtrack`) checked.
     fn default() -> Self {
         CInput {
             frontend: frontend::Options::default(),
@@ -31,8 +32,9 @@ impl Default for CInput {
             init: None,
             lowering: lowering::Options {
                 checks: lowering::Checks {
-                    assertions: true,
                     races: true,
+                    memsafety: true,
+                    ..lowering::Checks::ASSERTIONS
                 },
                 ..lowering::Options::default()
             },

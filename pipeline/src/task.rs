@@ -46,10 +46,15 @@ fn property_error(e: PropertyError) -> JobError {
 }
 
 /// Resolves the program, data model and property of a check of `path` (a
-/// program or a task) with an optional property file. `input`: the user's
-/// options; a task's data model applies unless they name one.
+/// program or a task) with an optional property: a property file, or
+/// SV-COMP's name of one (`no-overflow`; of a task, the one it lists under
+/// that name). `input`: the user's options; a task's data model applies
+/// unless they name one.
 pub fn resolve(path: &Path, property: Option<&Path>, input: &CInput) -> Result<Job, JobError> {
-    let read = |p: &Path| sv_comp::property::read(p).map_err(property_error);
+    let read = |p: &Path| match p.to_str().and_then(Property::named) {
+        Some(named) if !p.exists() => Ok(named),
+        _ => sv_comp::property::read(p).map_err(property_error),
+    };
     let mut input = input.clone();
     if !is_task(path) {
         let property = property.map(read).transpose()?;
@@ -67,9 +72,23 @@ pub fn resolve(path: &Path, property: Option<&Path>, input: &CInput) -> Result<J
         .input_file()
         .map_err(|e| JobError::Unsupported(e.to_string()))?
         .to_path_buf();
-    let property = match property {
-        Some(p) => read(p)?,
-        None => task.checkable_property().map_err(property_error)?.0,
+    let name = property
+        .filter(|p| !p.exists())
+        .and_then(|p| p.to_str())
+        .filter(|n| Property::named(n).is_some());
+    let property = match (property, name) {
+        (_, Some(name)) => match task.property_named(name).map_err(property_error)? {
+            Some((p, _)) => p,
+            None => {
+                return Err(JobError::Unsupported(format!(
+                    "the task `{}` does not list the property {name} (it lists {})",
+                    path.display(),
+                    task.property_names().join(", ")
+                )))
+            }
+        },
+        (Some(p), None) => read(p)?,
+        (None, None) => task.checkable_property().map_err(property_error)?.0,
     };
     check_only(&property, &mut input);
     if input.frontend.data_model == frontend::DataModelChoice::Auto {
@@ -88,11 +107,32 @@ pub fn resolve(path: &Path, property: Option<&Path>, input: &CInput) -> Result<J
 }
 
 /// An SV-COMP property is checked alone: `unreach-call` without races,
-/// `no-data-race` without assertions.
-fn check_only(property: &Property, input: &mut CInput) {
-    let races = matches!(property, Property::NoDataRace);
-    input.lowering.checks = lowering::Checks {
-        assertions: !races,
-        races,
+/// the others without assertions (reaching `reach_error()` aborts).
+pub fn check_only(property: &Property, input: &mut CInput) {
+    let none = lowering::Checks {
+        assertions: false,
+        races: false,
+        memsafety: false,
+        memcleanup: false,
+        overflow: false,
+    };
+    input.lowering.checks = match property {
+        Property::UnreachCall { .. } => lowering::Checks::ASSERTIONS,
+        Property::NoDataRace => lowering::Checks {
+            races: true,
+            ..none
+        },
+        Property::ValidMemsafety => lowering::Checks {
+            memsafety: true,
+            ..none
+        },
+        Property::ValidMemcleanup => lowering::Checks {
+            memcleanup: true,
+            ..none
+        },
+        Property::NoOverflow => lowering::Checks {
+            overflow: true,
+            ..none
+        },
     };
 }

@@ -77,6 +77,7 @@ RECORDED = [
     ("invalid.txt", 2, None, "ERROR (invalid input)", "ERROR (no verdict)"),
     ("crash.txt", 101, None, "ERROR (panic)", "ERROR (panic)"),
     ("false-race.txt", 1, None, result.RESULT_FALSE_DATARACE, result.RESULT_FALSE_DATARACE),
+    ("false-deref.txt", 1, None, result.RESULT_FALSE_DEREF, result.RESULT_FALSE_DEREF),
     ("garbage.txt", None, 9, result.RESULT_ERROR, "ERROR (no verdict)"),
 ]
 # The command line of the recordings.
@@ -259,7 +260,9 @@ def check_module(checks, ase, version):
          result.RESULT_UNKNOWN, 3)
     case("FALSE(no-data-race) line", ["unsafe: a data race", "Verification result: FALSE(no-data-race)"],
          result.RESULT_FALSE_DATARACE, 1)
-    case("another property's FALSE", ["Verification result: FALSE(no-overflow)"],
+    case("FALSE(no-overflow) line", ["Verification result: FALSE(no-overflow)"],
+         result.RESULT_FALSE_OVERFLOW, 1)
+    case("another property's FALSE", ["Verification result: FALSE(termination)"],
          "ERROR (unexpected verdict)", 1)
     case("result line, then a signal", false_lines, result.RESULT_FALSE_REACH, signal=11)
     case("result line, then a timeout", false_lines, result.RESULT_FALSE_REACH, signal=9,

@@ -10,7 +10,14 @@
 //!   them not atomically. Its property file reads
 //!   `CHECK( init(main()), LTL(G ! data-race) )`.
 //!
-//! Both are read whitespace-insensitively. Every other property is reported
+//! - `valid-memsafety`: no invalid dereference (`valid-deref`), no invalid
+//!   free (`valid-free`), no allocated block lost (`valid-memtrack`); its
+//!   file lists the three `CHECK( init(main()), LTL(G valid-...) )`.
+//! - `valid-memcleanup`: no memory allocated when the program ends.
+//! - `no-overflow`: no signed integer overflow,
+//!   `CHECK( init(main()), LTL(G ! overflow) )`.
+//!
+//! All are read whitespace-insensitively. Every other property is reported
 //! as unsupported, so the caller answers `unknown` with the reason.
 
 use std::path::Path;
@@ -20,7 +27,13 @@ use std::path::Path;
 pub const ERROR_FUNCTIONS: [&str; 2] = ["reach_error", "__VERIFIER_error"];
 
 /// SV-COMP's names of the properties `ase` checks ([`Property::name`]).
-pub const NAMES: [&str; 2] = ["unreach-call", "no-data-race"];
+pub const NAMES: [&str; 5] = [
+    "unreach-call",
+    "no-data-race",
+    "valid-memsafety",
+    "valid-memcleanup",
+    "no-overflow",
+];
 
 /// A property `ase` can check.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -32,6 +45,12 @@ pub enum Property {
     },
     /// `G ! data-race` from `main`: no data race.
     NoDataRace,
+    /// `G valid-free`, `G valid-deref` and `G valid-memtrack` from `main`.
+    ValidMemsafety,
+    /// `G valid-memcleanup` from `main`.
+    ValidMemcleanup,
+    /// `G ! overflow` from `main`: no signed integer overflow.
+    NoOverflow,
 }
 
 impl Property {
@@ -40,7 +59,25 @@ impl Property {
         match self {
             Property::UnreachCall { .. } => "unreach-call",
             Property::NoDataRace => "no-data-race",
+            Property::ValidMemsafety => "valid-memsafety",
+            Property::ValidMemcleanup => "valid-memcleanup",
+            Property::NoOverflow => "no-overflow",
         }
+    }
+
+    /// The property of SV-COMP's name `name` (`unreach-call` is that of
+    /// `reach_error`).
+    pub fn named(name: &str) -> Option<Property> {
+        Some(match name {
+            "unreach-call" => Property::UnreachCall {
+                function: ERROR_FUNCTIONS[0].into(),
+            },
+            "no-data-race" => Property::NoDataRace,
+            "valid-memsafety" => Property::ValidMemsafety,
+            "valid-memcleanup" => Property::ValidMemcleanup,
+            "no-overflow" => Property::NoOverflow,
+            _ => return None,
+        })
     }
 }
 
@@ -58,7 +95,10 @@ pub enum PropertyError {
     },
     /// A property `ase` does not check (memory safety, termination,
     /// overflows, ...), or text that is not a property.
-    #[error("unsupported property {name} (`{text}`): ase checks unreach-call and no-data-race")]
+    #[error(
+        "unsupported property {name} (`{text}`): ase checks unreach-call, no-data-race, \
+         valid-memsafety, valid-memcleanup and no-overflow"
+    )]
     Unsupported {
         /// The property's name: SV-COMP's for the well-known formulas, else
         /// the file name.
@@ -78,8 +118,21 @@ pub fn parse(text: &str, file_name: &str) -> Result<Property, PropertyError> {
         .chars()
         .filter(|c| !c.is_whitespace())
         .collect();
-    if formula == "CHECK(init(main()),LTL(G!data-race))" {
-        return Ok(Property::NoDataRace);
+    const FORMULAS: [(&str, Property); 4] = [
+        ("CHECK(init(main()),LTL(G!data-race))", Property::NoDataRace),
+        ("CHECK(init(main()),LTL(G!overflow))", Property::NoOverflow),
+        (
+            "CHECK(init(main()),LTL(Gvalid-memcleanup))",
+            Property::ValidMemcleanup,
+        ),
+        (
+            "CHECK(init(main()),LTL(Gvalid-free))CHECK(init(main()),LTL(Gvalid-deref))\
+             CHECK(init(main()),LTL(Gvalid-memtrack))",
+            Property::ValidMemsafety,
+        ),
+    ];
+    if let Some((_, p)) = FORMULAS.iter().find(|(f, _)| *f == formula) {
+        return Ok(p.clone());
     }
     if let Some(function) = formula
         .strip_prefix("CHECK(init(main()),LTL(G!call(")
@@ -105,9 +158,9 @@ fn known_name(formula: &str) -> Option<&'static str> {
             "unreach-call (of a function other than reach_error)",
         ),
         ("Fend", "termination"),
-        ("Gvalid-free", "valid-memsafety"),
-        ("Gvalid-memcleanup", "valid-memcleanup"),
-        ("G!overflow", "no-overflow"),
+        ("Gvalid-free", "valid-memsafety (of another form)"),
+        ("Gvalid-memcleanup", "valid-memcleanup (of another form)"),
+        ("G!overflow", "no-overflow (of another form)"),
         ("G!data-race", "no-data-race (of another form)"),
         ("Gdefined", "def-behavior"),
     ];
@@ -171,7 +224,7 @@ mod tests {
             ("CHECK( init(main()), LTL(F end) )", "termination"),
             ("CHECK( init(foo()), LTL(G ! data-race) )", "no-data-race (of another form)"),
             ("CHECK( init(main()), LTL(G ! call(foo())) )", "unreach-call (of a function other than reach_error)"),
-            ("CHECK( init(main()), LTL(G valid-free) )\nCHECK( init(main()), LTL(G valid-deref) )", "valid-memsafety"),
+            ("CHECK( init(main()), LTL(G valid-free) )\nCHECK( init(main()), LTL(G valid-deref) )", "valid-memsafety (of another form)"),
             ("garbage", "file"),
         ] {
             match parse(text, "file") {
@@ -179,5 +232,22 @@ mod tests {
                 other => panic!("{text}: {other:?}"),
             }
         }
+    }
+
+    #[test]
+    fn memory_safety_and_overflow() {
+        for (text, p) in [
+            ("CHECK( init(main()), LTL(G ! overflow) )\n", Property::NoOverflow),
+            ("CHECK( init(main()), LTL(G valid-memcleanup) )", Property::ValidMemcleanup),
+            (
+                "CHECK( init(main()), LTL(G valid-free) )\nCHECK( init(main()), LTL(G valid-deref) )\nCHECK( init(main()), LTL(G valid-memtrack) )\n",
+                Property::ValidMemsafety,
+            ),
+        ] {
+            assert_eq!(parse(text, "x").unwrap(), p, "{text}");
+            assert_eq!(Property::named(p.name()), Some(p.clone()));
+            assert!(NAMES.contains(&p.name()));
+        }
+        assert_eq!(Property::named("termination"), None);
     }
 }

@@ -194,10 +194,10 @@ pub fn run_task(task: &TaskRef, opts: &RunOptions) -> Row {
             return row;
         }
     };
-    let property_file = match def.property_named(&opts.property) {
+    let (property_file, expected_sub) = match def.property_named(&opts.property) {
         Ok(Some((_, entry))) => {
             row.expected = entry.expected_verdict;
-            entry.property_file.clone()
+            (entry.property_file.clone(), entry.subproperty.clone())
         }
         Ok(None) => {
             let listed = def.property_names();
@@ -318,6 +318,20 @@ pub fn run_task(task: &TaskRef, opts: &RunOptions) -> Row {
     let verdict = row.verdict_bool();
     row.status = score::status(row.expected, verdict);
     row.score = score::points(row.expected, verdict);
+    // A `false` naming another sub-property than the expected one
+    // (`valid-free` for `valid-deref`) is wrong, as in SV-COMP.
+    let answered_sub = json
+        .as_ref()
+        .and_then(|v| v["verification_result"].as_str())
+        .and_then(|r| r.strip_prefix("FALSE(")?.strip_suffix(')'))
+        .map(str::to_string);
+    if let (Some(false), Some(want), Some(got)) = (verdict, &expected_sub, &answered_sub) {
+        if want != got {
+            row.status = score::Status::Wrong;
+            row.score = score::points(Some(true), Some(false));
+            row.reason = format!("false({got}), expected false({want})");
+        }
+    }
     row
 }
 

@@ -324,9 +324,14 @@ mod tests {
         assert_eq!(t.checkable_property().unwrap().0, Property::NoDataRace);
         assert_eq!(t.property_names(), ["no-data-race", "unreach-call"]);
 
+        // A valid-memsafety file without its three checks.
         let t = task(&[("memsafety.prp", true)]);
         assert!(t.property_named("unreach-call").unwrap().is_none());
-        assert_eq!(t.property_names(), ["valid-memsafety"]);
+        assert!(matches!(
+            t.property_named("valid-memsafety"),
+            Err(PropertyError::Unsupported { .. })
+        ));
+        assert_eq!(t.property_names(), ["valid-memsafety (of another form)"]);
 
         // unreach-call of another function: listed, but not checkable.
         let t = task(&[("foo.prp", true)]);

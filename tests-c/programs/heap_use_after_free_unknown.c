@@ -1,5 +1,5 @@
 // expect: unknown
-// args: --no-races
+// args: --no-races --no-memsafety
 // true verdict: safe
 // a worker reads a heap object that main may already have freed: use after free gives up (memory safety is not this property)
 #include <pthread.h>

@@ -50,19 +50,38 @@ pub const UNREACH_CALL: &str = "CHECK( init(main()), LTL(G ! call(reach_error())
 /// SV-COMP's data-race property.
 pub const NO_DATA_RACE: &str = "CHECK( init(main()), LTL(G ! data-race) )";
 
+/// SV-COMP's formula of a memory-safety or overflow (sub-)property.
+pub fn violation_formula(v: lowering::Violation) -> String {
+    let f = match v {
+        lowering::Violation::Overflow => "! overflow",
+        other => other.name(),
+    };
+    format!("CHECK( init(main()), LTL(G {f}) )")
+}
+
 /// The specification a witness of a lowered program speaks about: a
-/// violation witness of a race trace is one of `no-data-race`; otherwise
-/// the properties checked, one per line.
-pub fn specification(checks: lowering::Checks, race_trace: bool) -> String {
-    if race_trace {
+/// violation witness of a race trace is one of `no-data-race`, of a
+/// violation trace one of its sub-property; otherwise the properties
+/// checked, one per line.
+pub fn specification(checks: lowering::Checks, trace: Option<&source::SourceTrace>) -> String {
+    if trace.is_some_and(|t| t.race.is_some()) {
         return NO_DATA_RACE.to_string();
+    }
+    if let Some(v) = trace.and_then(|t| t.violation.as_ref()) {
+        return violation_formula(v.violation);
     }
     let mut lines = Vec::new();
     if checks.assertions {
-        lines.push(UNREACH_CALL);
+        lines.push(UNREACH_CALL.to_string());
     }
     if checks.races {
-        lines.push(NO_DATA_RACE);
+        lines.push(NO_DATA_RACE.to_string());
+    }
+    use lowering::Violation::*;
+    for v in [Free, Deref, MemTrack, MemCleanup, Overflow] {
+        if checks.covers(v) {
+            lines.push(violation_formula(v));
+        }
     }
     lines.join("\n")
 }

@@ -147,6 +147,8 @@ pub enum Event {
     },
     /// The error (`reach_error()`, a failing assertion) was reached.
     Error,
+    /// A memory-safety or overflow property was violated.
+    Violation(lowering::Violated),
 }
 
 /// One step of the IR trace at the C level.
@@ -192,6 +194,9 @@ pub struct SourceTrace {
     /// When the trace ends in a data race: the two accesses that can both
     /// happen next.
     pub race: Option<[RaceSide; 2]>,
+    /// When the trace ends in a violation of a memory-safety or overflow
+    /// property: which, and why.
+    pub violation: Option<lowering::Violated>,
 }
 
 /// One of the two accesses of a data race.
@@ -379,6 +384,13 @@ pub fn build(unit: &ParsedUnit, file: &Path, lowered: &Lowered, trace: &Trace) -
         if lowered.errors.contains(&(th, tr.to)) {
             events.push(Event::Error);
         }
+        if let Some((_, _, v)) = lowered
+            .violations
+            .iter()
+            .find(|(t, l, _)| *t == th && *l == tr.to)
+        {
+            events.push(Event::Violation(v.clone()));
+        }
         steps.push(Step {
             index: i + 1,
             transition: ts.transition,
@@ -392,7 +404,12 @@ pub fn build(unit: &ParsedUnit, file: &Path, lowered: &Lowered, trace: &Trace) -
         });
     }
     let last = trace.steps.last().map_or(&trace.initial, |s| &s.state);
-    let race = match lowered.trace_end(last) {
+    let end = lowered.trace_end(last);
+    let violation = match &end {
+        lowering::TraceEnd::Violation(v) => Some(v.clone()),
+        _ => None,
+    };
+    let race = match end {
         lowering::TraceEnd::Race(a, b) => Some([a, b].map(|i| {
             let r = &lowered.races[i];
             let at = r.span.and_then(|s| loc.locate(s));
@@ -418,5 +435,6 @@ pub fn build(unit: &ParsedUnit, file: &Path, lowered: &Lowered, trace: &Trace) -
         threads,
         steps,
         race,
+        violation,
     }
 }

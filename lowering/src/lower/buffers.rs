@@ -17,10 +17,11 @@ use frontend::lang_c::visit::{self, Visit};
 
 use super::expr::{Res, Val};
 use super::heap::{is_sizeof, sizeof_times};
-use super::Lowerer;
+use super::{Lowerer, Ub};
 use crate::error::{LowerError, Result};
 use crate::term::{and, any, cmp};
 use crate::types::{CType, IntTy};
+use crate::Violation;
 
 /// The callee of a call expression (through casts): `malloc` or `calloc`.
 fn allocation(e: &Expression) -> Option<&CallExpression> {
@@ -128,6 +129,19 @@ impl Lowerer<'_> {
                 };
                 let count = self.allocated_count(call, span)?;
                 let len = self.buffer_length(&p.node.name, span)?;
+                if self.checks.memsafety || self.checks.memcleanup {
+                    // `p` is the only pointer to its block (it is never
+                    // read): a block it still holds is lost.
+                    let held = cmp(CmpOp::Ge, Term::Var(len), Term::Const(1));
+                    self.give_up_where(
+                        held,
+                        Ub::violates(
+                            Violation::MemTrack,
+                            "the only pointer to an allocated heap block is overwritten",
+                        ),
+                        span,
+                    );
+                }
                 let n = match &count {
                     Some(e) => self.eval(e)?,
                     None => Val::int(1),
@@ -173,7 +187,10 @@ impl Lowerer<'_> {
                 }
                 self.give_up_where(
                     any(outside),
-                    "a store outside a heap buffer (out of bounds, freed or not allocated)",
+                    Ub::violates(
+                        Violation::Deref,
+                        "a store outside a heap buffer (out of bounds, freed or not allocated)",
+                    ),
                     span,
                 );
                 Ok(true)

@@ -8,10 +8,11 @@ use frontend::lang_c::ast::{
 };
 use frontend::lang_c::span::{Node, Span};
 
-use super::{Binding, Lowerer, ObjId};
+use super::{Binding, Lowerer, ObjId, Ub};
 use crate::error::{LowerError, Result};
 use crate::term::{add, and, any, cmp, mul, neg, nl, not, range_of, sub, within, Range};
 use crate::types::{common_type, promote, CType, IntTy, Types};
+use crate::Violation;
 
 /// Most cases one expression may split into.
 const MAX_CASES: usize = 2048;
@@ -22,7 +23,7 @@ pub enum Res {
     /// A value.
     Val(Term),
     /// Undefined or unmodelled behaviour: the program gives up here.
-    Ub(String),
+    Ub(super::Ub),
 }
 
 /// A value: one term per case; the case conditions partition the states.
@@ -57,7 +58,7 @@ pub enum Target {
     /// The object and the offset of the place's first cell in it.
     Cell(ObjId, u64),
     /// Undefined behaviour (an invalid pointer, an index out of bounds).
-    Ub(String),
+    Ub(super::Ub),
     /// An element of the tail of a heap array of run-time length
     /// ([`super::tails`]): the tracked one or another, at address `addr`.
     Tail {
@@ -351,7 +352,7 @@ impl Lowerer<'_> {
 
     /// The conditions under which a value is non-zero and zero, and its
     /// give-up cases.
-    pub(crate) fn truth(&mut self, v: &Val) -> (Cond, Cond, Vec<(Cond, String)>) {
+    pub(crate) fn truth(&mut self, v: &Val) -> (Cond, Cond, Vec<(Cond, super::Ub)>) {
         let (mut t, mut f, mut ub) = (Cond::False, Cond::False, Vec::new());
         for (c, r) in &v.cases {
             match r {
@@ -945,6 +946,7 @@ impl Lowerer<'_> {
                         ty: CType::Array(elem, n),
                     }) => {
                         let esz = self.types.cells(&elem);
+                        let arr = CType::Array(elem.clone(), n);
                         let idx = self.eval(&b.node.rhs)?;
                         let mut out = Vec::new();
                         for (pc, t) in cases {
@@ -966,10 +968,7 @@ impl Lowerer<'_> {
                                                 off + *k as u64 * esz,
                                             );
                                         } else {
-                                            out.push((
-                                                c,
-                                                Target::Ub("array index out of bounds".into()),
-                                            ));
+                                            out.push((c, self.out_of_bounds(*o, *off, &arr)));
                                         }
                                     }
                                     (Target::Cell(o, off), Res::Val(i)) => {
@@ -987,7 +986,7 @@ impl Lowerer<'_> {
                                         }
                                         out.push((
                                             and(c.clone(), not(any(inside))),
-                                            Target::Ub("array index out of bounds".into()),
+                                            self.out_of_bounds(*o, *off, &arr),
                                         ));
                                     }
                                 }
@@ -1082,8 +1081,20 @@ impl Lowerer<'_> {
                         hit.push(at.clone());
                         self.heap_target(&mut out, and(c.clone(), at), o, off);
                     }
+                    // A null pointer is invalid whatever the model; another
+                    // address may be one the model does not resolve (a part
+                    // of an object of another type).
+                    let null = cmp(CmpOp::Eq, t.clone(), Term::Const(0));
+                    let other = and(c, not(any(hit)));
                     out.push((
-                        and(c, not(any(hit))),
+                        and(other.clone(), null.clone()),
+                        Target::Ub(Ub::violates(
+                            Violation::Deref,
+                            "dereference of a null pointer",
+                        )),
+                    ));
+                    out.push((
+                        and(other, not(null)),
                         Target::Ub("invalid pointer dereference".into()),
                     ));
                 }
@@ -1112,9 +1123,26 @@ impl Lowerer<'_> {
                 out.push((and(c.clone(), inside.clone()), Target::Cell(o, off)));
                 out.push((
                     and(c, not(inside)),
-                    Target::Ub("access past the length of an array of run-time length".into()),
+                    Target::Ub(Ub::violates(
+                        Violation::Deref,
+                        "access past the length of an array of run-time length",
+                    )),
                 ));
             }
+        }
+    }
+
+    /// An index out of the bounds of the array `arr` at `(o, off)`: a
+    /// violation of `valid-deref` when the array is the whole object (the
+    /// address is outside it); an index past a member or a row of an
+    /// object may still address the object, which the model does not
+    /// resolve.
+    fn out_of_bounds(&self, o: ObjId, off: u64, arr: &CType) -> Target {
+        let reason = "array index out of bounds";
+        if off == 0 && self.objects[o].ty == *arr && !self.tails.contains_key(&o) {
+            Target::Ub(Ub::violates(Violation::Deref, reason))
+        } else {
+            Target::Ub(reason.into())
         }
     }
 
@@ -1128,7 +1156,10 @@ impl Lowerer<'_> {
                 self.within_length(out, and(c.clone(), live.clone()), o, off);
                 out.push((
                     and(c, not(live)),
-                    Target::Ub("access to heap memory that is freed or not allocated".into()),
+                    Target::Ub(Ub::violates(
+                        Violation::Deref,
+                        "access to heap memory that is freed or not allocated",
+                    )),
                 ));
             }
         }
@@ -1168,7 +1199,7 @@ impl Lowerer<'_> {
                         sub(neg(x.clone()), Term::Const(1))
                     };
                     if t.signed {
-                        Ok(vec![(Cond::True, Res::Val(r))])
+                        Ok(me.signed_result(r, t))
                     } else {
                         me.wrap(r, t, span)
                     }
@@ -1383,7 +1414,7 @@ impl Lowerer<'_> {
         let ty = CType::Int(ct);
         let finish = move |me: &mut Self, t: Term| -> Result<Vec<(Cond, Res)>> {
             if ct.signed {
-                Ok(vec![(Cond::True, Res::Val(t))])
+                Ok(me.signed_result(t, ct))
             } else {
                 me.wrap(t, ct, span)
             }
@@ -1418,7 +1449,7 @@ impl Lowerer<'_> {
                         let zero = cmp(CmpOp::Eq, y.clone(), Term::Const(0));
                         let q = nl(nop, x.clone(), y.clone());
                         let q = if ct.signed {
-                            vec![(Cond::True, Res::Val(q))]
+                            me.signed_result(q, ct)
                         } else {
                             me.wrap(q, ct, span)?
                         };
@@ -1430,6 +1461,19 @@ impl Lowerer<'_> {
                     };
                     if *k == 0 {
                         return Ok(vec![(Cond::True, Res::Ub("division by zero".into()))]);
+                    }
+                    if *k == -1 && ct.signed && me.checks.overflow {
+                        // `min / -1` (and `min % -1`) is not representable.
+                        let min = cmp(
+                            CmpOp::Eq,
+                            x.clone(),
+                            Term::literal(ct.min()).expect("64-bit"),
+                        );
+                        let mut out = vec![(min.clone(), Res::Ub(overflow()))];
+                        for (c, r) in me.divide(x.clone(), *k, rem, false, span)? {
+                            out.push((and(not(min.clone()), c), r));
+                        }
+                        return Ok(out);
                     }
                     me.divide(x.clone(), *k, rem, false, span)
                 })
@@ -1558,15 +1602,26 @@ impl Lowerer<'_> {
         span: Span,
     ) -> Result<Vec<(Cond, Res)>> {
         if !(0..62).contains(&k) || k >= i64::from(ct.bits) {
-            return Ok(vec![(
-                Cond::True,
-                Res::Ub("shift amount out of range".into()),
-            )]);
+            return Ok(vec![(Cond::True, Res::Ub(shift_out_of_range()))]);
         }
         if left {
             let t = mul(1i64 << k, x.clone());
             if ct.signed {
-                Ok(vec![(Cond::True, Res::Val(t))])
+                // A negative left operand is undefined too.
+                let negative = cmp(CmpOp::Lt, x.clone(), Term::Const(0));
+                let mut out = Vec::new();
+                if self.checks.overflow && self.range(x).lo.is_none_or(|l| l < 0) {
+                    out.push((negative.clone(), Res::Ub(overflow())));
+                }
+                for (c, r) in self.signed_result(t, ct) {
+                    let c = if out.is_empty() {
+                        c
+                    } else {
+                        and(not(negative.clone()), c)
+                    };
+                    out.push((c, r));
+                }
+                Ok(out)
             } else {
                 self.wrap(t, ct, span)
             }
@@ -1600,11 +1655,24 @@ impl Lowerer<'_> {
                 out.push((and(at.clone(), c), r));
             }
         }
-        out.push((
-            not(any(inside)),
-            Res::Ub("shift amount out of range".into()),
-        ));
+        out.push((not(any(inside)), Res::Ub(shift_out_of_range())));
         Ok(out)
+    }
+
+    /// The value `t` of signed type `ct`: as it is (values out of range
+    /// wrap when stored, SOUNDNESS.md "Assumed"), or, when overflows are
+    /// checked, an overflow where it leaves the type's range.
+    pub(crate) fn signed_result(&self, t: Term, ct: IntTy) -> Vec<(Cond, Res)> {
+        let r = self.range(&t);
+        let inside = r.lo.is_some_and(|l| l >= ct.min()) && r.hi.is_some_and(|h| h <= ct.max());
+        if !self.checks.overflow || inside {
+            return vec![(Cond::True, Res::Val(t))];
+        }
+        let fits = within(&t, ct.min(), ct.max());
+        vec![
+            (fits.clone(), Res::Val(t)),
+            (not(fits), Res::Ub(overflow())),
+        ]
     }
 
     /// The type of an expression without evaluating it (for `sizeof`).
@@ -1674,7 +1742,7 @@ pub enum TargetVar {
     Var(VarId),
     /// A tail element that is not tracked: the store does nothing.
     Skip,
-    Ub(String),
+    Ub(super::Ub),
 }
 
 impl Val {
@@ -1810,4 +1878,14 @@ pub(crate) fn compound_operator(op: B) -> B {
         B::AssignBitwiseOr => B::BitwiseOr,
         _ => B::BitwiseXor,
     }
+}
+
+/// A signed integer overflow (`no-overflow`).
+fn overflow() -> Ub {
+    Ub::violates(Violation::Overflow, "signed integer overflow")
+}
+
+/// A shift by a negative amount or one of at least the width (`no-overflow`).
+fn shift_out_of_range() -> Ub {
+    Ub::violates(Violation::Overflow, "shift amount out of range")
 }

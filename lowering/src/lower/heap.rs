@@ -17,10 +17,11 @@ use frontend::lang_c::span::{Node, Span};
 
 use super::expr::{Res, Val};
 use super::tails::TAIL_SPACE;
-use super::{Lowerer, ObjId};
+use super::{Lowerer, ObjId, Ub};
 use crate::error::{LowerError, Result};
 use crate::term::{and, any, cmp, not, within, Range};
 use crate::types::{CType, IntTy};
+use crate::Violation;
 
 /// Whether `e` is `sizeof(T)` or `sizeof e`.
 pub(super) fn is_sizeof(e: &Node<Expression>) -> bool {
@@ -454,14 +455,20 @@ impl Lowerer<'_> {
                 self.give_up_edge(
                     cur,
                     and(c.clone(), and(at, not(live))),
-                    "double free (or free of heap memory not yet allocated)",
+                    Ub::violates(
+                        Violation::Free,
+                        "double free (or free of heap memory not yet allocated)",
+                    ),
                     span,
                 );
             }
             self.give_up_edge(
                 cur,
                 and(c, not(any(hit))),
-                "free of a pointer that is not the start of a heap object",
+                Ub::violates(
+                    Violation::Free,
+                    "free of a pointer that is not the start of a heap object",
+                ),
                 span,
             );
         }

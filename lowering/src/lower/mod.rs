@@ -20,7 +20,9 @@ mod stmt;
 mod strings;
 mod sync;
 mod tails;
+mod ub;
 pub use tails::TAIL_ERROR;
+pub(crate) use ub::Ub;
 
 use std::collections::{HashMap, HashSet, VecDeque};
 
@@ -143,6 +145,7 @@ struct ThreadState {
     /// memory more than once).
     split: bool,
     give_ups: HashMap<crate::GiveUp, Loc>,
+    violations: HashMap<crate::Violated, Loc>,
     /// How many loops (not unrolled) enclose the statement being lowered:
     /// a `pthread_create` inside one may run any number of times.
     pub(crate) loops: usize,
@@ -176,7 +179,7 @@ pub struct Lowerer<'a> {
     assigned_names: HashSet<String>,
     /// Write-only heap buffers ([`buffers`]) and their length objects.
     write_only: HashSet<String>,
-    buffer_lengths: HashMap<String, ObjId>,
+    pub(crate) buffer_lengths: HashMap<String, ObjId>,
     /// Names used as values somewhere in the file.
     used_names: HashSet<String>,
     pub(crate) threads: Vec<ThreadInst>,
@@ -1336,21 +1339,40 @@ impl<'a> Lowerer<'a> {
         l
     }
 
-    /// Gives up where `bad` holds, else goes on (a new current location).
-    pub(crate) fn give_up_where(&mut self, bad: Cond, reason: &str, span: Span) {
+    /// Gives up where `bad` holds (or, for a checked violation, errs),
+    /// else goes on (a new current location).
+    pub(crate) fn give_up_where(&mut self, bad: Cond, ub: impl Into<Ub>, span: Span) {
         let Some(cur) = self.t.cur else {
             return;
         };
         let next = self.new_loc(Some(span));
-        self.give_up_edge(cur, bad.clone(), reason, span);
+        self.give_up_edge(cur, bad.clone(), ub, span);
         self.plain_edge(cur, next, crate::term::not(bad), vec![], Some(span));
         self.t.cur = Some(next);
     }
 
-    /// An edge to the give-up location of `reason`.
-    pub(crate) fn give_up_edge(&mut self, from: Loc, guard: Cond, reason: &str, span: Span) {
-        let g = self.give_up(reason);
-        self.plain_edge(from, g, guard, vec![], Some(span));
+    /// An edge to where `ub` leads: the error location of its violation
+    /// when that is checked, else the give-up location of its reason.
+    pub(crate) fn give_up_edge(&mut self, from: Loc, guard: Cond, ub: impl Into<Ub>, span: Span) {
+        let ub = ub.into();
+        let to = match ub.violation.filter(|&v| self.checks.covers(v)) {
+            Some(violation) => self.violation_loc(crate::Violated {
+                violation,
+                reason: ub.reason,
+            }),
+            None => self.give_up(&ub.reason),
+        };
+        self.plain_edge(from, to, guard, vec![], Some(span));
+    }
+
+    /// The error location of a violation in the current thread.
+    fn violation_loc(&mut self, violated: crate::Violated) -> Loc {
+        if let Some(&l) = self.t.violations.get(&violated) {
+            return l;
+        }
+        let l = self.t.cfg.loc(LocKind::Violation(violated.clone()), None);
+        self.t.violations.insert(violated, l);
+        l
     }
 
     /// Binds a name in the innermost scope.

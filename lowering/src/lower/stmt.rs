@@ -456,7 +456,7 @@ impl Lowerer<'_> {
             Ok(v) => v,
             Err(err) => return self.touch_places(e, &err),
         };
-        let ubs: Vec<(Cond, String)> = v
+        let ubs: Vec<(Cond, super::Ub)> = v
             .cases
             .iter()
             .filter_map(|(c, r)| match r {

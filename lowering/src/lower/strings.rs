@@ -387,11 +387,10 @@ impl Lowerer<'_> {
                 Target::Cell(o, off) if c < room * esz => {
                     self.within_length(&mut cases, cond.clone(), *o, off + c)
                 }
-                Target::Cell(..) => cases.push((cond.clone(), Target::Ub(reason.to_string()))),
-                Target::Tail { .. } => cases.push((
-                    cond.clone(),
-                    Target::Ub(super::tails::TAIL_MEMBER.to_string()),
-                )),
+                Target::Cell(..) => cases.push((cond.clone(), Target::Ub(reason.into()))),
+                Target::Tail { .. } => {
+                    cases.push((cond.clone(), Target::Ub(super::tails::TAIL_MEMBER.into())))
+                }
                 ub => cases.push((cond.clone(), ub.clone())),
             }
         }
@@ -405,7 +404,7 @@ impl Lowerer<'_> {
             Source::Literal(chars) => Ok(match chars.get(c as usize) {
                 Some(&k) => Val::term(Term::Const(k), CType::Int(IntTy::CHAR)),
                 None => Val {
-                    cases: vec![(Cond::True, Res::Ub(reason.to_string()))],
+                    cases: vec![(Cond::True, Res::Ub(reason.into()))],
                     ty: CType::Int(IntTy::CHAR),
                 },
             }),
@@ -441,7 +440,7 @@ impl Lowerer<'_> {
         self.give_up_edge(
             cur,
             overlap.clone(),
-            &format!("`{name}` between overlapping objects (undefined behaviour)"),
+            format!("`{name}` between overlapping objects (undefined behaviour)"),
             span,
         );
         self.plain_edge(cur, next, not(overlap), vec![], Some(span));

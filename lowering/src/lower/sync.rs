@@ -69,7 +69,7 @@ pub(crate) fn is_sync_builtin(name: &str) -> bool {
 }
 
 /// A barrier's cell, count and released-waiters cell, or why it has none.
-type BarrierCell = std::result::Result<(VarId, i64, VarId), String>;
+type BarrierCell = std::result::Result<(VarId, i64, VarId), super::Ub>;
 
 /// A `pthread_key_create` call site.
 #[derive(Clone, Debug)]

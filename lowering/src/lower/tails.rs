@@ -26,10 +26,11 @@ use engine::ir::{CmpOp, Cond, Term, VarId};
 use frontend::lang_c::span::Span;
 
 use super::expr::Target;
-use super::{Lowerer, ObjId, ERROR};
+use super::{Lowerer, ObjId, Ub, ERROR};
 use crate::error::{LowerError, Result};
 use crate::term::{add, and, any, cmp, not, or, sub, Range};
 use crate::types::CType;
+use crate::Violation;
 
 /// Addresses reserved for each tail (one per element: a tail holds fewer
 /// elements).
@@ -163,11 +164,17 @@ impl Lowerer<'_> {
             out.push((and(here.clone(), and(inside, not(at))), target(false)));
             out.push((
                 and(here, and(space.clone(), cmp(CmpOp::Ge, i, end))),
-                Target::Ub("access past the length of an array of run-time length".into()),
+                Target::Ub(Ub::violates(
+                    Violation::Deref,
+                    "access past the length of an array of run-time length",
+                )),
             ));
             out.push((
                 and(and(c.clone(), not(live)), space),
-                Target::Ub("access to heap memory that is freed or not allocated".into()),
+                Target::Ub(Ub::violates(
+                    Violation::Deref,
+                    "access to heap memory that is freed or not allocated",
+                )),
             ));
         }
         any(hit)
@@ -228,7 +235,8 @@ impl Lowerer<'_> {
         v
     }
 
-    /// An edge to the error location once tails exist: to the error while
+    /// An edge to the error location (or a violation's) once tails exist:
+    /// to the error while
     /// no tail is allocated; else to a give-up when the thread's last tail
     /// read was exact, and nowhere otherwise (the model whose tracked index
     /// is that read's covers it). `None`: an ordinary edge.
@@ -238,7 +246,8 @@ impl Lowerer<'_> {
         guard: &Cond,
     ) -> Option<Vec<(Cond, super::Loc)>> {
         let used = self.tail_used?;
-        if to != ERROR {
+        let violation = matches!(self.t.cfg.locs[to].kind, crate::cfg::LocKind::Violation(_));
+        if to != ERROR && !violation {
             return None;
         }
         let flag = self.tail_exact();
@@ -248,7 +257,7 @@ impl Lowerer<'_> {
             reason: TAIL_ERROR.into(),
         });
         Some(vec![
-            (and(guard.clone(), is(used, 0)), ERROR),
+            (and(guard.clone(), is(used, 0)), to),
             (and(guard.clone(), and(is(used, 1), is(flag, 1))), give_up),
         ])
     }

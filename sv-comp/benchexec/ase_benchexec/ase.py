@@ -17,6 +17,11 @@ VERDICTS = {
     "TRUE": result.RESULT_TRUE_PROP,
     "FALSE(unreach-call)": result.RESULT_FALSE_REACH,
     "FALSE(no-data-race)": result.RESULT_FALSE_DATARACE,
+    "FALSE(valid-deref)": result.RESULT_FALSE_DEREF,
+    "FALSE(valid-free)": result.RESULT_FALSE_FREE,
+    "FALSE(valid-memtrack)": result.RESULT_FALSE_MEMTRACK,
+    "FALSE(valid-memcleanup)": result.RESULT_FALSE_MEMCLEANUP,
+    "FALSE(no-overflow)": result.RESULT_FALSE_OVERFLOW,
     "UNKNOWN": result.RESULT_UNKNOWN,
 }
 
@@ -44,8 +49,8 @@ OUT_OF_MEMORY = re.compile(r"memory allocation of \d+ bytes failed")
 class Tool(benchexec.tools.template.BaseTool2):
     """
     ase: Abstract Analysis of Symbolic Executions, a verifier for concurrent
-    C programs with POSIX threads (SV-COMP properties unreach-call and
-    no-data-race).
+    C programs with POSIX threads (SV-COMP properties unreach-call,
+    no-data-race, valid-memsafety, valid-memcleanup and no-overflow).
 
     The executable `ase` is looked up in the tool directory, in PATH and in
     the current directory, then in `target/release` below them (the cargo
@@ -59,7 +64,8 @@ class Tool(benchexec.tools.template.BaseTool2):
     The property file of the run is passed on as `--property`.
     The result is read from the last line `Verification result: TRUE`,
     `Verification result: FALSE(unreach-call)`, `Verification result:
-    FALSE(no-data-race)` or `Verification result: UNKNOWN`; without a
+    FALSE(no-data-race)`, `FALSE(valid-deref)` (and the other
+    sub-properties) or `Verification result: UNKNOWN`; without a
     property file, from the verdict `safe`, `unsafe` or `unknown` and its
     exit code (only when no property was asked for).
     """
