@@ -109,30 +109,16 @@ pub fn resolve(path: &Path, property: Option<&Path>, input: &CInput) -> Result<J
 /// An SV-COMP property is checked alone: `unreach-call` without races,
 /// the others without assertions (reaching `reach_error()` aborts).
 pub fn check_only(property: &Property, input: &mut CInput) {
-    let none = lowering::Checks {
+    let mut checks = lowering::Checks {
         assertions: false,
-        races: false,
-        memsafety: false,
-        memcleanup: false,
-        overflow: false,
+        ..lowering::Checks::ASSERTIONS
     };
-    input.lowering.checks = match property {
-        Property::UnreachCall { .. } => lowering::Checks::ASSERTIONS,
-        Property::NoDataRace => lowering::Checks {
-            races: true,
-            ..none
-        },
-        Property::ValidMemsafety => lowering::Checks {
-            memsafety: true,
-            ..none
-        },
-        Property::ValidMemcleanup => lowering::Checks {
-            memcleanup: true,
-            ..none
-        },
-        Property::NoOverflow => lowering::Checks {
-            overflow: true,
-            ..none
-        },
-    };
+    match property {
+        Property::UnreachCall { .. } => checks.assertions = true,
+        Property::NoDataRace => checks.races = true,
+        Property::ValidMemsafety => checks.memsafety = true,
+        Property::ValidMemcleanup => checks.memcleanup = true,
+        Property::NoOverflow => checks.overflow = true,
+    }
+    input.lowering.checks = checks;
 }
