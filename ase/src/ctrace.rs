@@ -390,9 +390,10 @@ pub fn json(trace: &SourceTrace, file: &Path, lowered: &Lowered) -> Value {
             v
         })
         .collect();
-    let violation = match &trace.race {
-        Some(race) => race_json(trace, race),
-        None => json!({"kind": "error"}),
+    let violation = match (&trace.race, &trace.violation) {
+        (Some(race), _) => race_json(trace, race),
+        (None, Some(v)) => json!({"kind": v.violation.name(), "reason": v.reason}),
+        (None, None) => json!({"kind": "error"}),
     };
     json!({"file": file.display().to_string(), "threads": threads, "steps": steps, "violation": violation})
 }

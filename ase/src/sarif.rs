@@ -19,6 +19,30 @@ use std::path::{Path, PathBuf};
 pub const RULE_UNREACH_CALL: &str = "unreach-call";
 /// Rule of data races (two accesses that can happen next together).
 pub const RULE_DATA_RACE: &str = "data-race";
+/// Rules of memory-safety and overflow violations: SV-COMP's names of the
+/// sub-properties, with their descriptions.
+pub const VIOLATION_RULES: [(&str, &str); 5] = [
+    (
+        "valid-deref",
+        "A null, dangling or out-of-bounds pointer is dereferenced",
+    ),
+    (
+        "valid-free",
+        "A block is freed twice, or a pointer that is not the start of a heap block is freed",
+    ),
+    (
+        "valid-memtrack",
+        "An allocated heap block becomes unreachable",
+    ),
+    (
+        "valid-memcleanup",
+        "Heap memory is still allocated when the program ends",
+    ),
+    (
+        "no-overflow",
+        "A signed integer operation overflows, or a shift is out of range",
+    ),
+];
 /// Rule of verdicts `ase` could not reach.
 pub const RULE_UNKNOWN: &str = "unknown";
 /// Rule of files `ase` could not read or lower.
@@ -200,6 +224,18 @@ fn result(file: &Path, v: &Value) -> Option<SarifResult> {
                         locations
                     },
                 )
+            } else if let Some((id, _)) = VIOLATION_RULES
+                .iter()
+                .find(|(id, _)| race["kind"].as_str() == Some(id))
+            {
+                (
+                    *id,
+                    format!(
+                        "{} ({id}; after an execution of {n} steps)",
+                        race["reason"].as_str().unwrap_or("a violation")
+                    ),
+                    vec![last.map_or_else(whole_file, |s| step_location(s, file, None))],
+                )
             } else {
                 (
                     RULE_UNREACH_CALL,
@@ -243,25 +279,32 @@ fn result(file: &Path, v: &Value) -> Option<SarifResult> {
 
 /// The SARIF log of the checked files, as JSON text.
 pub fn log(files: &[(PathBuf, Value)]) -> anyhow::Result<String> {
+    let mut rules = vec![
+        rule(
+            RULE_UNREACH_CALL,
+            "An error location (reach_error() or a failed assertion) is reachable",
+        ),
+        rule(
+            RULE_DATA_RACE,
+            "Two threads can access the same memory next, one writes, not both atomically",
+        ),
+    ];
+    rules.extend(VIOLATION_RULES.iter().map(|(id, short)| rule(id, short)));
+    rules.extend([
+        rule(
+            RULE_UNKNOWN,
+            "ase could not decide the file within its limits, or it uses something not modelled",
+        ),
+        rule(
+            RULE_INVALID,
+            "The file cannot be read, preprocessed or parsed",
+        ),
+    ]);
     let driver = ToolComponent::builder()
         .name("ase".to_string())
         .version(env!("CARGO_PKG_VERSION").to_string())
         .information_uri("https://sv-comp.sosy-lab.org/".to_string())
-        .rules(vec![
-            rule(
-                RULE_UNREACH_CALL,
-                "An error location (reach_error() or a failed assertion) is reachable",
-            ),
-            rule(
-                RULE_DATA_RACE,
-                "Two threads can access the same memory next, one writes, not both atomically",
-            ),
-            rule(
-                RULE_UNKNOWN,
-                "ase could not decide the file within its limits, or it uses something not modelled",
-            ),
-            rule(RULE_INVALID, "The file cannot be read, preprocessed or parsed"),
-        ])
+        .rules(rules)
         .build();
     let results: Vec<SarifResult> = files.iter().filter_map(|(f, v)| result(f, v)).collect();
     let run = Run::builder()

@@ -1,5 +1,5 @@
 //! `ase check --format sarif` and several files at once: the log of a run
-//! over a buggy, a correct, an undecided and a missing file has the
+//! over a racy, a correct, a memory-unsafe and a missing file has the
 //! expected results (rule, level, location, one thread flow per thread in
 //! execution order), and it validates against the SARIF 2.1.0 JSON schema
 //! (`tests/data/sarif-schema-2.1.0.json`, the OASIS schema) with the
@@ -42,6 +42,7 @@ fn sarif_log_of_several_files() {
         "sarif",
         "tests-c/programs/lost_update_race_unsafe.c",
         "tests-c/programs/mutex_tally_loop_safe.c",
+        "tests-c/programs/memsafety_use_after_free_unsafe.c",
         missing,
     ]);
     // The worst result: a file that cannot be read.
@@ -51,7 +52,7 @@ fn sarif_log_of_several_files() {
     assert_eq!(log["version"], "2.1.0");
     let results = log["runs"][0]["results"].as_array().expect("results");
     // No result for the safe file.
-    assert_eq!(results.len(), 2, "{text}");
+    assert_eq!(results.len(), 3, "{text}");
     // C is checked for races too: the lost update is reported as a data
     // race, located at both accesses.
     let bug = &results[0];
@@ -82,7 +83,16 @@ fn sarif_log_of_several_files() {
     }
     orders.sort_unstable();
     assert_eq!(orders, (1..=orders.len() as i64).collect::<Vec<_>>());
-    let bad = &results[1];
+    // Memory safety is checked by default: a rule per sub-property, at the
+    // offending access.
+    let deref = &results[1];
+    assert_eq!(deref["ruleId"], "valid-deref", "{text}");
+    assert_eq!(deref["level"], "error");
+    let rules = log["runs"][0]["tool"]["driver"]["rules"]
+        .as_array()
+        .expect("rules");
+    assert!(rules.iter().any(|r| r["id"] == "valid-deref"), "{text}");
+    let bad = &results[2];
     assert_eq!(bad["ruleId"], "invalid-input");
     assert_eq!(
         bad["locations"][0]["physicalLocation"]["artifactLocation"]["uri"],
