@@ -217,7 +217,45 @@ fn quiet_broken_pipe() {
 fn main() -> ExitCode {
     quiet_broken_pipe();
     let cli = Cli::parse();
+    // A task that lists several properties `ase` checks, without
+    // `--property`: each is checked on its own.
+    let properties: Vec<&str> = match &cli.command {
+        Command::Check {
+            files,
+            property: None,
+            ..
+        } if files.len() == 1 => pipeline::task::checkable_properties(&files[0])
+            .iter()
+            .map(sv_comp::property::Property::name)
+            .collect(),
+        _ => Vec::new(),
+    };
     let result = match cli.command {
+        Command::Check {
+            files,
+            format,
+            evidence,
+            jobs,
+            certify,
+            ..
+        } if properties.len() > 1 => {
+            let single_output =
+                evidence.witness.is_some() || evidence.invariants || certify.certificate.is_some();
+            if single_output {
+                eprintln!(
+                    "error: the task lists several properties ({}): --witness, --invariants and \
+                     --certificate need one (--property NAME)",
+                    properties.join(", ")
+                );
+                Ok(EXIT_INVALID)
+            } else {
+                let check = Cli::command();
+                let check = check.find_subcommand("check").expect("the check command");
+                let args = multi::options_of(check, std::env::args().skip(1));
+                let jobs = jobs.map_or_else(default_jobs, usize::from);
+                multi::run_properties(&files[0], &properties, &args, format, jobs)
+            }
+        }
         Command::Check {
             files,
             format,

@@ -137,6 +137,64 @@ pub fn run(
     Ok(worst(results.iter().map(|r| r.code)))
 }
 
+/// Checks the task `task` for each of its `properties` (SV-COMP names),
+/// one after the other, each by a child that gets `args` (the command line
+/// without the file operand) with `--property NAME`; prints the results
+/// like those of several files, each named by its property, and returns
+/// the worst exit code.
+pub fn run_properties(
+    task: &Path,
+    properties: &[&str],
+    args: &[String],
+    format: Format,
+    jobs: usize,
+) -> anyhow::Result<u8> {
+    let with: Vec<Vec<String>> = properties
+        .iter()
+        .map(|p| {
+            let mut a = args.to_vec();
+            a.extend(["--property".to_string(), p.to_string()]);
+            a
+        })
+        .collect();
+    let checks: Vec<(PathBuf, &[String])> = with
+        .iter()
+        .map(|a| (task.to_path_buf(), a.as_slice()))
+        .collect();
+    let results = run_each(&checks, format, 1, jobs)?;
+    let named = || results.iter().zip(properties);
+    match format {
+        Format::Text => {
+            for (r, p) in named() {
+                println!("== {} ({p}) ==", r.file.display());
+                r.print_output();
+            }
+            println!("summary:");
+            for (r, p) in named() {
+                println!("  {p}: {}", r.summary());
+            }
+        }
+        Format::Json | Format::Sarif => {
+            let all: Vec<(PathBuf, Value)> = named()
+                .map(|(r, p)| {
+                    let mut v = json_of(r);
+                    if let Some(obj) = v.as_object_mut() {
+                        obj.insert("property".into(), p.to_string().into());
+                    }
+                    (r.file.clone(), v)
+                })
+                .collect();
+            if format == Format::Json {
+                let values: Vec<&Value> = all.iter().map(|(_, v)| v).collect();
+                println!("{}", serde_json::to_string_pretty(&values)?);
+            } else {
+                println!("{}", crate::sarif::log(&all)?);
+            }
+        }
+    }
+    Ok(worst(results.iter().map(|r| r.code)))
+}
+
 /// Checks each file with a child that gets its arguments (the command line
 /// of `ase check` without file operands, format and jobs), `parallel`
 /// children at a time; the results in the order of `checks`.
@@ -235,6 +293,11 @@ impl Checked {
     /// Prints the child's output under a header naming the file.
     pub fn print(&self) {
         println!("== {} ==", self.file.display());
+        self.print_output();
+    }
+
+    /// Prints the child's output and a blank line.
+    fn print_output(&self) {
         print!("{}", self.stdout);
         if !self.stderr.is_empty() {
             print!("{}", self.stderr);

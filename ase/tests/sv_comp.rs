@@ -287,3 +287,67 @@ fn bench_runs_a_task_set_and_reports() {
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains("cannot read"));
 }
+
+#[test]
+fn a_task_with_several_properties_is_checked_for_each() {
+    let s = Scratch::new("several");
+    let two = "format_version: '2.0'\ninput_files: 'NAME.c'\nproperties:\n  - property_file: ../properties/unreach-call.prp\n    expected_verdict: false\n  - property_file: ../properties/no-data-race.prp\n    expected_verdict: false\noptions:\n  language: C\n  data_model: ILP32\n";
+    let task = s.task("t", "both", UNSAFE, two);
+    let task = task.to_str().unwrap();
+
+    // Text: each property's report under its name, then a summary.
+    let out = ase(&["check", "--timeout", "30", task]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    let o = text(&out.stdout);
+    assert!(o.contains("(unreach-call) =="), "{o}");
+    assert!(o.contains("(no-data-race) =="), "{o}");
+    assert!(
+        o.contains("Verification result: FALSE(unreach-call)"),
+        "{o}"
+    );
+    assert!(
+        o.contains("Verification result: FALSE(no-data-race)"),
+        "{o}"
+    );
+    assert!(o.contains("summary:\n  unreach-call: unsafe"), "{o}");
+
+    // JSON: one object per property.
+    let out = ase(&["check", "--timeout", "30", "--format", "json", task]);
+    assert_eq!(out.status.code(), Some(1));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let results = v.as_array().expect("an array");
+    let pairs: Vec<(&str, &str)> = results
+        .iter()
+        .map(|r| {
+            (
+                r["property"].as_str().unwrap(),
+                r["verification_result"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        pairs,
+        [
+            ("unreach-call", "FALSE(unreach-call)"),
+            ("no-data-race", "FALSE(no-data-race)")
+        ]
+    );
+
+    // `--property NAME` chooses one; a name the task does not list is
+    // unknown with the reason.
+    let out = ase(&["check", "--property", "no-data-race", task]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stdout).ends_with("Verification result: FALSE(no-data-race)\n"));
+    let out = ase(&["check", "--property", "no-overflow", task]);
+    assert_eq!(out.status.code(), Some(3));
+    assert!(
+        text(&out.stdout).contains("does not list the property no-overflow"),
+        "{}",
+        text(&out.stdout)
+    );
+
+    // A witness is about one property.
+    let out = ase(&["check", "--witness", "/dev/null", task]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("--property NAME"));
+}

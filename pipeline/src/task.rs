@@ -106,6 +106,24 @@ pub fn resolve(path: &Path, property: Option<&Path>, input: &CInput) -> Result<J
     })
 }
 
+/// The properties `ase` checks that the task `path` lists, in its order
+/// (none when `path` is not a task or cannot be read: [`resolve`] says
+/// why).
+pub fn checkable_properties(path: &Path) -> Vec<Property> {
+    let Some(task) = is_task(path).then(|| TaskDef::read(path).ok()).flatten() else {
+        return Vec::new();
+    };
+    let mut out: Vec<Property> = Vec::new();
+    for entry in &task.properties {
+        if let Ok(p) = sv_comp::property::read(&entry.property_file) {
+            if !out.contains(&p) {
+                out.push(p);
+            }
+        }
+    }
+    out
+}
+
 /// An SV-COMP property is checked alone: `unreach-call` without races,
 /// the others without assertions (reaching `reach_error()` aborts).
 pub fn check_only(property: &Property, input: &mut CInput) {
