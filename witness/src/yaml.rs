@@ -36,6 +36,24 @@ fn uuid(meta: &Metadata, kind: &str) -> String {
     )
 }
 
+/// The LTL formulas of a specification's `CHECK( init(main()), LTL(f) )`
+/// lines, joined by `&&` (`G ! call(reach_error())`, `G valid-deref`).
+fn ltl(specification: &str) -> String {
+    let formulas: Vec<&str> = specification
+        .lines()
+        .filter_map(|l| {
+            let from = l.find("LTL(")? + 4;
+            let to = l.rfind(')')?;
+            let inner = l.get(from..to)?.trim();
+            Some(inner.strip_suffix(')').unwrap_or(inner).trim())
+        })
+        .collect();
+    if formulas.is_empty() {
+        return "G ! call(reach_error())".to_string();
+    }
+    formulas.join(" && ")
+}
+
 fn metadata(out: &mut String, meta: &Metadata, kind: &str) {
     let file = meta.program_file.display().to_string();
     let _ = writeln!(out, "- entry_type: {kind}");
@@ -58,7 +76,11 @@ fn metadata(out: &mut String, meta: &Metadata, kind: &str) {
         quote(&file),
         quote(&meta.program_hash)
     );
-    out.push_str("      specification: \"G ! call(reach_error())\"\n");
+    let _ = writeln!(
+        out,
+        "      specification: {}",
+        quote(&ltl(&meta.specification))
+    );
     let _ = writeln!(
         out,
         "      data_model: {}",
@@ -170,4 +192,24 @@ pub fn violation(meta: &Metadata, trace: &SourceTrace) -> Option<String> {
         last.function.as_deref().unwrap_or("main"),
     );
     Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ltl;
+
+    #[test]
+    fn specifications_are_their_ltl_formulas() {
+        assert_eq!(ltl(crate::UNREACH_CALL), "G ! call(reach_error())");
+        assert_eq!(
+            ltl(&crate::violation_formula(lowering::Violation::Deref)),
+            "G valid-deref"
+        );
+        assert_eq!(
+            ltl(&crate::violation_formula(lowering::Violation::Overflow)),
+            "G ! overflow"
+        );
+        let both = format!("{}\n{}", crate::UNREACH_CALL, crate::NO_DATA_RACE);
+        assert_eq!(ltl(&both), "G ! call(reach_error()) && G ! data-race");
+    }
 }
