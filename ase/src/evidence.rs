@@ -252,7 +252,7 @@ impl<'a> CEvidence<'a> {
             return Ok(None);
         };
         let mut meta = witness::Metadata::new(self.file, self.unit.data_model)?;
-        meta.specification = witness::specification(self.lowered.checks, self.trace.as_ref());
+        meta.specification = witness::specification(self.lowered, self.trace.as_ref());
         let text = match (&outcome.verdict, self.args.witness_format) {
             (Verdict::Unsafe(_), WitnessFormat::Graphml) => {
                 let st = self.trace.as_ref().expect("unsafe has a trace");

@@ -59,11 +59,13 @@ pub fn violation_formula(v: lowering::Violation) -> String {
     format!("CHECK( init(main()), LTL(G {f}) )")
 }
 
-/// The specification a witness of a lowered program speaks about: a
-/// violation witness of a race trace is one of `no-data-race`, of a
-/// violation trace one of its sub-property; otherwise the properties
-/// checked, one per line.
-pub fn specification(checks: lowering::Checks, trace: Option<&source::SourceTrace>) -> String {
+/// The specification a witness of `lowered` speaks about: a violation
+/// witness of a race trace is one of `no-data-race`, of a violation trace
+/// one of its sub-property; otherwise the properties checked, one per line
+/// (`valid-memtrack` only for a program that does not allocate, where it
+/// holds: it is not checked).
+pub fn specification(lowered: &lowering::Lowered, trace: Option<&source::SourceTrace>) -> String {
+    let checks = lowered.checks;
     if trace.is_some_and(|t| t.race.is_some()) {
         return NO_DATA_RACE.to_string();
     }
@@ -79,7 +81,7 @@ pub fn specification(checks: lowering::Checks, trace: Option<&source::SourceTrac
     }
     use lowering::Violation::*;
     for v in [Free, Deref, MemTrack, MemCleanup, Overflow] {
-        if checks.covers(v) {
+        if checks.covers(v) && !(v == MemTrack && lowered.allocates) {
             lines.push(violation_formula(v));
         }
     }

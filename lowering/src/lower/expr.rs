@@ -396,6 +396,7 @@ impl Lowerer<'_> {
                     let p = self.place(e)?;
                     self.read(p, span)
                 }
+                Some(Binding::Poison(why)) => Err(LowerError::unsupported(span, why)),
                 None if self.function_exists(&id.node.name) => {
                     Ok(self.function_value(&id.node.name))
                 }

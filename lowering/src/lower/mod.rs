@@ -14,6 +14,7 @@ mod call;
 mod conventions;
 mod expr;
 mod fnptr;
+mod guard;
 mod heap;
 mod scanf;
 mod stmt;
@@ -105,6 +106,9 @@ pub(crate) enum Binding {
     /// A pointer parameter that its function never assigns nor takes the
     /// address of, called with a constant address: that address.
     Const(i64, CType),
+    /// A local whose declaration is not modelled (it gave up where it is
+    /// reached): a use of it is not modelled either.
+    Poison(String),
 }
 
 /// An inlined function activation.
@@ -1390,6 +1394,12 @@ impl<'a> Lowerer<'a> {
 
     pub(crate) fn lookup(&mut self, name: &str) -> Result<Option<Binding>> {
         if let Some(b) = self.lookup_local(name) {
+            if let Binding::Poison(why) = b {
+                return Err(LowerError::unsupported(
+                    frontend::lang_c::span::Span::none(),
+                    format!("a use of `{name}`, whose declaration is not modelled ({why})"),
+                ));
+            }
             return Ok(Some(b));
         }
         if let Some(o) = self.global(name)? {

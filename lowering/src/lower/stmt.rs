@@ -119,15 +119,35 @@ impl Lowerer<'_> {
         })
     }
 
-    /// Lowers a statement.
+    /// Lowers a statement; one that uses a construct that is not modelled
+    /// gives up where it starts ([`super::guard`]).
     pub(crate) fn stmt(&mut self, s: &Node<Statement>) -> Result<()> {
+        let guardable = !super::guard::has_labels(s);
+        self.guarded(s.span, guardable, |me| me.stmt_unguarded(s))
+            .map(|_| ())
+    }
+
+    /// A local declaration; one that is not modelled gives up where it
+    /// starts, and its names are poisoned (a use of one is not modelled).
+    fn guarded_declaration(&mut self, d: &Node<Declaration>) -> Result<()> {
+        if let Some(why) = self.guarded(d.span, true, |me| me.local_declaration(d))? {
+            for id in &d.node.declarators {
+                if let Some(name) = super::declarator_name(&id.node.declarator.node) {
+                    self.bind(name, Binding::Poison(why.clone()));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn stmt_unguarded(&mut self, s: &Node<Statement>) -> Result<()> {
         let span = s.span;
         match &s.node {
             Statement::Compound(items) => {
                 self.push_scope();
                 for item in items {
                     match &item.node {
-                        BlockItem::Declaration(d) => self.local_declaration(d)?,
+                        BlockItem::Declaration(d) => self.guarded_declaration(d)?,
                         BlockItem::Statement(st) => self.stmt(st)?,
                         BlockItem::StaticAssert(_) => {}
                     }
