@@ -227,11 +227,46 @@ pub fn auto_data_model(opts: &Options) -> Result<(DataModel, DataModelReason), F
     cpp::auto_model(opts)
 }
 
+/// C11 `<threads.h>` in terms of POSIX threads ([`with_c11_threads`]).
+const C11_THREADS: &str = include_str!("c11/threads.c");
+
+/// The text with the definitions of C11's thread functions appended when
+/// it declares them (it includes `<threads.h>`) and defines none of them.
+fn with_c11_threads(mut pre: String) -> String {
+    let declares = pre.contains("thrd_create (") || pre.contains("thrd_create(");
+    let defines = C11_THREADS
+        .lines()
+        .filter_map(|l| l.strip_prefix("int ").or_else(|| l.strip_prefix("void ")))
+        .filter_map(|l| l.split('(').next())
+        .any(|name| pre.matches(name).count() > 1 && defined(&pre, name));
+    if declares && pre.contains("thrd_start_t") && !defines {
+        pre.push_str("\n# 1 \"<ase C11 threads>\"\n");
+        pre.push_str(C11_THREADS);
+    }
+    pre
+}
+
+/// Whether the text defines function `name` (its name followed by a
+/// parameter list and a body).
+fn defined(text: &str, name: &str) -> bool {
+    text.match_indices(name).any(|(i, _)| {
+        let rest = &text[i + name.len()..];
+        let Some(params) = rest.trim_start().strip_prefix('(') else {
+            return false;
+        };
+        let Some(close) = params.find(')') else {
+            return false;
+        };
+        params[close + 1..].trim_start().starts_with('{')
+    })
+}
+
 fn parse_text(
     pre: String,
     file: &Path,
     model: Option<(DataModel, DataModelReason)>,
 ) -> Result<ParsedUnit, FrontendError> {
+    let pre = with_c11_threads(pre);
     let mut origins = SourceMap::new(&pre, file);
     let rewritten = rewrite::rewrite(&pre).map_err(|r| FrontendError::Unsupported {
         location: origins.locate(r.offset),
@@ -304,5 +339,24 @@ fn syntax_error(
         column: loc.column,
         message,
         source_line,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::with_c11_threads;
+
+    const HEADER: &str = "typedef int (*thrd_start_t) (void*);\nextern int thrd_create (thrd_t *__thr, thrd_start_t __func, void *__arg);\nextern int mtx_lock (mtx_t *__mutex);\n";
+
+    #[test]
+    fn c11_threads_are_defined_for_programs_that_include_them() {
+        let with = with_c11_threads(format!("{HEADER}int main(void) {{ return 0; }}\n"));
+        assert!(with.contains("# 1 \"<ase C11 threads>\""), "{with}");
+        assert!(with.contains("int mtx_lock(mtx_t *m) {"), "{with}");
+        // Not without the header, nor when the program defines one itself.
+        let plain = "int main(void) { return 0; }\n".to_string();
+        assert_eq!(with_c11_threads(plain.clone()), plain);
+        let own = format!("{HEADER}int mtx_lock (mtx_t *m) {{ return 0; }}\n");
+        assert_eq!(with_c11_threads(own.clone()), own);
     }
 }

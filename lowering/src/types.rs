@@ -319,9 +319,11 @@ impl Types {
 
     fn typedef(&self, name: &str, span: Span) -> Result<CType> {
         let known = match name {
-            "pthread_mutex_t" => Some(CType::Mutex),
-            "pthread_cond_t" => Some(CType::CondVar),
-            "pthread_t" => Some(CType::ThreadHandle),
+            // C11's `mtx_t`, `cnd_t` and `thrd_t` are these too (the C11
+            // functions are lowered as their POSIX counterparts).
+            "pthread_mutex_t" | "mtx_t" => Some(CType::Mutex),
+            "pthread_cond_t" | "cnd_t" => Some(CType::CondVar),
+            "pthread_t" | "thrd_t" => Some(CType::ThreadHandle),
             "pthread_attr_t" => Some(CType::Opaque("pthread_attr_t")),
             "pthread_mutexattr_t" => Some(CType::Opaque("pthread_mutexattr_t")),
             "pthread_condattr_t" => Some(CType::Opaque("pthread_condattr_t")),

@@ -88,11 +88,26 @@ fn a_spent_budget_says_which() {
 
 #[test]
 fn a_construct_not_modelled_is_a_typed_load_error() {
-    let job = pipeline::task::resolve(&program("float_unknown.c"), None, &assertions_only())
-        .expect("a job");
+    // A statement that a `goto` may enter past its start is not guarded,
+    // so floating point in the condition of a loop whose body holds the
+    // label refuses the program.
+    let file = Path::new(env!("CARGO_TARGET_TMPDIR")).join("goto_into_float_loop.c");
+    std::fs::write(
+        &file,
+        "int main(void) {\n  int i = 0;\n  goto inside;\n  while ((int)(i * 2.5)) {\n  inside:\n    i++;\n    if (i > 3)\n      return 0;\n  }\n  return 1;\n}\n",
+    )
+    .expect("write");
+    let job = pipeline::task::resolve(&file, None, &assertions_only()).expect("a job");
     let e = pipeline::check_c(&job, &quick(), Instant::now()).expect_err("refused");
     assert!(!e.is_invalid(), "{e}");
     assert!(matches!(e, pipeline::LoadError::Lower { .. }), "{e}");
+    // Outside such a statement, the construct gives up where reached.
+    let report = check("float_unknown.c", &assertions_only(), &quick());
+    let Verdict::Unknown(why) = &report.report.outcome.verdict else {
+        panic!("{:?}", report.report.outcome.verdict);
+    };
+    assert_eq!(why.kind, UnknownKind::GiveUp, "{why:?}");
+    assert!(why.detail.contains("floating-point"), "{why:?}");
 }
 
 #[test]

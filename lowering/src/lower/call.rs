@@ -29,7 +29,9 @@ pub(crate) fn is_builtin(name: &str) -> bool {
         || name.starts_with("pthread_")
         || matches!(
             name,
-            "reach_error"
+            "thrd_create"
+                | "thrd_join"
+                | "reach_error"
                 | "__VERIFIER_error"
                 | "__assert_fail"
                 | "__assert_perror_fail"
@@ -294,6 +296,18 @@ impl Lowerer<'_> {
                 return Ok(Val::int(0));
             }
             "pthread_create" => return self.create(args, span),
+            // C11: `thrd_create(&t, f, arg)` (no attributes; `thrd_success`
+            // is 0) and `thrd_join(t, &res)` (an `int` result).
+            "thrd_create" => {
+                let [t, f, a] = args.as_slice() else {
+                    return Err(LowerError::invalid(
+                        span,
+                        "`thrd_create` takes three arguments",
+                    ));
+                };
+                return self.create(&[t.clone(), t.clone(), f.clone(), a.clone()], span);
+            }
+            "thrd_join" => return self.join(args, span),
             "pthread_join" => return self.join(args, span),
             _ => {}
         }

@@ -6,10 +6,10 @@
 //!
 //! The statement's partial lowering is undone first: its edges (every
 //! edge appended since it started: a statement only appends to its own
-//! thread's CFG) and the stacks it pushed. A statement that holds labels
-//! is not guarded: a location inside it may be entered from elsewhere
-//! (a `goto`, a `case` of an enclosing `switch`), and a give-up at the
-//! start would not cover that entry; its error goes on to the enclosing
+//! thread's CFG) and the stacks it pushed. A statement that holds a `goto`
+//! label or a `case` of a `switch` outside it is not guarded: a location
+//! inside it may be entered from elsewhere, and a give-up at the start
+//! would not cover that entry; its error goes on to the enclosing
 //! statement, or refuses the program.
 
 use frontend::lang_c::ast::{Label, Statement};
@@ -33,19 +33,31 @@ struct Mark {
     split: bool,
 }
 
-/// Whether a statement holds a label (a target of `goto`, `case` or
-/// `default`).
+/// Whether control may enter a statement past its start: it holds a
+/// `goto` label, or a `case` or `default` label of a `switch` outside it.
 pub(super) fn has_labels(s: &Node<Statement>) -> bool {
-    struct Finder(bool);
+    struct Finder {
+        found: bool,
+        switches: usize,
+    }
     impl<'ast> Visit<'ast> for Finder {
+        fn visit_statement(&mut self, s: &'ast Statement, span: &'ast Span) {
+            let switch = matches!(s, Statement::Switch(_));
+            self.switches += usize::from(switch);
+            visit::visit_statement(self, s, span);
+            self.switches -= usize::from(switch);
+        }
         fn visit_label(&mut self, label: &'ast Label, span: &'ast Span) {
-            self.0 = true;
+            self.found |= matches!(label, Label::Identifier(_)) || self.switches == 0;
             visit::visit_label(self, label, span);
         }
     }
-    let mut f = Finder(false);
+    let mut f = Finder {
+        found: false,
+        switches: 0,
+    };
     f.visit_statement(&s.node, &s.span);
-    f.0
+    f.found
 }
 
 impl Lowerer<'_> {

@@ -1020,7 +1020,8 @@ fn creates_threads(s: &Node<Statement>) -> bool {
             c: &'ast frontend::lang_c::ast::CallExpression,
             span: &'ast Span,
         ) {
-            if matches!(&c.callee.node, Expression::Identifier(id) if id.node.name == "pthread_create")
+            if matches!(&c.callee.node, Expression::Identifier(id)
+                if id.node.name == "pthread_create" || id.node.name == "thrd_create")
             {
                 self.0 = true;
             }
