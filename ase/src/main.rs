@@ -214,6 +214,20 @@ fn quiet_broken_pipe() {
     }));
 }
 
+/// Whether `ase check` writes a file about one verdict (a witness, a
+/// certificate) or prints a proof's invariants.
+fn single_output(evidence: &evidence::EvidenceArgs, certify: &certify::CertifyArgs) -> bool {
+    evidence.witness.is_some() || evidence.invariants || certify.certificate.is_some()
+}
+
+/// This process's `ase check` arguments without the file operands, for
+/// child checks.
+fn check_arguments() -> Vec<String> {
+    let cli = Cli::command();
+    let check = cli.find_subcommand("check").expect("the check command");
+    multi::options_of(check, std::env::args().skip(1))
+}
+
 fn main() -> ExitCode {
     quiet_broken_pipe();
     let cli = Cli::parse();
@@ -239,9 +253,7 @@ fn main() -> ExitCode {
             certify,
             ..
         } if properties.len() > 1 => {
-            let single_output =
-                evidence.witness.is_some() || evidence.invariants || certify.certificate.is_some();
-            if single_output {
+            if single_output(&evidence, &certify) {
                 eprintln!(
                     "error: the task lists several properties ({}): --witness, --invariants and \
                      --certificate need one (--property NAME)",
@@ -249,11 +261,8 @@ fn main() -> ExitCode {
                 );
                 Ok(EXIT_INVALID)
             } else {
-                let check = Cli::command();
-                let check = check.find_subcommand("check").expect("the check command");
-                let args = multi::options_of(check, std::env::args().skip(1));
                 let jobs = jobs.map_or_else(default_jobs, usize::from);
-                multi::run_properties(&files[0], &properties, &args, format, jobs)
+                multi::run_properties(&files[0], &properties, &check_arguments(), format, jobs)
             }
         }
         Command::Check {
@@ -264,20 +273,15 @@ fn main() -> ExitCode {
             certify,
             ..
         } if files.len() > 1 || files[0].is_dir() || format == Format::Sarif => {
-            let single_output =
-                evidence.witness.is_some() || evidence.invariants || certify.certificate.is_some();
-            if single_output && files.len() > 1 {
+            if single_output(&evidence, &certify) && files.len() > 1 {
                 eprintln!("error: --witness, --invariants and --certificate need a single file");
                 Ok(EXIT_INVALID)
             } else {
                 let jobs = jobs.map_or_else(default_jobs, usize::from);
                 multi::expand(&files).and_then(|files| {
-                    let check = Cli::command();
-                    let check = check.find_subcommand("check").expect("the check command");
-                    let args = multi::options_of(check, std::env::args().skip(1));
                     // Files side by side, the engines of each one after
                     // the other.
-                    multi::run(&files, &args, format, jobs, 1)
+                    multi::run(&files, &check_arguments(), format, jobs, 1)
                 })
             }
         }
