@@ -779,7 +779,15 @@ impl Lowerer<'_> {
                     (c, Res::Val(Term::Const(self.objects[o].base + off as i64)))
                 }
                 Target::Tail { addr, .. } => (c, Res::Val(addr)),
-                Target::Ub(r) => (c, Res::Ub(r)),
+                // Taking an address dereferences nothing (`&a[n]`, `&p->f`
+                // with `p` null): not a violation, but not modelled either.
+                Target::Ub(r) => (
+                    c,
+                    Res::Ub(Ub {
+                        violation: None,
+                        ..r
+                    }),
+                ),
             });
         }
         Val { cases, ty }
@@ -1086,6 +1094,18 @@ impl Lowerer<'_> {
                     // address may be one the model does not resolve (a part
                     // of an object of another type).
                     let null = cmp(CmpOp::Eq, t.clone(), Term::Const(0));
+                    // One past the end of an object: the gap after it, which
+                    // pointer arithmetic reaches only from inside it (with
+                    // memory safety checked, [`Lowerer::within_object`]).
+                    let past = any(self
+                        .objects
+                        .iter()
+                        .enumerate()
+                        .filter(|&(o, obj)| obj.addr_taken && !self.tails.contains_key(&o))
+                        .map(|(_, obj)| {
+                            let end = obj.base + self.types.cells(&obj.ty) as i64;
+                            cmp(CmpOp::Eq, t.clone(), Term::Const(end))
+                        }));
                     let other = and(c, not(any(hit)));
                     out.push((
                         and(other.clone(), null.clone()),
@@ -1094,8 +1114,16 @@ impl Lowerer<'_> {
                             "dereference of a null pointer",
                         )),
                     ));
+                    let other = and(other, not(null));
                     out.push((
-                        and(other, not(null)),
+                        and(other.clone(), past.clone()),
+                        Target::Ub(Ub::violates(
+                            Violation::Deref,
+                            "access one past the end of an object",
+                        )),
+                    ));
+                    out.push((
+                        and(other, not(past)),
                         Target::Ub("invalid pointer dereference".into()),
                     ));
                 }
@@ -1131,6 +1159,49 @@ impl Lowerer<'_> {
                 ));
             }
         }
+    }
+
+    /// `r`, computed from the pointer `x` to `elem` by pointer arithmetic.
+    /// With memory safety checked, `r` must stay in the object `x` points
+    /// into (or one past its end), as C requires: an address past it may
+    /// be another object's, which a dereference would then resolve to
+    /// (SOUNDNESS.md, "Memory safety and overflow"). Leaving it gives up.
+    fn within_object(&self, x: &Term, r: Term, elem: &CType) -> Vec<(Cond, Res)> {
+        if !self.checks.memsafety || r == *x {
+            return vec![(Cond::True, Res::Val(r))];
+        }
+        let mut spans: Vec<(i64, i64)> = Vec::new();
+        for (o, obj) in self.objects.iter().enumerate() {
+            if !obj.addr_taken {
+                continue;
+            }
+            let len = if self.tails.contains_key(&o) {
+                super::tails::TAIL_SPACE
+            } else {
+                let mut subs = Vec::new();
+                subobjects(&self.types, &obj.ty, 0, &mut subs);
+                if !subs.iter().any(|(_, t)| is_compatible(t, elem)) {
+                    continue;
+                }
+                self.types.cells(&obj.ty) as i64
+            };
+            spans.push((obj.base, obj.base + len));
+        }
+        let inside = |t: &Term, (lo, hi): (i64, i64)| within(t, lo.into(), hi.into());
+        let stays = match x {
+            Term::Const(a) => spans
+                .iter()
+                .find(|&&(lo, hi)| (lo..=hi).contains(a))
+                .map_or(Cond::False, |&s| inside(&r, s)),
+            _ => any(spans.iter().map(|&s| and(inside(x, s), inside(&r, s)))),
+        };
+        vec![
+            (stays.clone(), Res::Val(r)),
+            (
+                not(stays),
+                Res::Ub("pointer arithmetic that leaves the object the pointer points into".into()),
+            ),
+        ]
     }
 
     /// An index out of the bounds of the array `arr` at `(o, off)`: a
@@ -1173,6 +1244,22 @@ impl Lowerer<'_> {
                     if self.lookup(&id.node.name)?.is_none() && self.function_exists(&id.node.name)
                     {
                         return Ok(self.function_value(&id.node.name));
+                    }
+                }
+                // `&a[i]` is `a + i` (C11 6.5.3.2): with memory safety
+                // checked, one past the end is an address like any other
+                // ([`Lowerer::within_object`]).
+                if let Expression::BinaryOperator(b) = &operand.node {
+                    if b.node.operator.node == B::Index
+                        && self.checks.memsafety
+                        && matches!(
+                            self.static_type(&b.node.lhs),
+                            Ok(CType::Array(..) | CType::Ptr(_))
+                        )
+                    {
+                        let base = self.eval(&b.node.lhs)?;
+                        let index = self.eval(&b.node.rhs)?;
+                        return self.binary(B::Plus, base, index, span);
                     }
                 }
                 let p = self.place(operand)?;
@@ -1353,17 +1440,16 @@ impl Lowerer<'_> {
             if !matches!(b.ty, CType::Ptr(_)) {
                 let esz = self.types.cells(elem) as i64;
                 let ty = a.ty.clone();
+                let elem = (**elem).clone();
                 let minus = op == B::Minus;
-                return self.combine(&a, &b, ty, span, |_, x, y| {
+                return self.combine(&a, &b, ty, span, |me, x, y| {
                     let d = mul(esz, y.clone());
-                    Ok(vec![(
-                        Cond::True,
-                        Res::Val(if minus {
-                            sub(x.clone(), d)
-                        } else {
-                            add(x.clone(), d)
-                        }),
-                    )])
+                    let r = if minus {
+                        sub(x.clone(), d)
+                    } else {
+                        add(x.clone(), d)
+                    };
+                    Ok(me.within_object(x, r, &elem))
                 });
             }
             if op == B::Minus && self.types.cells(elem) == 1 {
