@@ -779,15 +779,10 @@ impl Lowerer<'_> {
                     (c, Res::Val(Term::Const(self.objects[o].base + off as i64)))
                 }
                 Target::Tail { addr, .. } => (c, Res::Val(addr)),
-                // Taking an address dereferences nothing (`&a[n]`, `&p->f`
-                // with `p` null): not a violation, but not modelled either.
-                Target::Ub(r) => (
-                    c,
-                    Res::Ub(Ub {
-                        violation: None,
-                        ..r
-                    }),
-                ),
+                // `&a[n]` accesses nothing: not a violation, but not
+                // modelled either (`&p->f` with `p` null is one: `p->f` is
+                // `(*p).f`).
+                Target::Ub(r) => (c, Res::Ub(r.of_address())),
             });
         }
         Val { cases, ty }
@@ -1212,7 +1207,10 @@ impl Lowerer<'_> {
     fn out_of_bounds(&self, o: ObjId, off: u64, arr: &CType) -> Target {
         let reason = "array index out of bounds";
         if off == 0 && self.objects[o].ty == *arr && !self.tails.contains_key(&o) {
-            Target::Ub(Ub::violates(Violation::Deref, reason))
+            Target::Ub(Ub {
+                on_access: true,
+                ..Ub::violates(Violation::Deref, reason)
+            })
         } else {
             Target::Ub(reason.into())
         }

@@ -15,6 +15,9 @@ pub struct Ub {
     /// The violated sub-property, when the behaviour is a violation of one
     /// whatever the model.
     pub violation: Option<Violation>,
+    /// A violation only when the place is accessed, not when its address
+    /// is taken (an index out of bounds: `&a[n]` accesses nothing).
+    pub on_access: bool,
 }
 
 impl Ub {
@@ -23,6 +26,16 @@ impl Ub {
         Ub {
             reason: reason.into(),
             violation: Some(violation),
+            on_access: false,
+        }
+    }
+
+    /// The behaviour of taking the address of the place: without the
+    /// violation when it is one only on access.
+    pub fn of_address(self) -> Ub {
+        Ub {
+            violation: self.violation.filter(|_| !self.on_access),
+            ..self
         }
     }
 }
@@ -32,6 +45,7 @@ impl From<&str> for Ub {
         Ub {
             reason: reason.into(),
             violation: None,
+            on_access: false,
         }
     }
 }
@@ -41,6 +55,7 @@ impl From<String> for Ub {
         Ub {
             reason,
             violation: None,
+            on_access: false,
         }
     }
 }
