@@ -226,6 +226,19 @@ pub fn lower(path: &Path, cpp: &CppArgs) -> anyhow::Result<u8> {
                 }
             }
             print!("{}", engine::print::print_program(&lowered.program));
+            // Constructs that are not modelled, once each: an execution that
+            // reaches one is answered `unknown`.
+            let mut reasons: Vec<&str> = lowered
+                .give_ups
+                .iter()
+                .filter(|(_, _, g)| g.kind == lowering::GiveUpKind::NotModelled)
+                .map(|(_, _, g)| g.reason.as_str())
+                .collect();
+            reasons.sort_unstable();
+            reasons.dedup();
+            for reason in reasons {
+                eprintln!("warning: gives up where reached: {reason}");
+            }
             Ok(EXIT_SAFE)
         }
         Err(cfront::Failure::Invalid(msg)) => {

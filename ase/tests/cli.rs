@@ -798,3 +798,21 @@ fn a_closed_stdout_is_not_a_panic() {
     assert!(!stderr.contains("panicked"), "{stderr}");
     assert_eq!(out.status.code(), Some(141), "{stderr}");
 }
+
+/// `ase lower` lowers a program whose unmodelled constructs give up where
+/// reached, and lists them as warnings, once each.
+#[test]
+fn lower_lists_the_give_ups() {
+    let out = ase(&["lower", "tests-c/programs/giveup_float_branch_safe.c"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert!(stdout(&out).contains("thread main"), "{}", stdout(&out));
+    let warnings: Vec<String> = stderr(&out)
+        .lines()
+        .filter(|l| l.contains("floating-point"))
+        .map(str::to_string)
+        .collect();
+    assert_eq!(
+        warnings,
+        ["warning: gives up where reached: floating-point values are not modelled (line 25)"]
+    );
+}
