@@ -227,11 +227,13 @@ pub fn lower(path: &Path, cpp: &CppArgs) -> anyhow::Result<u8> {
             }
             print!("{}", engine::print::print_program(&lowered.program));
             // Constructs that are not modelled, once each: an execution that
-            // reaches one is answered `unknown`.
+            // reaches one is answered `unknown` (the model's own limits,
+            // such as a thread-creation site that runs twice, are not
+            // listed).
             let mut reasons: Vec<&str> = lowered
                 .give_ups
                 .iter()
-                .filter(|(_, _, g)| g.kind == lowering::GiveUpKind::NotModelled)
+                .filter(|(_, _, g)| g.kind == lowering::GiveUpKind::Construct)
                 .map(|(_, _, g)| g.reason.as_str())
                 .collect();
             reasons.sort_unstable();

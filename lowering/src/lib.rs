@@ -94,6 +94,10 @@ pub enum GiveUpKind {
     /// A construct or behaviour the lowering does not model (undefined
     /// behaviour, a resource budget, an unsupported call) was reached.
     NotModelled,
+    /// A statement or declaration of the program that uses a construct the
+    /// lowering does not model (floating point, recursion) was reached: the
+    /// program is lowered, and the statement gives up where it starts.
+    Construct,
     /// A `pthread_create` call in a loop ran more often than its modelled
     /// instances ([`LoopSite::beyond`]).
     BeyondInstances,

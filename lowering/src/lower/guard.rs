@@ -112,7 +112,11 @@ impl Lowerer<'_> {
                     None => message,
                 };
                 if let Some(cur) = self.t.cur {
-                    self.give_up_edge(cur, engine::ir::Cond::True, reason.as_str(), at);
+                    let to = self.give_up_of(crate::GiveUp {
+                        kind: crate::GiveUpKind::Construct,
+                        reason: reason.clone(),
+                    });
+                    self.plain_edge(cur, to, engine::ir::Cond::True, vec![], Some(at));
                     self.t.cur = None;
                 }
                 Ok(Some(reason))
