@@ -234,12 +234,15 @@ const C11_THREADS: &str = include_str!("c11/threads.c");
 /// it declares them (it includes `<threads.h>`) and defines none of them.
 fn with_c11_threads(mut pre: String) -> String {
     let declares = pre.contains("thrd_create (") || pre.contains("thrd_create(");
+    if !declares || !pre.contains("thrd_start_t") {
+        return pre;
+    }
     let defines = C11_THREADS
         .lines()
         .filter_map(|l| l.strip_prefix("int ").or_else(|| l.strip_prefix("void ")))
         .filter_map(|l| l.split('(').next())
-        .any(|name| pre.matches(name).count() > 1 && defined(&pre, name));
-    if declares && pre.contains("thrd_start_t") && !defines {
+        .any(|name| defined(&pre, name));
+    if !defines {
         pre.push_str("\n# 1 \"<ase C11 threads>\"\n");
         pre.push_str(C11_THREADS);
     }

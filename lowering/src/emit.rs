@@ -423,38 +423,39 @@ fn error_locations(l: &Lowerer<'_>, loc_maps: &[HashMap<usize, LocId>]) -> Sinks
     }
 }
 
-/// The variables the checks at exit read ([`at_exit`]).
-fn at_exit_vars(l: &Lowerer<'_>) -> HashSet<engine::ir::VarId> {
-    if !l.checks.memcleanup {
-        return HashSet::new();
-    }
-    let buffers = l.buffer_lengths.values().map(|&o| l.objects[o].cells[0]);
-    l.heap.values().copied().chain(buffers).collect()
-}
-
-/// With [`crate::Checks::memcleanup`]: per heap block (and write-only
-/// buffer), the program has ended while the block is allocated.
-fn at_exit(l: &Lowerer<'_>, exited: &Cond) -> Vec<crate::AtExit> {
+/// With [`crate::Checks::memcleanup`]: the heap blocks and write-only
+/// buffers the checks at exit are about, each with its name, the variable
+/// saying whether it is allocated, and when it is.
+fn blocks(l: &Lowerer<'_>) -> Vec<(String, engine::ir::VarId, Cond)> {
     if !l.checks.memcleanup {
         return Vec::new();
     }
-    let blocks = l.heap.values().map(|&alive| {
+    let heap = l.heap.values().map(|&alive| {
         let name = l.vars[alive.index()].name.trim_end_matches(".alive");
-        (
-            name.to_string(),
-            cmp(CmpOp::Eq, Term::Var(alive), Term::Const(1)),
-        )
+        let allocated = cmp(CmpOp::Eq, Term::Var(alive), Term::Const(1));
+        (name.to_string(), alive, allocated)
     });
     let mut buffers: Vec<_> = l.buffer_lengths.iter().collect();
     buffers.sort();
     let buffers = buffers.into_iter().map(|(name, &o)| {
         let len = l.objects[o].cells[0];
-        let name = format!("*{}", l.unit.display_name(name));
-        (name, cmp(CmpOp::Ge, Term::Var(len), Term::Const(1)))
+        let allocated = cmp(CmpOp::Ge, Term::Var(len), Term::Const(1));
+        (format!("*{}", l.unit.display_name(name)), len, allocated)
     });
-    blocks
-        .chain(buffers)
-        .map(|(name, allocated)| crate::AtExit {
+    heap.chain(buffers).collect()
+}
+
+/// The variables the checks at exit read ([`at_exit`]).
+fn at_exit_vars(l: &Lowerer<'_>) -> HashSet<engine::ir::VarId> {
+    blocks(l).into_iter().map(|(_, v, _)| v).collect()
+}
+
+/// Per heap block (and write-only buffer) of [`blocks`], the program has
+/// ended while the block is allocated.
+fn at_exit(l: &Lowerer<'_>, exited: &Cond) -> Vec<crate::AtExit> {
+    blocks(l)
+        .into_iter()
+        .map(|(name, _, allocated)| crate::AtExit {
             violated: crate::Violated {
                 violation: crate::Violation::MemCleanup,
                 reason: format!("the heap block `{name}` is still allocated when the program ends"),

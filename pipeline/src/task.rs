@@ -45,15 +45,21 @@ fn property_error(e: PropertyError) -> JobError {
     }
 }
 
+/// The property SV-COMP names `p` (`no-overflow`), unless a file of that
+/// name exists.
+fn named(p: &Path) -> Option<Property> {
+    p.to_str().and_then(Property::named).filter(|_| !p.exists())
+}
+
 /// Resolves the program, data model and property of a check of `path` (a
 /// program or a task) with an optional property: a property file, or
 /// SV-COMP's name of one (`no-overflow`; of a task, the one it lists under
 /// that name). `input`: the user's options; a task's data model applies
 /// unless they name one.
 pub fn resolve(path: &Path, property: Option<&Path>, input: &CInput) -> Result<Job, JobError> {
-    let read = |p: &Path| match p.to_str().and_then(Property::named) {
-        Some(named) if !p.exists() => Ok(named),
-        _ => sv_comp::property::read(p).map_err(property_error),
+    let read = |p: &Path| match named(p) {
+        Some(named) => Ok(named),
+        None => sv_comp::property::read(p).map_err(property_error),
     };
     let mut input = input.clone();
     if !is_task(path) {
@@ -72,17 +78,14 @@ pub fn resolve(path: &Path, property: Option<&Path>, input: &CInput) -> Result<J
         .input_file()
         .map_err(|e| JobError::Unsupported(e.to_string()))?
         .to_path_buf();
-    let name = property
-        .filter(|p| !p.exists())
-        .and_then(|p| p.to_str())
-        .filter(|n| Property::named(n).is_some());
-    let property = match (property, name) {
-        (_, Some(name)) => match task.property_named(name).map_err(property_error)? {
+    let property = match (property, property.and_then(named)) {
+        (_, Some(asked)) => match task.property_named(asked.name()).map_err(property_error)? {
             Some((p, _)) => p,
             None => {
                 return Err(JobError::Unsupported(format!(
-                    "the task `{}` does not list the property {name} (it lists {})",
+                    "the task `{}` does not list the property {} (it lists {})",
                     path.display(),
+                    asked.name(),
                     task.property_names().join(", ")
                 )))
             }

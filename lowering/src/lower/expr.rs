@@ -1091,16 +1091,15 @@ impl Lowerer<'_> {
                     let null = cmp(CmpOp::Eq, t.clone(), Term::Const(0));
                     // One past the end of an object: the gap after it, which
                     // pointer arithmetic reaches only from inside it (with
-                    // memory safety checked, [`Lowerer::within_object`]).
-                    let past = any(self
-                        .objects
-                        .iter()
-                        .enumerate()
-                        .filter(|&(o, obj)| obj.addr_taken && !self.tails.contains_key(&o))
-                        .map(|(_, obj)| {
-                            let end = obj.base + self.types.cells(&obj.ty) as i64;
-                            cmp(CmpOp::Eq, t.clone(), Term::Const(end))
-                        }));
+                    // memory safety checked, [`Lowerer::within_object`];
+                    // otherwise the case gives up like any other).
+                    let past = if self.checks.memsafety {
+                        any(self
+                            .extents(|_| true)
+                            .map(|(_, end)| cmp(CmpOp::Eq, t.clone(), Term::Const(end))))
+                    } else {
+                        Cond::False
+                    };
                     let other = and(c, not(any(hit)));
                     out.push((
                         and(other.clone(), null.clone()),
@@ -1165,23 +1164,21 @@ impl Lowerer<'_> {
         if !self.checks.memsafety || r == *x {
             return vec![(Cond::True, Res::Val(r))];
         }
-        let mut spans: Vec<(i64, i64)> = Vec::new();
-        for (o, obj) in self.objects.iter().enumerate() {
-            if !obj.addr_taken {
-                continue;
-            }
-            let len = if self.tails.contains_key(&o) {
-                super::tails::TAIL_SPACE
-            } else {
+        let mut spans: Vec<(i64, i64)> = self
+            .extents(|ty| {
                 let mut subs = Vec::new();
-                subobjects(&self.types, &obj.ty, 0, &mut subs);
-                if !subs.iter().any(|(_, t)| is_compatible(t, elem)) {
-                    continue;
-                }
-                self.types.cells(&obj.ty) as i64
-            };
-            spans.push((obj.base, obj.base + len));
-        }
+                subobjects(&self.types, ty, 0, &mut subs);
+                subs.iter().any(|(_, t)| is_compatible(t, elem))
+            })
+            .collect();
+        // A tail's addresses are a range of their own.
+        spans.extend(
+            self.tails
+                .keys()
+                .map(|&o| &self.objects[o])
+                .filter(|obj| obj.addr_taken)
+                .map(|obj| (obj.base, obj.base + super::tails::TAIL_SPACE)),
+        );
         let inside = |t: &Term, (lo, hi): (i64, i64)| within(t, lo.into(), hi.into());
         let stays = match x {
             Term::Const(a) => spans
@@ -1197,6 +1194,22 @@ impl Lowerer<'_> {
                 Res::Ub("pointer arithmetic that leaves the object the pointer points into".into()),
             ),
         ]
+    }
+
+    /// The addresses of the objects pointers may point into (their address
+    /// is taken), tails left out, whose type `accepts`: from the first cell
+    /// to one past the last.
+    fn extents<'s>(
+        &'s self,
+        accepts: impl Fn(&CType) -> bool + 's,
+    ) -> impl Iterator<Item = (i64, i64)> + 's {
+        self.objects
+            .iter()
+            .enumerate()
+            .filter(move |&(o, obj)| {
+                obj.addr_taken && !self.tails.contains_key(&o) && accepts(&obj.ty)
+            })
+            .map(|(_, obj)| (obj.base, obj.base + self.types.cells(&obj.ty) as i64))
     }
 
     /// An index out of the bounds of the array `arr` at `(o, off)`: a
