@@ -55,6 +55,11 @@ pub struct CppArgs {
     /// (SOUNDNESS.md, "Heap arrays of run-time length").
     #[arg(long)]
     pub no_heap_tails: bool,
+    /// Lower arrays used only to hold thread handles like other arrays
+    /// (one variable per element, at most 4096), not by the slots of the
+    /// threads stored in them (SOUNDNESS.md, "Arrays of thread handles")
+    #[arg(long)]
+    pub no_handle_arrays: bool,
     /// Check data races only (SV-COMP's no-data-race), not assertions. By
     /// default C programs are checked for both.
     #[arg(long, conflicts_with = "no_races")]
@@ -101,6 +106,7 @@ impl Default for CppArgs {
             heap_budget: lowering::DEFAULT_HEAP_BUDGET,
             malloc_may_fail: false,
             no_heap_tails: false,
+            no_handle_arrays: false,
             races: false,
             no_races: false,
             no_memsafety: false,
@@ -141,6 +147,9 @@ impl CppArgs {
         }
         if self.no_heap_tails {
             out.push("--no-heap-tails".into());
+        }
+        if self.no_handle_arrays {
+            out.push("--no-handle-arrays".into());
         }
         if self.races {
             out.push("--races".into());
@@ -197,6 +206,7 @@ impl CppArgs {
                     overflow: self.overflow,
                 },
                 tails: !self.no_heap_tails,
+                handle_arrays: !self.no_handle_arrays,
                 ..lowering::Options::default()
             },
         }

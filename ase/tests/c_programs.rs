@@ -134,7 +134,11 @@ struct Run {
 /// certified, and its certificate must check again against the program
 /// lowered anew, as `ase certify` checks it.
 fn verdict(file: &str, run: Run) -> String {
-    let job = program_job(file, run.reduce);
+    verdict_of(file, program_job(file, run.reduce), run)
+}
+
+/// The verdict on a program's job.
+fn verdict_of(file: &str, job: pipeline::task::Job, run: Run) -> String {
     let input = job.input.clone();
     let mut options = Options::default();
     options.budget.timeout = Some(Duration::from_secs(run.timeout));
@@ -333,6 +337,49 @@ fn reduction_and_parallel_engines_keep_verdicts() {
             results.len()
         );
     }
+}
+
+/// Arrays of thread handles (SOUNDNESS.md, "Arrays of thread handles")
+/// against the same arrays lowered like any other (one variable per
+/// element, exact): the programs that store thread handles in arrays get
+/// the same verdict both ways, where both decide.
+#[test]
+fn handle_arrays_keep_verdicts() {
+    let stores_in_array = |f: &str| {
+        let text = std::fs::read_to_string(path(f)).expect("a program");
+        let squeezed: String = text.split_whitespace().collect();
+        squeezed.contains("_create(&") && squeezed.contains("_join(") && squeezed.contains("[")
+    };
+    let files: Vec<String> = programs()
+        .into_iter()
+        .filter(|f| stores_in_array(f))
+        .collect();
+    let run = Run {
+        timeout: 10,
+        jobs: 1,
+        reduce: true,
+        certify: false,
+    };
+    let word = |v: &str| v.split([':', ' ']).next().unwrap_or("").to_string();
+    let mut failures = Vec::new();
+    let mut compared = 0;
+    for f in &files {
+        let mut cells = program_job(f, true);
+        cells.input.lowering.handle_arrays = false;
+        let (slots, cells) = (word(&verdict(f, run)), word(&verdict_of(f, cells, run)));
+        if slots != "unknown" && cells != "unknown" {
+            compared += 1;
+            if slots != cells {
+                failures.push(format!("{f}: {slots} with slots, {cells} with cells"));
+            }
+        }
+    }
+    println!(
+        "{} programs store thread handles in arrays, {compared} decided both ways",
+        files.len()
+    );
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert!(compared >= 8, "only {compared} programs decided both ways");
 }
 
 #[test]

@@ -35,7 +35,7 @@ use engine::ir::{
 };
 
 use crate::term::{and, cmp, not, or, subst_cond, subst_term};
-use crate::Lowered;
+use crate::{GiveUpKind, Lowered};
 use engine::certify::Invariant;
 
 mod order;
@@ -574,6 +574,13 @@ fn build(
     speculate: &BTreeMap<VarId, BTreeSet<i64>>,
     view: Option<&View>,
 ) -> Result<CounterSystem, String> {
+    let without_slots;
+    let l = if l.handle_slots.is_empty() {
+        l
+    } else {
+        without_slots = forget_slots(l);
+        &without_slots
+    };
     let p = &l.program;
     let (runs, in_site) = applicable(l)?;
     let mut sites = make_sites(l, &runs, view)?;
@@ -640,6 +647,33 @@ fn build(
         tracked,
         relies,
     })
+}
+
+/// The program with the slots of arrays of thread handles forgotten (a
+/// join waits for some ended instance; the array's counters keep the
+/// joins distinct; the slots are assigned by spawns and compared by joins
+/// only) and without the give-ups of the slots ([`GiveUpKind::HandleSlot`]:
+/// a handle stored over a started thread's is covered once slots are
+/// forgotten; a join of an element holding no joinable thread is
+/// undefined behaviour, assumed away here).
+fn forget_slots(l: &Lowered) -> Lowered {
+    let slots = l.handle_slots.iter().copied().collect();
+    let mut program = forget(&l.program, &slots);
+    let give_ups: HashSet<(ThreadId, LocId)> = l
+        .give_ups
+        .iter()
+        .filter(|(_, _, g)| g.kind == GiveUpKind::HandleSlot)
+        .map(|(t, at, _)| (*t, *at))
+        .collect();
+    for tr in &mut program.transitions {
+        if give_ups.contains(&(tr.thread, tr.to)) {
+            tr.guard = Cond::False;
+        }
+    }
+    Lowered {
+        program,
+        ..l.clone()
+    }
 }
 
 /// Whether the counter abstraction applies: threads created in loops, each

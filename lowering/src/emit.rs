@@ -104,6 +104,7 @@ pub(crate) fn emit(mut l: Lowerer<'_>) -> Result<Lowered> {
         races: race_accesses,
         race_conditions: n_races,
         tails: !l.tails.is_empty(),
+        handle_slots: l.handle_slots(),
     })
 }
 

@@ -104,6 +104,13 @@ pub enum GiveUpKind {
     /// An error past the allocation of a heap array of run-time length
     /// (its tail, [`TAIL_ERROR`]).
     TailError,
+    /// A join or store through an array of thread handles that the slots
+    /// of its instances do not model exactly (`lower::handles`): a join of
+    /// an element holding no joinable thread (undefined behaviour), or a
+    /// handle stored over a started thread's. The counter abstraction,
+    /// which forgets the slots, has neither (SOUNDNESS.md, "Arrays of
+    /// thread handles").
+    HandleSlot,
 }
 
 impl GiveUp {
@@ -238,6 +245,11 @@ pub struct Lowered {
     pub race_conditions: usize,
     /// Whether some heap object has a tail ([`Options::tails`]).
     pub tails: bool,
+    /// The slots of the thread instances started through arrays of thread
+    /// handles (`lower::handles`): locals of their instances that joins
+    /// compare with an index (the counter abstraction keeps them local and
+    /// drops those comparisons).
+    pub handle_slots: Vec<engine::ir::VarId>,
 }
 
 /// Which errors the lowered program's error condition holds.
@@ -471,6 +483,10 @@ pub struct Options {
     /// up. Off: the arrays hold at most 8 elements, exactly (longer ones
     /// give up): the model bugs are searched in.
     pub tails: bool,
+    /// Arrays used only to hold thread handles have no cells, whatever
+    /// their length (SOUNDNESS.md, "Arrays of thread handles"). Off: they
+    /// are arrays like any other (`--no-handle-arrays`).
+    pub handle_arrays: bool,
 }
 
 /// The default of [`Options::instances`].
@@ -489,6 +505,7 @@ impl Default for Options {
             malloc_may_fail: false,
             checks: Checks::default(),
             tails: true,
+            handle_arrays: true,
         }
     }
 }
@@ -509,6 +526,9 @@ pub fn lower_with(unit: &ParsedUnit, options: &Options) -> Result<Lowered, Lower
         l.instances = options.instances.max(1);
         l.checks = options.checks;
         l.tails_enabled = options.tails;
+        if !options.handle_arrays {
+            l.no_handle_arrays();
+        }
         Ok(l)
     };
     // Threads are lowered one after the other, so a dereference may be

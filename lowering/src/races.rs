@@ -320,6 +320,7 @@ mod tests {
             run: None,
             param: None,
             cfg,
+            handles: None,
         }
     }
 

@@ -158,6 +158,9 @@ pub struct Types {
     /// While a local is declared: the length expression of its
     /// variable-length array, if it is one (`None`: none is allowed).
     pub vla_sizes: Option<Vec<Node<Expression>>>,
+    /// While an array of thread handles is declared (`lower::handles`):
+    /// no cap on its length (it has no cells).
+    pub uncapped: bool,
 }
 
 /// Limits the flattening of huge arrays into cells.
@@ -177,6 +180,7 @@ impl Types {
             enum_consts: HashMap::new(),
             atomic_typedefs: HashSet::new(),
             vla_sizes: None,
+            uncapped: false,
             model,
         }
     }
@@ -478,7 +482,7 @@ impl Types {
                             ))
                         }
                     };
-                    if n.saturating_mul(self.cells(&ty)) > MAX_CELLS {
+                    if n.saturating_mul(self.cells(&ty)) > MAX_CELLS && !self.uncapped {
                         return Err(LowerError::unsupported(
                             a.span,
                             format!("array of {n} elements is too large to model"),

@@ -345,7 +345,7 @@ impl CCheck<'_> {
                     format!("no proof for more threads than the instances: {give_up}")
                 }
                 GiveUpKind::TailError => format!("no proof and no counterexample: {give_up}"),
-                GiveUpKind::NotModelled | GiveUpKind::Construct => {
+                GiveUpKind::NotModelled | GiveUpKind::Construct | GiveUpKind::HandleSlot => {
                     format!("an execution reaches behaviour that is not modelled: {give_up}")
                 }
             },

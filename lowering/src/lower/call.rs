@@ -549,7 +549,11 @@ impl Lowerer<'_> {
         let func = self.function_name(&args[2]).ok_or_else(|| {
             LowerError::unsupported(args[2].span, "thread start routine is not a known function")
         })?;
-        let tid = self.pointee(&args[0], span)?;
+        // The handle's place, or the array of thread handles and the index.
+        let (tid, handles) = match self.handle_element(&args[0], true)? {
+            Some((h, index)) => (None, Some((h, self.handle_index(h, index, span)?))),
+            None => (Some(self.pointee(&args[0], span)?), None),
+        };
         let argv = self.eval(&args[3])?;
         // A site inside a loop may run any number of times: it gets several
         // instances (started lowest first), within a cap on all threads.
@@ -603,19 +607,38 @@ impl Lowerer<'_> {
                 "a pthread_create call ran more than once (unbounded thread creation is not modelled)",
             )
         };
-        for (tc, cell) in self.cells_of(&tid) {
+        // Where the handle goes, per case: a cell, or the slots of the
+        // instances in an array of thread handles.
+        let stores: Vec<(Cond, std::result::Result<Store, super::Ub>)> = match (tid, handles) {
+            (Some(tid), _) => self
+                .cells_of(&tid)
+                .into_iter()
+                .map(|(c, r)| (c, r.map(Store::Cell)))
+                .collect(),
+            (None, Some((h, index))) => self
+                .handle_store(h, index, &ks, cur, span)
+                .into_iter()
+                .map(|(c, i)| (c, Ok(Store::Slot(h, i))))
+                .collect(),
+            (None, None) => unreachable!("a handle goes to a place or an array of handles"),
+        };
+        for (tc, cell) in stores {
             for (ac, r) in &argv.cases {
                 let c = and(tc.clone(), ac.clone());
                 match (&cell, r) {
                     (Err(u), _) | (_, Res::Ub(u)) => {
                         self.give_up_edge(cur, c, u, span);
                     }
-                    (Ok(t), Res::Val(a)) => {
+                    (Ok(store), Res::Val(a)) => {
                         for (i, &k) in ks.iter().enumerate() {
-                            let mut assigns = vec![
-                                (run(self, i), Term::Const(1)),
-                                (*t, Term::Const(k as i64 + 1)),
-                            ];
+                            let mut assigns = vec![(run(self, i), Term::Const(1))];
+                            match store {
+                                Store::Cell(t) => assigns.push((*t, Term::Const(k as i64 + 1))),
+                                Store::Slot(h, index) => assigns.push((
+                                    self.handle_slot(*h, k).expect("registered with its array"),
+                                    index.clone(),
+                                )),
+                            }
                             if let Some(n) = counter {
                                 assigns.push((n, Term::Const(i as i64 + 1)));
                             }
@@ -645,6 +668,9 @@ impl Lowerer<'_> {
                 span,
                 "`pthread_join` takes two arguments",
             ));
+        }
+        if let Some((h, index)) = self.handle_element(&args[0], false)? {
+            return self.handle_join(h, index, &args[1], span);
         }
         let res = self.eval(&args[1])?;
         let res = match res.constant() {
@@ -832,4 +858,13 @@ impl Lowerer<'_> {
             None => Val::term(Term::Const(0), CType::Void),
         })
     }
+}
+
+/// Where `pthread_create` stores the new thread's handle.
+enum Store {
+    /// A cell (it gets the thread's id).
+    Cell(engine::ir::VarId),
+    /// The slot of the instance in an array of thread handles (it gets the
+    /// index).
+    Slot(usize, Term),
 }

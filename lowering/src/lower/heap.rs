@@ -281,15 +281,16 @@ impl Lowerer<'_> {
         };
         let next = self.new_loc(Some(span));
         let mut ok = fails.map_or(Cond::True, |b| cmp(CmpOp::Eq, Term::Var(b), Term::Const(0)));
-        // A run-time length: within [1, capacity] (a tail: [1, tail
-        // space)), else give up.
+        // A run-time length: within [0, capacity] (a tail: [0, tail
+        // space)), else give up. An allocation of no element hands out a
+        // block that every access lies past (glibc's `malloc(0)`).
         if let Some(n) = &length {
             let (most, reason) = if tracked.is_some() {
                 (
                     TAIL_SPACE - 1,
                     format!(
-                        "an allocation of no element or of {TAIL_SPACE} or more (the most an \
-                         allocation of run-time size may hold)"
+                        "an allocation of a negative count or of {TAIL_SPACE} or more elements (the \
+                         most an allocation of run-time size may hold)"
                     ),
                 )
             } else {
@@ -307,12 +308,12 @@ impl Lowerer<'_> {
                 (
                     capacity,
                     format!(
-                        "an allocation of no element or of more than {capacity} (the capacity \
-                         of an allocation of run-time size {why})"
+                        "an allocation of a negative count or of more than {capacity} elements (the \
+                         capacity of an allocation of run-time size {why})"
                     ),
                 )
             };
-            let fits = within(n, 1, i128::from(most));
+            let fits = within(n, 0, i128::from(most));
             self.give_up_edge(cur, and(ok.clone(), not(fits.clone())), &reason, span);
             ok = and(ok, fits);
         }

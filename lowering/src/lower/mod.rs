@@ -15,6 +15,7 @@ mod conventions;
 mod expr;
 mod fnptr;
 mod guard;
+mod handles;
 mod heap;
 mod scanf;
 mod stmt;
@@ -87,6 +88,8 @@ pub struct ThreadInst {
     pub param: Option<ObjId>,
     /// The CFG (built when the instance is lowered).
     pub cfg: Cfg,
+    /// The array of thread handles it was started through, if any.
+    pub handles: Option<usize>,
 }
 
 /// Fixed locations of every thread's CFG.
@@ -109,6 +112,8 @@ pub(crate) enum Binding {
     /// A local whose declaration is not modelled (it gave up where it is
     /// reached): a use of it is not modelled either.
     Poison(String),
+    /// An array of thread handles ([`handles`]).
+    Handles(usize),
 }
 
 /// An inlined function activation.
@@ -186,6 +191,11 @@ pub struct Lowerer<'a> {
     pub(crate) buffer_lengths: HashMap<String, ObjId>,
     /// Names used as values somewhere in the file.
     used_names: HashSet<String>,
+    /// Names used only as arrays of thread handles ([`handles`]), the
+    /// arrays made so far, and those of globals by name.
+    handle_names: HashSet<String>,
+    handle_arrays: Vec<handles::HandleArray>,
+    global_handles: HashMap<String, usize>,
     pub(crate) threads: Vec<ThreadInst>,
     queue: VecDeque<usize>,
     t: ThreadState,
@@ -376,6 +386,9 @@ impl<'a> Lowerer<'a> {
             write_only: HashSet::new(),
             buffer_lengths: HashMap::new(),
             used_names: HashSet::new(),
+            handle_names: HashSet::new(),
+            handle_arrays: Vec::new(),
+            global_handles: HashMap::new(),
             threads: Vec::new(),
             queue: VecDeque::new(),
             t: ThreadState::default(),
@@ -419,6 +432,7 @@ impl<'a> Lowerer<'a> {
         }
         let names: HashSet<String> = me.functions.keys().cloned().collect();
         me.write_only = buffers::write_only_buffers(defined.iter().copied());
+        me.handle_names = handles::handle_names(&unit.unit);
         for f in defined {
             AddrNames(&mut me.addr_names, &names).visit_function_definition(&f.node, &f.span);
             AssignedNames(&mut me.assigned_names).visit_function_definition(&f.node, &f.span);
@@ -529,7 +543,10 @@ impl<'a> Lowerer<'a> {
         base: CType,
         d: &frontend::lang_c::ast::Declarator,
     ) -> Result<(Option<String>, CType)> {
-        self.types.declarator(base, d)
+        self.types.uncapped = declarator_name(d).is_some_and(|n| self.is_handle_name(&n));
+        let declared = self.types.declarator(base, d);
+        self.types.uncapped = false;
+        declared
     }
 
     pub(crate) fn type_name(&mut self, t: &Node<frontend::lang_c::ast::TypeName>) -> Result<CType> {
@@ -684,6 +701,27 @@ impl<'a> Lowerer<'a> {
         let o = self.create_global(name, &g)?;
         self.globals.insert(name.to_string(), o);
         Ok(Some(o))
+    }
+
+    /// The array of thread handles a global name declares, if it is one
+    /// ([`handles`]; made at its first use).
+    fn global_handle_array(&mut self, name: &str) -> Result<Option<usize>> {
+        if let Some(&h) = self.global_handles.get(name) {
+            return Ok(Some(h));
+        }
+        if !self.is_handle_name(name) {
+            return Ok(None);
+        }
+        let Some(g) = self.global_decls.get(name).cloned() else {
+            return Ok(None);
+        };
+        let CType::Array(_, n) = self.global_type(&g)? else {
+            return Ok(None);
+        };
+        let vname = sanitize(self.unit.display_name(name));
+        let h = self.handle_array(&vname, Term::Const(n as i64));
+        self.global_handles.insert(name.to_string(), h);
+        Ok(Some(h))
     }
 
     /// The type of a global (an array of unspecified size takes the size of
@@ -951,6 +989,7 @@ impl<'a> Lowerer<'a> {
             run: None,
             param: None,
             cfg: Cfg::default(),
+            handles: None,
         });
         self.queue.push_back(0);
         while let Some(k) = self.queue.pop_front() {
@@ -981,7 +1020,10 @@ impl<'a> Lowerer<'a> {
                 let Some(g) = self.global_decls.get(&name).cloned() else {
                     continue;
                 };
-                if g.thread_local || !self.used_names.contains(&name) || !seen.insert(name.clone())
+                if g.thread_local
+                    || !self.used_names.contains(&name)
+                    || self.is_handle_name(&name)
+                    || !seen.insert(name.clone())
                 {
                     continue;
                 }
@@ -1039,6 +1081,7 @@ impl<'a> Lowerer<'a> {
             run: Some(run),
             param,
             cfg: Cfg::default(),
+            handles: None,
         });
         let k = self.threads.len() - 1;
         self.queue.push_back(k);
@@ -1401,6 +1444,9 @@ impl<'a> Lowerer<'a> {
                 ));
             }
             return Ok(Some(b));
+        }
+        if let Some(h) = self.global_handle_array(name)? {
+            return Ok(Some(Binding::Handles(h)));
         }
         if let Some(o) = self.global(name)? {
             return Ok(Some(Binding::Obj(o)));

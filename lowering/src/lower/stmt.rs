@@ -2,7 +2,7 @@
 
 use std::collections::HashMap;
 
-use engine::ir::{CmpOp, Cond, Term};
+use engine::ir::{CmpOp, Cond, Term, VarId};
 use frontend::lang_c::ast::{
     BinaryOperator as B, BlockItem, Declaration, DeclarationSpecifier, Expression, ForInitializer,
     Initializer, Label, Statement, StorageClassSpecifier, UnaryOperator as U,
@@ -610,19 +610,14 @@ impl Lowerer<'_> {
     }
 
     /// `int x = e;` and friends inside a function.
-    /// The length of the variable-length array `o`: `length` evaluated
-    /// into a variable of its own; a length below 1 or above the capacity
-    /// gives up.
-    fn vla_length(
+    /// The length of a variable-length array named `name`: `length`
+    /// evaluated into a variable of its own (when the declaration runs).
+    fn run_time_length(
         &mut self,
-        o: ObjId,
         name: &str,
         length: &Node<Expression>,
         span: Span,
-    ) -> Result<()> {
-        let CType::Array(elem, _) = self.objects[o].ty.clone() else {
-            return Err(LowerError::unsupported(span, "a variable-length array"));
-        };
+    ) -> Result<VarId> {
         let cur = self.ensure_cur(span);
         self.t.cur = Some(cur);
         self.set_split(&[length])?;
@@ -640,7 +635,23 @@ impl Lowerer<'_> {
         let len_obj = self.object(&len_name, len_ty, Some(0), span)?;
         let p = self.whole(len_obj);
         self.store(p, v, span)?;
-        let len = self.objects[len_obj].cells[0];
+        Ok(self.objects[len_obj].cells[0])
+    }
+
+    /// The length of the variable-length array `o`: `length` evaluated
+    /// into a variable of its own; a length below 1 or above the capacity
+    /// gives up.
+    fn vla_length(
+        &mut self,
+        o: ObjId,
+        name: &str,
+        length: &Node<Expression>,
+        span: Span,
+    ) -> Result<()> {
+        let CType::Array(elem, _) = self.objects[o].ty.clone() else {
+            return Err(LowerError::unsupported(span, "a variable-length array"));
+        };
+        let len = self.run_time_length(name, length, span)?;
         let capacity = crate::types::VLA_CAPACITY;
         let bad = any([
             cmp(CmpOp::Lt, Term::Var(len), Term::Const(1)),
@@ -716,6 +727,15 @@ impl Lowerer<'_> {
                 sanitize(self.unit.display_name(&name))
             );
             let vname = self.unique(&base_name);
+            if let (true, CType::Array(_, n)) = (self.is_handle_name(&name), &ty) {
+                let length = match vla.first() {
+                    Some(length) => Term::Var(self.run_time_length(&vname, length, id.span)?),
+                    None => Term::Const(*n as i64),
+                };
+                let h = self.handle_array(&vname, length);
+                self.bind(name, Binding::Handles(h));
+                continue;
+            }
             let o = self.object(&vname, ty.clone(), Some(0), id.span)?;
             let c_name = self.unit.display_name(&name).to_string();
             let func = self.t.frames.last().map(|f| f.func.clone());

@@ -1182,7 +1182,8 @@ impl Lowerer<'_> {
                 ));
             }
             let again = any(again);
-            self.plain_edge(cur, END, not(again.clone()), vec![], None);
+            let finished = self.handle_finished(me).into_iter().collect();
+            self.plain_edge(cur, END, not(again.clone()), finished, None);
             self.give_up_edge(
                 cur,
                 again,

@@ -111,9 +111,14 @@ impl Lowerer<'_> {
         index: VarId,
     ) -> (Cond, Vec<(VarId, Term)>) {
         let tail = self.tails[&o];
+        // Below `n`; 0 for an allocation of no element (then every access
+        // lies past the length, the tracked element included).
         let guard = and(
             cmp(CmpOp::Ge, Term::Var(index), Term::Const(0)),
-            cmp(CmpOp::Lt, Term::Var(index), n.clone()),
+            or(
+                cmp(CmpOp::Lt, Term::Var(index), n.clone()),
+                cmp(CmpOp::Eq, Term::Var(index), Term::Const(0)),
+            ),
         );
         let mut assigns = vec![(tail.index, Term::Var(index)), (tail.length, n.clone())];
         if let Some(used) = self.tail_used {

@@ -1,0 +1,350 @@
+//! Arrays of thread handles (SOUNDNESS.md, "Arrays of thread handles"):
+//! an array `A` that the program uses only as `&A[i]`, the first argument
+//! of `pthread_create`/`thrd_create`, and as `A[i]`, the first argument of
+//! `pthread_join`/`thrd_join` (a syntactic check over the whole file), has
+//! no cells, whatever its length. Instead:
+//!
+//! - each thread instance started through `A` has a *slot*, the index it
+//!   was stored at, set by the spawn;
+//! - a join of `A[i]` waits for the instance whose slot is `i` to end;
+//! - two counters, `A.finished` (incremented by the last step of each
+//!   instance started through `A`) and `A.joined` (by each join through
+//!   `A`): a join also waits for `finished > joined`, which every
+//!   execution without undefined behaviour satisfies there (the instance
+//!   joined has ended and was not joined before, and every instance joined
+//!   has ended). The counters carry what the counter abstraction needs to
+//!   know that the threads joined are distinct, where it forgets the slots
+//!   (`crate::Lowered::handle_slots`).
+//!
+//! The model is exact otherwise: an index outside the array is an
+//! out-of-bounds access, a join of an element that holds no thread
+//! started here gives up, and so does storing a handle over one of a
+//! thread already started through the same element.
+
+use std::collections::HashSet;
+
+use engine::ir::{CmpOp, Cond, LocId, Term, ThreadId, VarId};
+use frontend::lang_c::ast::{
+    CallExpression, DeclaratorKind, Expression, Identifier, UnaryOperator as U,
+};
+use frontend::lang_c::span::{Node, Span};
+use frontend::lang_c::visit::{self, Visit};
+
+use super::expr::{Res, Val};
+use super::{Lowerer, Ub, END};
+use crate::error::{LowerError, Result};
+use crate::term::{add, and, any, cmp, not, Range};
+use crate::types::{CType, IntTy};
+use crate::Violation;
+
+/// An array of thread handles.
+#[derive(Clone, Debug)]
+pub(crate) struct HandleArray {
+    /// Its length (a constant, or the variable of a variable-length
+    /// array).
+    length: Term,
+    /// The number of instances started through it that have ended.
+    finished: VarId,
+    /// The number of joins through it.
+    joined: VarId,
+    /// The instances started through it, with their slots.
+    slots: Vec<(usize, VarId)>,
+}
+
+/// The names used only as arrays of thread handles.
+#[derive(Default)]
+pub(crate) struct HandleUses {
+    indexed: HashSet<String>,
+    other: HashSet<String>,
+}
+
+impl HandleUses {
+    pub(crate) fn names(self) -> HashSet<String> {
+        self.indexed.difference(&self.other).cloned().collect()
+    }
+}
+
+/// `A[e]` (under casts): the array's name and the index.
+fn element(e: &Expression) -> Option<(&Identifier, &Node<Expression>)> {
+    match e {
+        Expression::Cast(c) => element(&c.node.expression.node),
+        Expression::BinaryOperator(b)
+            if b.node.operator.node == frontend::lang_c::ast::BinaryOperator::Index =>
+        {
+            match &b.node.lhs.node {
+                Expression::Identifier(id) => Some((&id.node, &b.node.rhs)),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+/// `&A[e]` (under casts).
+fn element_address(e: &Expression) -> Option<(&Identifier, &Node<Expression>)> {
+    match e {
+        Expression::Cast(c) => element_address(&c.node.expression.node),
+        Expression::UnaryOperator(u) if u.node.operator.node == U::Address => {
+            element(&u.node.operand.node)
+        }
+        _ => None,
+    }
+}
+
+/// The handle argument of a thread creation or join: the array's name and
+/// the index.
+fn handle_argument(c: &CallExpression) -> Option<(&Identifier, &Node<Expression>)> {
+    let Expression::Identifier(f) = &c.callee.node else {
+        return None;
+    };
+    let first = &c.arguments.first()?.node;
+    match f.node.name.as_str() {
+        "pthread_create" | "thrd_create" => element_address(first),
+        "pthread_join" | "thrd_join" => element(first),
+        _ => None,
+    }
+}
+
+impl<'ast> Visit<'ast> for HandleUses {
+    fn visit_call_expression(&mut self, c: &'ast CallExpression, span: &'ast Span) {
+        if let Some((a, index)) = handle_argument(c) {
+            self.indexed.insert(a.name.clone());
+            self.visit_expression(&index.node, &index.span);
+            for arg in &c.arguments[1..] {
+                self.visit_expression(&arg.node, &arg.span);
+            }
+            return;
+        }
+        visit::visit_call_expression(self, c, span);
+    }
+
+    // A declaration is no use.
+    fn visit_declarator_kind(&mut self, kind: &'ast DeclaratorKind, span: &'ast Span) {
+        if !matches!(kind, DeclaratorKind::Identifier(_)) {
+            visit::visit_declarator_kind(self, kind, span);
+        }
+    }
+
+    fn visit_identifier(&mut self, id: &'ast Identifier, _: &'ast Span) {
+        self.other.insert(id.name.clone());
+    }
+}
+
+impl Lowerer<'_> {
+    /// Lowers arrays of thread handles like other arrays.
+    pub(crate) fn no_handle_arrays(&mut self) {
+        self.handle_names.clear();
+    }
+
+    /// Whether `name` may be declared as an array of thread handles.
+    pub(crate) fn is_handle_name(&self, name: &str) -> bool {
+        self.handle_names.contains(name)
+    }
+
+    /// A new array of thread handles of `length` elements.
+    pub(crate) fn handle_array(&mut self, name: &str, length: Term) -> usize {
+        let all = Range::new(0, i128::from(i32::MAX));
+        let finished = self.var(format!("{name}.finished"), Some(0), all);
+        let joined = self.var(format!("{name}.joined"), Some(0), all);
+        self.handle_arrays.push(HandleArray {
+            length,
+            finished,
+            joined,
+            slots: Vec::new(),
+        });
+        self.handle_arrays.len() - 1
+    }
+
+    /// The array of thread handles and index a creation's or join's handle
+    /// argument designates, if it is one.
+    pub(crate) fn handle_element<'e>(
+        &mut self,
+        arg: &'e Node<Expression>,
+        address: bool,
+    ) -> Result<Option<(usize, &'e Node<Expression>)>> {
+        let found = if address {
+            element_address(&arg.node)
+        } else {
+            element(&arg.node)
+        };
+        let Some((a, index)) = found else {
+            return Ok(None);
+        };
+        Ok(match self.lookup(&a.name)? {
+            Some(super::Binding::Handles(h)) => Some((h, index)),
+            _ => None,
+        })
+    }
+
+    /// The index of an element, as cases of terms; the out-of-bounds cases
+    /// are undefined behaviour.
+    pub(crate) fn handle_index(
+        &mut self,
+        h: usize,
+        index: &Node<Expression>,
+        span: Span,
+    ) -> Result<Val> {
+        let v = self.eval(index)?;
+        let v = self.convert(v, &CType::Int(IntTy::LLONG), span)?;
+        let length = self.handle_arrays[h].length.clone();
+        let mut cases = Vec::new();
+        for (c, r) in v.cases {
+            match r {
+                Res::Val(i) => {
+                    let inside = and(
+                        cmp(CmpOp::Ge, i.clone(), Term::Const(0)),
+                        cmp(CmpOp::Lt, i.clone(), length.clone()),
+                    );
+                    cases.push((and(c.clone(), inside.clone()), Res::Val(i)));
+                    cases.push((
+                        and(c, not(inside)),
+                        Res::Ub(Ub::violates(Violation::Deref, "array index out of bounds")),
+                    ));
+                }
+                ub => cases.push((c, ub)),
+            }
+        }
+        Ok(Val { cases, ty: v.ty }.pruned())
+    }
+
+    /// The spawns of a thread creation at `cur` through an array of thread
+    /// handles, at index `i` ([`Lowerer::handle_index`]): per case of the
+    /// index, the guard (the slot assignments of the instances `ks`, which
+    /// are registered with the array, are the caller's); the cases of
+    /// undefined behaviour and of a handle stored over a started thread's
+    /// go to their give-ups.
+    pub(crate) fn handle_store(
+        &mut self,
+        h: usize,
+        i: Val,
+        ks: &[usize],
+        cur: super::Loc,
+        span: Span,
+    ) -> Vec<(Cond, Term)> {
+        for &k in ks {
+            let name = format!("{}.slot", self.threads[k].name);
+            let slot = self.var(name, Some(-1), Range::new(-1, i128::from(i64::MAX)));
+            self.handle_arrays[h].slots.push((k, slot));
+            self.threads[k].handles = Some(h);
+        }
+        let mut ok = Vec::new();
+        for (c, r) in i.cases {
+            match r {
+                Res::Ub(u) => self.give_up_edge(cur, c, u, span),
+                Res::Val(i) => {
+                    let taken = self.handle_taken(h, &i);
+                    let to = self.give_up_of(slot_give_up(
+                        "a thread handle stored in an array element that holds the handle of a \
+                         thread already started",
+                    ));
+                    self.plain_edge(cur, to, and(c.clone(), taken.clone()), vec![], Some(span));
+                    ok.push((and(c, not(taken)), i));
+                }
+            }
+        }
+        ok
+    }
+
+    /// The slot variable of instance `k` in array `h`.
+    pub(crate) fn handle_slot(&self, h: usize, k: usize) -> Option<VarId> {
+        self.handle_arrays[h]
+            .slots
+            .iter()
+            .find(|(t, _)| *t == k)
+            .map(|(_, s)| *s)
+    }
+
+    /// Some instance started through `h` holds slot `i`.
+    fn handle_taken(&self, h: usize, i: &Term) -> Cond {
+        any(self.handle_arrays[h].slots.iter().map(|&(k, slot)| {
+            let run = self.threads[k]
+                .run
+                .expect("created threads have a run flag");
+            and(
+                cmp(CmpOp::Eq, Term::Var(run), Term::Const(1)),
+                cmp(CmpOp::Eq, Term::Var(slot), i.clone()),
+            )
+        }))
+    }
+
+    /// `pthread_join(A[i], res)`: waits for the instance in slot `i` to end
+    /// (and for `finished > joined`), counting the join.
+    pub(crate) fn handle_join(
+        &mut self,
+        h: usize,
+        index: &Node<Expression>,
+        res: &Node<Expression>,
+        span: Span,
+    ) -> Result<Val> {
+        let res = self.eval(res)?;
+        if res.constant() != Some(0) {
+            return Err(LowerError::unsupported(
+                span,
+                "the result of a thread joined through an array of thread handles",
+            ));
+        }
+        let i = self.handle_index(h, index, span)?;
+        let Some(cur) = self.t.cur else {
+            return Ok(Val::int(0));
+        };
+        let next = self.new_loc(None);
+        let a = self.handle_arrays[h].clone();
+        let fresh = cmp(CmpOp::Gt, Term::Var(a.finished), Term::Var(a.joined));
+        let count = vec![(a.joined, add(Term::Var(a.joined), Term::Const(1)))];
+        for (c, r) in i.cases {
+            match r {
+                Res::Ub(u) => self.give_up_edge(cur, c, u, span),
+                Res::Val(i) => {
+                    for &(k, slot) in &a.slots {
+                        let ended = and(
+                            Cond::At(ThreadId::new(k), LocId::new(END)),
+                            cmp(CmpOp::Eq, Term::Var(slot), i.clone()),
+                        );
+                        let g = and(c.clone(), and(ended, fresh.clone()));
+                        self.plain_edge(cur, next, g, count.clone(), Some(span));
+                    }
+                    let none = and(c, not(self.handle_taken(h, &i)));
+                    let to = self.give_up_of(slot_give_up(
+                        "pthread_join on an array element that holds no thread started here",
+                    ));
+                    self.plain_edge(cur, to, none, vec![], Some(span));
+                }
+            }
+        }
+        self.t.cfg.locs[cur].blocking = true;
+        self.flush();
+        self.t.cur = Some(next);
+        Ok(Val::int(0))
+    }
+
+    /// The assignment of the last step of instance `k`: one more ended
+    /// instance of its array of thread handles, if it has one.
+    pub(crate) fn handle_finished(&self, k: usize) -> Option<(VarId, Term)> {
+        let h = self.threads[k].handles?;
+        let f = self.handle_arrays[h].finished;
+        Some((f, add(Term::Var(f), Term::Const(1))))
+    }
+
+    /// The slot variables of every array of thread handles.
+    pub(crate) fn handle_slots(&self) -> Vec<VarId> {
+        self.handle_arrays
+            .iter()
+            .flat_map(|a| a.slots.iter().map(|&(_, s)| s))
+            .collect()
+    }
+}
+
+/// A give-up of the slots.
+fn slot_give_up(reason: &str) -> crate::GiveUp {
+    crate::GiveUp {
+        kind: crate::GiveUpKind::HandleSlot,
+        reason: reason.into(),
+    }
+}
+
+/// The names of a unit used only as arrays of thread handles.
+pub(crate) fn handle_names(unit: &frontend::lang_c::ast::TranslationUnit) -> HashSet<String> {
+    let mut u = HandleUses::default();
+    u.visit_translation_unit(unit);
+    u.names()
+}
