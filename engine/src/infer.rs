@@ -249,7 +249,10 @@ fn infer(
     let mut cands: Vec<BTreeSet<Candidate>> = Vec::with_capacity(tuples.list.len());
     for i in 0..tuples.list.len() {
         stop.check()?;
-        let c = candidates(&forms, &samples, i, &constants);
+        let mut c = candidates(&forms, &samples, i, &constants);
+        if samples[i].is_empty() {
+            nearest_candidates(&forms, &samples, &tuples, i, &mut c);
+        }
         if c.len() > MAX_CANDIDATES {
             return Err(format!(
                 "more than {MAX_CANDIDATES} candidate facts at a tuple of locations"
@@ -790,6 +793,11 @@ fn templates(
         for atom in atoms(&tr.guard) {
             meet(&atom);
         }
+        // Counters that move together (`i := i + 1, n := n + 1`; not the
+        // counters of a counter system, one up and one down).
+        for up in [true, false] {
+            meet(&increments(tr, up));
+        }
         for a in &tr.assigns {
             if let Rhs::Expr(e) = &a.rhs {
                 let mut vars = BTreeSet::from([a.var.index()]);
@@ -823,6 +831,29 @@ fn templates(
     }
     out.retain(|f| f.iter().all(|&(_, k)| i64::try_from(k).is_ok()));
     out
+}
+
+/// The variables a transition increments (`up`) or decrements by a
+/// constant.
+fn increments(tr: &crate::ir::Transition, up: bool) -> BTreeSet<usize> {
+    tr.assigns
+        .iter()
+        .filter(|a| {
+            let step = match &a.rhs {
+                Rhs::Expr(Term::Add(x, k)) if **x == Term::Var(a.var) => match **k {
+                    Term::Const(c) => c,
+                    _ => 0,
+                },
+                Rhs::Expr(Term::Sub(x, k)) if **x == Term::Var(a.var) => match **k {
+                    Term::Const(c) => -c,
+                    _ => 0,
+                },
+                _ => 0,
+            };
+            step != 0 && (step > 0) == up
+        })
+        .map(|a| a.var.index())
+        .collect()
 }
 
 /// Per variable: whether a condition reads it, or an assignment to such a
@@ -1039,6 +1070,54 @@ fn candidates(
         });
     }
     out
+}
+
+/// More candidates for tuple `i`, which has no samples: per template, its
+/// greatest value in the samples of the sampled tuples nearest to it (that
+/// differ from it in the fewest thread locations), as long as the tuple has
+/// fewer than
+/// [`MAX_CANDIDATES`]. Tighter than the bounds of all samples where the
+/// nearest tuples are alike (the thread standing for many instances at the
+/// same place): candidates are only proposed, so a proof can only gain
+/// (but each costs time).
+fn nearest_candidates(
+    forms: &[Form],
+    samples: &[Vec<Vec<i128>>],
+    tuples: &Tuples,
+    i: usize,
+    out: &mut BTreeSet<Candidate>,
+) {
+    let here = &tuples.list[i];
+    let distance = |j: usize| {
+        tuples.list[j]
+            .iter()
+            .zip(here)
+            .filter(|(a, b)| a != b)
+            .count()
+    };
+    let sampled = (0..tuples.list.len()).filter(|&j| !samples[j].is_empty());
+    let Some(least) = sampled.clone().map(distance).min() else {
+        return;
+    };
+    let points: Vec<&Vec<i128>> = sampled
+        .filter(|&j| distance(j) == least)
+        .flat_map(|j| &samples[j])
+        .collect();
+    for (f, form) in forms.iter().enumerate().skip(1) {
+        let eval = |p: &Vec<i128>| form.iter().map(|&(v, k)| k * p[v]).sum::<i128>();
+        let Some(max) = points.iter().map(|p| eval(p)).max() else {
+            return;
+        };
+        if out.len() >= MAX_CANDIDATES {
+            return;
+        }
+        if i64::try_from(max).is_ok() {
+            out.insert(Candidate {
+                form: f,
+                bound: max,
+            });
+        }
+    }
 }
 
 #[cfg(test)]

@@ -428,6 +428,15 @@ fn spawn_forms(
             out.push(form);
         }
     }
+    // The number of instances started alone ("at most `N` threads", `N` a
+    // constant: what remains of "the loop ran `i` times" once `i` is dead).
+    for sign in [1, -1] {
+        let mut form: Vec<(VarId, i64)> = t.counters.iter().map(|&n| (n, sign * k)).collect();
+        if c.is_some() {
+            form.push((t.start, sign));
+        }
+        out.push(form);
+    }
     out
 }
 

@@ -461,6 +461,18 @@ fn print_if_asked(system: &CounterSystem) {
     }
 }
 
+/// Prints the inductive invariant inferred for a view program, as a
+/// certificate, when `ASE_PRINT_COUNTERS` is set.
+fn print_invariants_if_asked(system: &CounterSystem, invariants: &[engine::certify::Invariant]) {
+    if std::env::var_os("ASE_PRINT_COUNTERS").is_some() {
+        let cert = engine::certify::Certificate {
+            invariants: invariants.to_vec(),
+            ..Default::default()
+        };
+        eprintln!("{}", engine::certify::text::print(&system.program, &cert));
+    }
+}
+
 /// The relying pass of [`viewed`].
 fn relied(lowered: &lowering::Lowered, deadline: Instant) -> Result<ViewProof, String> {
     let system = lowering::counter::view_program(lowered, &View::default()).map_err(|e| e.0)?;
@@ -473,6 +485,7 @@ fn relied(lowered: &lowering::Lowered, deadline: Instant) -> Result<ViewProof, S
     };
     let (invariants, excluded) =
         engine::infer::inductive(&system.program, Some(deadline), VIEW_LIMITS, hints)?;
+    print_invariants_if_asked(&system, &invariants);
     excluded?;
     // The same invariants, of the view program that states the assumptions.
     let stated = View::from_rely(&system, &invariants);
@@ -506,6 +519,7 @@ fn view_rounds(
         };
         let (invariants, excluded) =
             engine::infer::inductive(&system.program, Some(deadline), VIEW_LIMITS, hints)?;
+        print_invariants_if_asked(&system, &invariants);
         match excluded {
             Ok(()) => return Ok((system, view, invariants)),
             Err(e) => why = e,
