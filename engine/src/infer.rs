@@ -840,17 +840,11 @@ fn increments(tr: &crate::ir::Transition, up: bool) -> BTreeSet<usize> {
         .iter()
         .filter(|a| {
             let step = match &a.rhs {
-                Rhs::Expr(Term::Add(x, k)) if **x == Term::Var(a.var) => match **k {
-                    Term::Const(c) => c,
-                    _ => 0,
-                },
-                Rhs::Expr(Term::Sub(x, k)) if **x == Term::Var(a.var) => match **k {
-                    Term::Const(c) => -c,
-                    _ => 0,
-                },
-                _ => 0,
+                Rhs::Expr(Term::Add(x, k)) if **x == Term::Var(a.var) => constant(k),
+                Rhs::Expr(Term::Sub(x, k)) if **x == Term::Var(a.var) => constant(k).map(|c| -c),
+                _ => None,
             };
-            step != 0 && (step > 0) == up
+            step.is_some_and(|c| c != 0 && (c > 0) == up)
         })
         .map(|a| a.var.index())
         .collect()
@@ -1044,8 +1038,7 @@ fn candidates(
     };
     let mut out = BTreeSet::new();
     for (f, form) in forms.iter().enumerate().skip(1) {
-        let eval = |p: &Vec<i128>| form.iter().map(|&(v, k)| k * p[v]).sum::<i128>();
-        let Some(max) = points.iter().map(|p| eval(p)).max() else {
+        let Some(max) = greatest(form, &points) else {
             // No samples anywhere: the constants themselves.
             out.extend(constants.iter().map(|&bound| Candidate { form: f, bound }));
             continue;
@@ -1072,6 +1065,14 @@ fn candidates(
     out
 }
 
+/// The value of a literal.
+fn constant(t: &Term) -> Option<i64> {
+    match t {
+        Term::Const(c) => Some(*c),
+        _ => None,
+    }
+}
+
 /// More candidates for tuple `i`, which has no samples: per template, its
 /// greatest value in the samples of the sampled tuples nearest to it (that
 /// differ from it in the fewest thread locations), as long as the tuple has
@@ -1088,36 +1089,41 @@ fn nearest_candidates(
     out: &mut BTreeSet<Candidate>,
 ) {
     let here = &tuples.list[i];
-    let distance = |j: usize| {
-        tuples.list[j]
-            .iter()
-            .zip(here)
-            .filter(|(a, b)| a != b)
-            .count()
-    };
-    let sampled = (0..tuples.list.len()).filter(|&j| !samples[j].is_empty());
-    let Some(least) = sampled.clone().map(distance).min() else {
+    // The sampled tuples and their distances to tuple `i`.
+    let sampled: Vec<(usize, usize)> = (0..tuples.list.len())
+        .filter(|&j| !samples[j].is_empty())
+        .map(|j| {
+            let distance = tuples.list[j].iter().zip(here).filter(|(a, b)| a != b);
+            (j, distance.count())
+        })
+        .collect();
+    let Some(least) = sampled.iter().map(|&(_, d)| d).min() else {
         return;
     };
     let points: Vec<&Vec<i128>> = sampled
-        .filter(|&j| distance(j) == least)
-        .flat_map(|j| &samples[j])
+        .iter()
+        .filter(|&&(_, d)| d == least)
+        .flat_map(|&(j, _)| &samples[j])
         .collect();
     for (f, form) in forms.iter().enumerate().skip(1) {
-        let eval = |p: &Vec<i128>| form.iter().map(|&(v, k)| k * p[v]).sum::<i128>();
-        let Some(max) = points.iter().map(|p| eval(p)).max() else {
-            return;
-        };
         if out.len() >= MAX_CANDIDATES {
             return;
         }
-        if i64::try_from(max).is_ok() {
+        if let Some(max) = greatest(form, &points).filter(|m| i64::try_from(*m).is_ok()) {
             out.insert(Candidate {
                 form: f,
                 bound: max,
             });
         }
     }
+}
+
+/// The greatest value of `Σ c·x` at the points (`None`: no point).
+fn greatest(form: &Form, points: &[&Vec<i128>]) -> Option<i128> {
+    points
+        .iter()
+        .map(|p| form.iter().map(|&(v, k)| k * p[v]).sum::<i128>())
+        .max()
 }
 
 #[cfg(test)]

@@ -550,9 +550,9 @@ impl Lowerer<'_> {
             LowerError::unsupported(args[2].span, "thread start routine is not a known function")
         })?;
         // The handle's place, or the array of thread handles and the index.
-        let (tid, handles) = match self.handle_element(&args[0], true)? {
-            Some((h, index)) => (None, Some((h, self.handle_index(h, index, span)?))),
-            None => (Some(self.pointee(&args[0], span)?), None),
+        let handle = match self.handle_element(&args[0], true)? {
+            Some((h, index)) => Handle::Element(h, self.handle_index(h, index, span)?),
+            None => Handle::Place(self.pointee(&args[0], span)?),
         };
         let argv = self.eval(&args[3])?;
         // A site inside a loop may run any number of times: it gets several
@@ -609,18 +609,17 @@ impl Lowerer<'_> {
         };
         // Where the handle goes, per case: a cell, or the slots of the
         // instances in an array of thread handles.
-        let stores: Vec<(Cond, std::result::Result<Store, super::Ub>)> = match (tid, handles) {
-            (Some(tid), _) => self
+        let stores: Vec<(Cond, std::result::Result<Store, super::Ub>)> = match handle {
+            Handle::Place(tid) => self
                 .cells_of(&tid)
                 .into_iter()
                 .map(|(c, r)| (c, r.map(Store::Cell)))
                 .collect(),
-            (None, Some((h, index))) => self
+            Handle::Element(h, index) => self
                 .handle_store(h, index, &ks, cur, span)
                 .into_iter()
                 .map(|(c, i)| (c, Ok(Store::Slot(h, i))))
                 .collect(),
-            (None, None) => unreachable!("a handle goes to a place or an array of handles"),
         };
         for (tc, cell) in stores {
             for (ac, r) in &argv.cases {
@@ -858,6 +857,14 @@ impl Lowerer<'_> {
             None => Val::term(Term::Const(0), CType::Void),
         })
     }
+}
+
+/// The handle argument of `pthread_create`.
+enum Handle {
+    /// The place it points to.
+    Place(super::expr::Place),
+    /// An element of an array of thread handles: the array and the index.
+    Element(usize, Val),
 }
 
 /// Where `pthread_create` stores the new thread's handle.
