@@ -85,18 +85,18 @@ pub fn run(
     let text = std::fs::read_to_string(cert_path)
         .with_context(|| format!("cannot read `{}`", cert_path.display()))?;
     let program = if pipeline::input::is_c(program_path) {
-        match cfront::load(program_path, cpp) {
-            Ok((_, lowered)) => match pipeline::certify::subject(lowered, &text) {
-                Ok(program) => program,
-                Err(e) => {
-                    eprintln!("error: `{}`: {e}", cert_path.display());
+        match pipeline::certify::c_subject(program_path, &cpp.input(), &text) {
+            Ok(Ok(program)) => program,
+            Ok(Err(e)) => {
+                eprintln!("error: `{}`: {e}", cert_path.display());
+                return Ok(EXIT_INVALID);
+            }
+            Err(e) => match cfront::failure(&e) {
+                cfront::Failure::Invalid(msg) | cfront::Failure::Unsupported(msg) => {
+                    eprint!("{msg}");
                     return Ok(EXIT_INVALID);
                 }
             },
-            Err(cfront::Failure::Invalid(msg) | cfront::Failure::Unsupported(msg)) => {
-                eprint!("{msg}");
-                return Ok(EXIT_INVALID);
-            }
         }
     } else {
         match diagnostics::load_gc(program_path)? {

@@ -76,6 +76,11 @@ pub struct CppArgs {
     /// (SV-COMP's no-overflow); unchecked, signed arithmetic wraps around.
     #[arg(long)]
     pub overflow: bool,
+    /// Do not check for deadlocks (a state in which every unfinished
+    /// thread waits in a blocking call that cannot complete). By default C
+    /// programs are checked for them.
+    #[arg(long)]
+    pub no_deadlocks: bool,
 }
 
 fn concurrent_list(s: &str) -> Result<Vec<lowering::harness::Concurrent>, String> {
@@ -111,6 +116,7 @@ impl Default for CppArgs {
             no_races: false,
             no_memsafety: false,
             overflow: false,
+            no_deadlocks: false,
         }
     }
 }
@@ -163,6 +169,9 @@ impl CppArgs {
         if self.overflow {
             out.push("--overflow".into());
         }
+        if self.no_deadlocks {
+            out.push("--no-deadlocks".into());
+        }
         if harness {
             for c in self.concurrent.iter().flatten() {
                 out.extend([
@@ -197,13 +206,14 @@ impl CppArgs {
                 reduce: !self.no_reduce,
                 heap_budget: self.heap_budget,
                 malloc_may_fail: self.malloc_may_fail,
-                // Assertions, races and memory safety by default.
+                // Assertions, races, memory safety and deadlocks by default.
                 checks: lowering::Checks {
                     assertions: !self.races,
                     races: !self.no_races,
                     memsafety: !self.races && !self.no_memsafety,
                     memcleanup: false,
                     overflow: self.overflow,
+                    deadlocks: !self.races && !self.no_deadlocks,
                 },
                 tails: !self.no_heap_tails,
                 handle_arrays: !self.no_handle_arrays,

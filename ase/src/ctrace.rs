@@ -9,7 +9,7 @@ use lowering::Lowered;
 use serde_json::{json, Value};
 use std::ops::Range;
 use std::path::Path;
-use witness::source::{Event, RaceSide, SourceTrace, SrcLoc, Step};
+use witness::source::{Blocked, Event, RaceSide, SourceTrace, SrcLoc, Step};
 
 /// A labelled range of a block: where, what, and the step.
 type Item<'s> = (Option<Range<usize>>, Vec<String>, &'s Step);
@@ -148,7 +148,7 @@ pub fn text(trace: &SourceTrace, file: &Path, mode: TraceMode) -> String {
             _ => "",
         };
         prev_thread = Some(first.thread);
-        let is_error = gi + 1 == n && trace.race.is_none();
+        let is_error = gi + 1 == n && trace.race.is_none() && trace.deadlock.is_none();
         let headline = format!("{steps}: thread {who}{switch}");
         let mut labels = Vec::new();
         let mut notes = Vec::new();
@@ -245,6 +245,14 @@ pub fn text(trace: &SourceTrace, file: &Path, mode: TraceMode) -> String {
             &race_diagnostic(trace, race, &src),
         );
     }
+    if let Some(blocked) = &trace.deadlock {
+        let _ = term::emit(
+            &mut out,
+            &config,
+            &files,
+            &deadlock_diagnostic(trace, blocked, &src),
+        );
+    }
     String::from_utf8_lossy(&out.into_inner()).into_owned()
 }
 
@@ -297,6 +305,91 @@ fn race_diagnostic(trace: &SourceTrace, race: &[RaceSide; 2], src: &Source) -> D
         .with_message(format!("data race on `{}`", race[0].variable))
         .with_labels(labels)
         .with_notes(notes)
+}
+
+/// What one waiting thread of a deadlock waits for: "waits in
+/// `pthread_mutex_lock(&b)` at line 7 for a mutex held by t2.1 (taken at
+/// line 14)".
+fn waits_for(trace: &SourceTrace, b: &Blocked) -> String {
+    let call = match (&b.call, &b.at) {
+        (Some(c), Some(at)) => format!(" in `{c}` at line {}", at.line),
+        (Some(c), None) => format!(" in `{c}`"),
+        _ => String::new(),
+    };
+    let what = match (&b.holder, b.joined) {
+        (Some((h, took)), _) => format!(
+            "a mutex held by {}{}",
+            thread_label(trace, *h),
+            took.as_ref()
+                .map_or(String::new(), |t| format!(" (taken at line {})", t.line))
+        ),
+        (None, Some(j)) => format!("{} to end", thread_label(trace, j)),
+        (None, None) => b.waits_for.clone(),
+    };
+    format!("waits{call} for {what}")
+}
+
+/// One line saying who waits for what in a deadlock.
+pub fn deadlock_summary(trace: &SourceTrace, blocked: &[Blocked]) -> String {
+    blocked
+        .iter()
+        .map(|b| format!("{} {}", thread_label(trace, b.thread), waits_for(trace, b)))
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+/// The end of a deadlock trace: every waiting call underlined, and where
+/// the mutexes waited for were taken.
+fn deadlock_diagnostic(trace: &SourceTrace, blocked: &[Blocked], src: &Source) -> Diagnostic<()> {
+    let mut labels = Vec::new();
+    let mut notes = Vec::new();
+    for b in blocked {
+        let what = format!("{} {}", thread_label(trace, b.thread), waits_for(trace, b));
+        match b.at.as_ref().and_then(|a| src.range(a)) {
+            Some(r) => labels.push(Label::primary((), r).with_message(what)),
+            None => notes.push(what),
+        }
+        if let Some((h, Some(took))) = &b.holder {
+            if let Some(r) = src.range(took) {
+                labels.push(
+                    Label::secondary((), r)
+                        .with_message(format!("{} took the mutex here", thread_label(trace, *h))),
+                );
+            }
+        }
+    }
+    notes.push(
+        "no thread can move: every thread that has not ended waits in a call that cannot \
+         complete (a deadlock)"
+            .to_string(),
+    );
+    Diagnostic::error()
+        .with_message("deadlock")
+        .with_labels(labels)
+        .with_notes(notes)
+}
+
+/// The deadlock at the end of a trace as JSON.
+pub fn deadlock_json(trace: &SourceTrace, blocked: &[Blocked]) -> Value {
+    let thread = |b: &Blocked| {
+        json!({
+            "thread": trace.threads[b.thread.index()].name,
+            "thread_id": b.thread_id,
+            "waits_for": b.waits_for,
+            "call": b.call,
+            "function": b.function,
+            "line": b.at.as_ref().map(|a| a.line),
+            "column": b.at.as_ref().map(|a| a.column),
+            "joined": b.joined.map(|j| trace.threads[j.index()].name.clone()),
+            "holder": b.holder.as_ref().map(|(h, took)| json!({
+                "thread": trace.threads[h.index()].name,
+                "line": took.as_ref().map(|a| a.line),
+                "column": took.as_ref().map(|a| a.column),
+            })),
+            "message": format!("{} {}", thread_label(trace, b.thread), waits_for(trace, b)),
+        })
+    };
+    json!({"kind": "deadlock", "threads": blocked.iter().map(thread).collect::<Vec<_>>()})
 }
 
 /// The race at the end of a trace as JSON.
@@ -390,10 +483,11 @@ pub fn json(trace: &SourceTrace, file: &Path, lowered: &Lowered) -> Value {
             v
         })
         .collect();
-    let violation = match (&trace.race, &trace.violation) {
-        (Some(race), _) => race_json(trace, race),
-        (None, Some(v)) => json!({"kind": v.violation.name(), "reason": v.reason}),
-        (None, None) => json!({"kind": "error"}),
+    let violation = match (&trace.race, &trace.violation, &trace.deadlock) {
+        (Some(race), _, _) => race_json(trace, race),
+        (None, Some(v), _) => json!({"kind": v.violation.name(), "reason": v.reason}),
+        (None, None, Some(blocked)) => deadlock_json(trace, blocked),
+        (None, None, None) => json!({"kind": "error"}),
     };
     json!({"file": file.display().to_string(), "threads": threads, "steps": steps, "violation": violation})
 }

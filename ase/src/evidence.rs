@@ -119,6 +119,14 @@ impl<'a> CEvidence<'a> {
                 let n = t.steps.len();
                 let steps = format!("{n} step{}", if n == 1 { "" } else { "s" });
                 match (&st.race, &st.violation) {
+                    (None, None) if st.deadlock.is_some() => {
+                        let blocked = st.deadlock.as_deref().unwrap_or_default();
+                        let _ = writeln!(
+                            out,
+                            "unsafe: a deadlock is reachable in {steps}: {}",
+                            ctrace::deadlock_summary(st, blocked)
+                        );
+                    }
                     (Some(race), _) => {
                         let _ = writeln!(
                             out,

@@ -19,6 +19,8 @@ use std::path::{Path, PathBuf};
 pub const RULE_UNREACH_CALL: &str = "unreach-call";
 /// Rule of data races (two accesses that can happen next together).
 pub const RULE_DATA_RACE: &str = "data-race";
+/// Rule of deadlocks (every unfinished thread waits forever).
+pub const RULE_DEADLOCK: &str = "deadlock";
 /// Rules of memory-safety and overflow violations: SV-COMP's names of the
 /// sub-properties, with their descriptions.
 pub const VIOLATION_RULES: [(&str, &str); 5] = [
@@ -197,33 +199,45 @@ fn result(file: &Path, v: &Value) -> Option<SarifResult> {
             let last = steps.and_then(|s| s.last());
             let n = steps.map_or(0, Vec::len);
             let race = &trace["violation"];
+            // A race or a deadlock is located at each of its parts (the
+            // accesses, the waiting calls), described in words.
+            let parts = |key: &str, describe: &dyn Fn(&Value) -> String| {
+                let parts = race[key].as_array().cloned().unwrap_or_default();
+                let words: Vec<String> = parts.iter().map(describe).collect();
+                let locations: Vec<Location> = parts
+                    .iter()
+                    .map(|p| step_location(p, file, Some(describe(p))))
+                    .collect();
+                let locations = if locations.is_empty() {
+                    vec![whole_file()]
+                } else {
+                    locations
+                };
+                (words, locations)
+            };
             let (rule, message, locations) = if race["kind"] == "data-race" {
-                let accesses = race["accesses"].as_array().cloned().unwrap_or_default();
-                let describe = |a: &Value| {
+                let (words, locations) = parts("accesses", &|a: &Value| {
                     format!(
                         "{} of `{}` by {}",
                         a["access"].as_str().unwrap_or("access"),
                         a["variable"].as_str().unwrap_or("?"),
                         a["thread"].as_str().unwrap_or("?")
                     )
-                };
-                let words: Vec<String> = accesses.iter().map(describe).collect();
-                let locations: Vec<Location> = accesses
-                    .iter()
-                    .map(|a| step_location(a, file, Some(describe(a))))
-                    .collect();
-                (
-                    RULE_DATA_RACE,
-                    format!(
-                        "data race: {} (after an execution of {n} steps)",
-                        words.join(", ")
-                    ),
-                    if locations.is_empty() {
-                        vec![whole_file()]
-                    } else {
-                        locations
-                    },
-                )
+                });
+                let message = format!(
+                    "data race: {} (after an execution of {n} steps)",
+                    words.join(", ")
+                );
+                (RULE_DATA_RACE, message, locations)
+            } else if race["kind"] == "deadlock" {
+                let (words, locations) = parts("threads", &|t: &Value| {
+                    t["message"].as_str().unwrap_or("waits").to_string()
+                });
+                let message = format!(
+                    "deadlock: {} (after an execution of {n} steps)",
+                    words.join("; ")
+                );
+                (RULE_DEADLOCK, message, locations)
             } else if let Some((id, _)) = VIOLATION_RULES
                 .iter()
                 .find(|(id, _)| race["kind"].as_str() == Some(id))
@@ -287,6 +301,10 @@ pub fn log(files: &[(PathBuf, Value)]) -> anyhow::Result<String> {
         rule(
             RULE_DATA_RACE,
             "Two threads can access the same memory next, one writes, not both atomically",
+        ),
+        rule(
+            RULE_DEADLOCK,
+            "Every thread that has not ended waits in a blocking call that cannot complete",
         ),
     ];
     rules.extend(VIOLATION_RULES.iter().map(|(id, short)| rule(id, short)));

@@ -55,7 +55,7 @@ fn expectation(file: &str) -> String {
 
 /// The program's options from its `// args:` line: `--no-races` for a
 /// program about assertions, `--races` for one about data races,
-/// `--no-memsafety`, `--overflow`, `--concurrent push:2,pop` and `--init
+/// `--no-memsafety`, `--no-deadlocks`, `--overflow`, `--concurrent push:2,pop` and `--init
 /// reset` for a library; `--property NAME` is [`program_property`].
 fn program_input(file: &str) -> CInput {
     let mut input = CInput::default();
@@ -67,8 +67,10 @@ fn program_input(file: &str) -> CInput {
             "--races" => {
                 input.lowering.checks.assertions = false;
                 input.lowering.checks.memsafety = false;
+                input.lowering.checks.deadlocks = false;
             }
             "--no-races" => input.lowering.checks.races = false,
+            "--no-deadlocks" => input.lowering.checks.deadlocks = false,
             "--no-memsafety" => input.lowering.checks.memsafety = false,
             "--overflow" => input.lowering.checks.overflow = true,
             "--property" => {
@@ -180,10 +182,10 @@ fn recertify(file: &str, input: &CInput, report: &pipeline::Report, timeout: u64
     }
     let certificate = c.certificate.as_ref().expect("a certified certificate");
     let text = engine::certify::text::print(&certified.program, certificate);
-    let (_, lowered) = pipeline::input::load(&path(file), input).expect("lowers again");
     // The certificate names its program (a counter system by its
     // parameters): made again, it is the same program.
-    let program = pipeline::certify::subject(lowered, &text)
+    let program = pipeline::certify::c_subject(&path(file), input, &text)
+        .expect("lowers again")
         .unwrap_or_else(|e| panic!("{file}: the certificate's program: {e}"));
     let parsed = engine::certify::text::parse(&program, &text)
         .unwrap_or_else(|e| panic!("{file}: certificate does not parse: {e:?}"));

@@ -43,6 +43,7 @@ fn sarif_log_of_several_files() {
         "tests-c/programs/lost_update_race_unsafe.c",
         "tests-c/programs/mutex_tally_loop_safe.c",
         "tests-c/programs/memsafety_use_after_free_unsafe.c",
+        "tests-c/programs/deadlock_join_holding_lock_unsafe.c",
         missing,
     ]);
     // The worst result: a file that cannot be read.
@@ -52,7 +53,7 @@ fn sarif_log_of_several_files() {
     assert_eq!(log["version"], "2.1.0");
     let results = log["runs"][0]["results"].as_array().expect("results");
     // No result for the safe file.
-    assert_eq!(results.len(), 3, "{text}");
+    assert_eq!(results.len(), 4, "{text}");
     // C is checked for races too: the lost update is reported as a data
     // race, located at both accesses.
     let bug = &results[0];
@@ -92,7 +93,17 @@ fn sarif_log_of_several_files() {
         .as_array()
         .expect("rules");
     assert!(rules.iter().any(|r| r["id"] == "valid-deref"), "{text}");
-    let bad = &results[2];
+    // A deadlock is located at every waiting call: main's join and the
+    // worker's lock.
+    let deadlock = &results[2];
+    assert_eq!(deadlock["ruleId"], "deadlock", "{text}");
+    assert_eq!(
+        deadlock["locations"].as_array().map(Vec::len),
+        Some(2),
+        "{text}"
+    );
+    assert!(rules.iter().any(|r| r["id"] == "deadlock"), "{text}");
+    let bad = &results[3];
     assert_eq!(bad["ruleId"], "invalid-input");
     assert_eq!(
         bad["locations"][0]["physicalLocation"]["artifactLocation"]["uri"],

@@ -54,6 +54,10 @@ pub struct LocInfo {
     /// Whether some outgoing edge may block (a lock, a join, an assumption):
     /// the outgoing guards need not cover every state.
     pub blocking: bool,
+    /// Whether the outgoing edges are a blocking call (a lock, a join, a
+    /// semaphore wait...), what it waits for: a thread here whose edges are
+    /// all disabled is deadlocked when no other thread can move either.
+    pub wait: Option<crate::Wait>,
     /// Nesting depth of atomic sections here (set by [`Cfg::atomic_depths`]).
     pub depth: u32,
 }
@@ -180,6 +184,12 @@ pub struct Cfg {
     pub locs: Vec<LocInfo>,
     /// Edges.
     pub edges: Vec<Edge>,
+    /// Whether [`Cfg::compress`] keeps the locations that may block, and
+    /// the steps leaving blocking calls free of inputs.
+    keep_blocking: bool,
+    /// Whether the thread's entry waits for another thread to start it
+    /// (its `run` flag).
+    pub waits_to_start: bool,
 }
 
 /// Most edges a merge may create at one location.
@@ -194,9 +204,16 @@ impl Cfg {
             kind,
             span,
             blocking: false,
+            wait: None,
             depth: 0,
         });
         self.locs.len() - 1
+    }
+
+    /// Marks `l` as a blocking call waiting for `wait`.
+    pub fn wait(&mut self, l: Loc, wait: crate::Wait) {
+        self.locs[l].blocking = true;
+        self.locs[l].wait = Some(wait);
     }
 
     /// Adds an edge.
@@ -283,6 +300,10 @@ impl Cfg {
             }
             if e.kind == EdgeKind::AtomicBegin && d == 0 {
                 self.locs[e.from].blocking = true;
+                self.locs[e.from].wait = Some(crate::Wait {
+                    kind: crate::WaitKind::Atomic,
+                    span: e.span,
+                });
             }
             e.kind = EdgeKind::Plain;
         }
@@ -300,8 +321,18 @@ impl Cfg {
     ///     runs there).
     /// Every edge's [`Mover`] class must be set; a composed edge gets the
     /// class of the sequence.
-    pub fn compress(&mut self) {
-        self.eliminate_while(&|info| !info.kind.is_special(), true);
+    ///
+    /// With `keep_blocking` (deadlocks are checked), no blocking call's
+    /// location is removed (a waiting thread stays there), and no step
+    /// leaving one is merged with a later step that may block: a step
+    /// leaving a blocking call then blocks only where the call does
+    /// (SOUNDNESS.md, "Deadlocks").
+    pub fn compress(&mut self, keep_blocking: bool) {
+        self.keep_blocking = keep_blocking;
+        self.eliminate_while(
+            &|info| !(info.kind.is_special() || keep_blocking && info.wait.is_some()),
+            true,
+        );
     }
 
     /// Removes the locations `pick` accepts while [`Cfg::try_eliminate`]
@@ -395,8 +426,22 @@ impl Cfg {
         if !ok {
             return false;
         }
+        // A step leaving a blocking call, or the start of a created thread
+        // (its entry waits for the `run` flag), chooses no input and passes
+        // no other blocking location: the call's guard must be that of the
+        // first IR step, and the only reason it blocks.
+        let after_wait = |i: usize| {
+            let from = self.edges[i].from;
+            self.keep_blocking
+                && (self.locs[from].wait.is_some() || (from == 0 && self.waits_to_start))
+        };
+        if info.blocking && ins.iter().any(|&i| after_wait(i)) {
+            return false;
+        }
         if inputs_late
-            && ins.iter().any(|&i| self.edges[i].mover != Mover::Both)
+            && ins
+                .iter()
+                .any(|&i| self.edges[i].mover != Mover::Both || after_wait(i))
             && outs.iter().any(|&o| !self.edges[o].havoc.is_empty())
         {
             return false;
@@ -573,7 +618,7 @@ mod tests {
             )],
         ));
         cfg.classify_invisible(&|v| v == g);
-        cfg.compress();
+        cfg.compress(false);
         assert_eq!(cfg.edges.len(), 1);
         let e = &cfg.edges[0];
         assert_eq!((e.from, e.to), (a, c));
@@ -600,7 +645,7 @@ mod tests {
         ));
         cfg.edge(Edge::new(c, d, Cond::True, vec![(g, Term::Const(2))]));
         cfg.classify_invisible(&|v| v == g);
-        cfg.compress();
+        cfg.compress(false);
         // b -> c (local, blocking) merges forward into c -> d, not back.
         assert_eq!(cfg.edges.len(), 2);
         assert!(cfg.edges.iter().any(|e| e.from == a && e.to == b));

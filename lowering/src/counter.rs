@@ -703,6 +703,15 @@ fn applicable(l: &Lowered) -> Result<(HashMap<VarId, ThreadId>, HashMap<ThreadId
                 .into(),
         );
     }
+    if l.deadlock.is_some() {
+        // A deadlock is a condition on every thread, which the counters of
+        // a template's instances do not express.
+        return Err(
+            "the counter abstraction does not check deadlocks: threads created in a loop are \
+             checked with a bounded number of instances only"
+                .into(),
+        );
+    }
     let runs: HashMap<VarId, ThreadId> = l
         .threads
         .iter()

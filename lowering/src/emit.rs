@@ -79,6 +79,17 @@ pub(crate) fn emit(mut l: Lowerer<'_>) -> Result<Lowered> {
     let race_conditions = crate::races::conditions(&race_accesses, &running_on);
     let n_races = race_conditions.len();
     p.error.extend(race_conditions);
+    let deadlock = l
+        .checks
+        .deadlocks
+        .then(|| deadlock_shape(&l, &loc_maps, &origins));
+    let deadlock = deadlock.and_then(|shape| {
+        let c = crate::deadlock::condition(&p, &shape, &running_on);
+        (c != Cond::False).then(|| {
+            p.error.push(c);
+            shape
+        })
+    });
     for &(t, loc, _) in &give_ups {
         p.error.push(and(Cond::At(t, loc), running.clone()));
     }
@@ -103,6 +114,8 @@ pub(crate) fn emit(mut l: Lowerer<'_>) -> Result<Lowered> {
         checks: l.checks,
         races: race_accesses,
         race_conditions: n_races,
+        deadlock,
+        lock_sites: lock_sites(&l),
         tails: !l.tails.is_empty(),
         handle_slots: l.handle_slots(),
     })
@@ -182,7 +195,7 @@ fn prepare(l: &mut Lowerer<'_>) -> Result<Option<engine::ir::VarId>> {
     }
     for t in &mut l.threads {
         if l.compress {
-            t.cfg.compress();
+            t.cfg.compress(l.checks.deadlocks);
         } else {
             t.cfg.edges.retain(|e| !e.dead);
         }
@@ -368,6 +381,62 @@ fn transitions(
         }
     }
     race_accesses
+}
+
+/// The distinct calls that acquire a mutex.
+fn lock_sites(l: &Lowerer<'_>) -> Vec<(ThreadId, engine::ir::VarId, frontend::lang_c::span::Span)> {
+    let mut out: Vec<_> = Vec::new();
+    for &(k, cell, span) in &l.lock_sites {
+        let site = (ThreadId::new(k), cell, span);
+        if !out.contains(&site) {
+            out.push(site);
+        }
+    }
+    out
+}
+
+/// Where the threads wait, end and start, and the locations where the
+/// atomic flag does not make them wait ([`crate::deadlock`]).
+fn deadlock_shape(
+    l: &Lowerer<'_>,
+    loc_maps: &[HashMap<usize, LocId>],
+    origins: &[Vec<LocOrigin>],
+) -> crate::deadlock::Shape {
+    let mut waits = Vec::new();
+    for (k, t) in l.threads.iter().enumerate() {
+        let mut here: Vec<(LocId, crate::Wait)> = loc_maps[k]
+            .iter()
+            .filter_map(|(&cfg, &id)| Some((id, t.cfg.locs[cfg].wait.clone()?)))
+            .collect();
+        here.sort_by_key(|(id, _)| *id);
+        waits.extend(here.into_iter().map(|(id, w)| (ThreadId::new(k), id, w)));
+    }
+    let atomic = l.atomic_flag.map(|flag| {
+        let free = l
+            .threads
+            .iter()
+            .zip(origins)
+            .map(|(t, o)| {
+                (0..o.len())
+                    .filter(|&i| {
+                        let info = &t.cfg.locs[o[i].cfg];
+                        info.depth > 0 || info.kind.is_special()
+                    })
+                    .map(LocId::new)
+                    .collect()
+            })
+            .collect();
+        (flag, free)
+    });
+    crate::deadlock::Shape {
+        waits,
+        ends: loc_maps
+            .iter()
+            .map(|m| m.get(&crate::lower::END).copied())
+            .collect(),
+        started: l.threads.iter().map(|t| t.run.is_some()).collect(),
+        atomic,
+    }
 }
 
 /// The sinks of the threads' CFGs in the IR.

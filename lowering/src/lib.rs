@@ -21,6 +21,7 @@
 
 mod cfg;
 pub mod counter;
+pub mod deadlock;
 mod emit;
 mod error;
 pub mod harness;
@@ -50,6 +51,59 @@ pub struct ThreadInfo {
     /// The variable set to 1 when the thread is created (`None` for `main`):
     /// a transition assigning it creates the thread.
     pub run: Option<engine::ir::VarId>,
+}
+
+/// What a thread waits for in a blocking call (the `no-deadlock`
+/// property, SOUNDNESS.md "Deadlocks").
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum WaitKind {
+    /// A mutex to be free: the cells the mutex may be, each where its
+    /// condition holds, each holding its owner's thread number (IR thread
+    /// index + 1), or 0 when free.
+    Mutex(Vec<(engine::ir::Cond, engine::ir::VarId)>),
+    /// A read-write lock to be free (or held by readers only, for a read
+    /// lock).
+    RwLock,
+    /// A semaphore to be posted.
+    Semaphore,
+    /// The other threads of a barrier.
+    Barrier,
+    /// Another thread's `pthread_once` initialisation to finish.
+    Once,
+    /// A thread to end (`pthread_join`, `thrd_join`): the threads the
+    /// handle may be, each where its condition holds (the reduction may
+    /// fold these conditions into the guards: [`deadlock::awaited`]).
+    Join(Vec<(engine::ir::Cond, ThreadId)>),
+    /// A signal or broadcast on a condition variable (spurious wake-ups do
+    /// not count).
+    Condition,
+    /// Another thread's atomic section to end.
+    Atomic,
+}
+
+impl WaitKind {
+    /// What is waited for, in words.
+    pub fn describe(&self) -> &'static str {
+        match self {
+            WaitKind::Mutex(_) => "a mutex held by another thread",
+            WaitKind::RwLock => "a read-write lock",
+            WaitKind::Semaphore => "a semaphore that is not posted",
+            WaitKind::Barrier => "the other threads of a barrier",
+            WaitKind::Once => "another thread's pthread_once",
+            WaitKind::Join(_) => "a thread that does not end",
+            WaitKind::Condition => "a condition variable nobody signals",
+            WaitKind::Atomic => "another thread's atomic section",
+        }
+    }
+}
+
+/// A blocking call where a thread may wait.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Wait {
+    /// What it waits for.
+    pub kind: WaitKind,
+    /// The call.
+    pub span: Option<Span>,
 }
 
 /// A `pthread_create` call site inside a loop, modelled by several
@@ -243,6 +297,12 @@ pub struct Lowered {
     /// checked), the violations and the checks at exit, and precede the
     /// give-ups.
     pub race_conditions: usize,
+    /// With [`Checks::deadlocks`], when some thread can wait: where the
+    /// threads wait; the deadlock condition follows the race conditions.
+    pub deadlock: Option<deadlock::Shape>,
+    /// The calls that acquire a mutex: the thread, the mutex's cell, the
+    /// call (deadlock traces say where a mutex was taken).
+    pub lock_sites: Vec<(ThreadId, engine::ir::VarId, Span)>,
     /// Whether some heap object has a tail ([`Options::tails`]).
     pub tails: bool,
     /// The slots of the thread instances started through arrays of thread
@@ -271,6 +331,9 @@ pub struct Checks {
     /// `no-overflow`, [`Violation::Overflow`]). Unchecked, signed
     /// arithmetic wraps around (SOUNDNESS.md, "Assumed").
     pub overflow: bool,
+    /// Deadlocks: a state in which every unfinished thread waits in a
+    /// blocking call that cannot complete (SOUNDNESS.md, "Deadlocks").
+    pub deadlocks: bool,
 }
 
 impl Checks {
@@ -281,6 +344,7 @@ impl Checks {
         memsafety: false,
         memcleanup: false,
         overflow: false,
+        deadlocks: false,
     };
 
     /// Whether a violation of `v` is an error (else behaviour that is not
@@ -352,7 +416,7 @@ pub struct AtExit {
 }
 
 /// What the last state of an error trace means.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum TraceEnd {
     /// `reach_error()` (or a failing assertion) was reached: a real bug.
     Error,
@@ -361,6 +425,9 @@ pub enum TraceEnd {
     Race(usize, usize),
     /// A memory-safety or overflow property is violated.
     Violation(Violated),
+    /// A deadlock: the waiting threads, each with the call it waits in
+    /// (none: outside any call, for another thread's atomic section).
+    Deadlock(Vec<(ThreadId, Option<Wait>)>),
     /// Something not modelled was reached; the verdict must be `unknown`.
     GiveUp(GiveUp),
 }
@@ -400,7 +467,24 @@ impl Lowered {
         } else {
             0
         };
-        asserts + self.violations.len() + self.at_exit.len() + self.race_conditions
+        asserts
+            + self.violations.len()
+            + self.at_exit.len()
+            + self.race_conditions
+            + usize::from(self.deadlock.is_some())
+    }
+
+    /// The threads waiting in `last` when it is a deadlock (SOUNDNESS.md,
+    /// "Deadlocks"), each with the call it waits in.
+    pub fn deadlocked(&self, last: &State) -> Option<Vec<(ThreadId, Option<Wait>)>> {
+        let shape = self.deadlock.as_ref()?;
+        let condition = &self.program.error[self.bugs() - 1];
+        let holds = |c: &engine::ir::Cond| engine::interp::eval_cond(c, last).unwrap_or(false);
+        if !holds(condition) {
+            return None;
+        }
+        let waiting = deadlock::waiting(&self.program, shape, &holds);
+        Some(waiting.into_iter().map(|(t, w)| (t, w.cloned())).collect())
     }
 
     /// The states that are bugs: some thread is at an error location
@@ -439,6 +523,9 @@ impl Lowered {
         }
         if let Some((a, b)) = races::find(&self.races, last) {
             return TraceEnd::Race(a, b);
+        }
+        if let Some(waiting) = self.deadlocked(last) {
+            return TraceEnd::Deadlock(waiting);
         }
         let reason = self
             .give_ups

@@ -186,7 +186,7 @@ pub fn replay(reduced: &Lowered, unreduced: &Lowered, trace: &Trace) -> Result<T
     let want = reduced.trace_end(last);
     let got = unreduced.trace_end(&cur);
     let same_end = match (&want, &got) {
-        (TraceEnd::Error, TraceEnd::Error) => true,
+        (TraceEnd::Error, TraceEnd::Error) | (TraceEnd::Deadlock(_), TraceEnd::Deadlock(_)) => true,
         (TraceEnd::Violation(a), TraceEnd::Violation(b)) => a.violation == b.violation,
         (TraceEnd::Race(a, _), TraceEnd::Race(b, _)) => {
             reduced.races[*a].var == unreduced.races[*b].var
@@ -207,6 +207,7 @@ fn end_name(e: &TraceEnd) -> String {
     match e {
         TraceEnd::Error => "a call of reach_error()".into(),
         TraceEnd::Race(..) => "a data race".into(),
+        TraceEnd::Deadlock(_) => "a deadlock".into(),
         TraceEnd::Violation(v) => format!("a violation of {} ({})", v.violation.name(), v.reason),
         TraceEnd::GiveUp(r) => format!("a give-up ({r})"),
     }

@@ -25,10 +25,12 @@
 //! ```
 //!
 //! The default test checks [`DEFAULT_N`] programs from seed 0 (and half as
-//! many for data races: lowered with `Checks { races }` both ways); the ignored
+//! many for data races, lowered with `Checks { races }` both ways, and for
+//! deadlocks, with `Checks { deadlocks }`); the ignored
 //! long run checks `ASE_REDUCE_DIFF_N` programs (default 5,000) from
 //! `ASE_REDUCE_DIFF_SEED` (default [`LONG_SEED`]), for data races instead
-//! of assertions with `ASE_REDUCE_DIFF_RACES=1`. `ASE_REDUCE_DIFF_SHOW=1`
+//! of assertions with `ASE_REDUCE_DIFF_RACES=1`, for deadlocks with
+//! `ASE_REDUCE_DIFF_DEADLOCKS=1`. `ASE_REDUCE_DIFF_SHOW=1`
 //! prints every program with both verdicts; `ASE_REDUCE_DIFF_KEEP=1` keeps
 //! the generated C files (in `target/tmp/reduction_differential/`).
 
@@ -53,7 +55,7 @@ const MAX_STATES: u64 = 200_000;
 const TIMEOUT: Duration = Duration::from_secs(5);
 
 /// What one search of one lowered program said.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 enum Answer {
     Safe,
     Unsafe(TraceEnd),
@@ -92,6 +94,7 @@ fn search_traced(lowered: &Lowered, program: &Program) -> (Answer, Option<Trace>
             // The two models number their racing accesses differently.
             let end = match lowered.trace_end(last) {
                 TraceEnd::Race(..) => TraceEnd::Race(0, 0),
+                TraceEnd::Deadlock(_) => TraceEnd::Deadlock(Vec::new()),
                 end => end,
             };
             (Answer::Unsafe(end), Some(trace))
@@ -157,8 +160,13 @@ fn regressions_dir() -> PathBuf {
 fn check_one(seed: u64, text: &str, run: &mut Run, show: bool, checks: Checks) {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("reduction_differential");
     std::fs::create_dir_all(&dir).expect("temp dir");
-    // The assertion and race tests run side by side: one file each.
-    let kind = if checks.races { "races" } else { "asserts" };
+    // The assertion, race and deadlock tests run side by side: one file
+    // each.
+    let kind = match (checks.races, checks.deadlocks) {
+        (true, _) => "races",
+        (false, true) => "deadlocks",
+        (false, false) => "asserts",
+    };
     let path = dir.join(format!("seed_{seed}_{kind}.c"));
     std::fs::write(&path, text).expect("write program");
     let unit = frontend::parse_file(&path, &frontend::Options::default())
@@ -228,7 +236,9 @@ fn check_one(seed: u64, text: &str, run: &mut Run, show: bool, checks: Checks) {
             match a {
                 _ if a != b => {}
                 Answer::Safe => c.agree_safe += 1,
-                Answer::Unsafe(TraceEnd::Error | TraceEnd::Race(..)) => c.agree_unsafe += 1,
+                Answer::Unsafe(TraceEnd::Error | TraceEnd::Race(..) | TraceEnd::Deadlock(_)) => {
+                    c.agree_unsafe += 1
+                }
                 _ => c.agree_give_up += 1,
             }
             a != b
@@ -248,7 +258,11 @@ fn check_one(seed: u64, text: &str, run: &mut Run, show: bool, checks: Checks) {
     };
     // Every bug of the reduced model replays on the unreduced one.
     let replay = match (&a_red, &red_trace, &reduced) {
-        (Answer::Unsafe(TraceEnd::Error | TraceEnd::Race(..)), Some(tr), Ok(r)) => {
+        (
+            Answer::Unsafe(TraceEnd::Error | TraceEnd::Race(..) | TraceEnd::Deadlock(_)),
+            Some(tr),
+            Ok(r),
+        ) => {
             let result = fine()
                 .map_err(|e| e.to_string())
                 .and_then(|u| lowering::unreduced::replay(r, &u, tr).map_err(|e| e.to_string()));
@@ -356,18 +370,38 @@ fn reduced_and_unreduced_lowerings_agree_on_races() {
     run(0, DEFAULT_N / 2, races);
 }
 
+/// The same programs checked for deadlocks: the reduction keeps blocking
+/// calls apart (SOUNDNESS.md, "Deadlocks").
+#[test]
+fn reduced_and_unreduced_lowerings_agree_on_deadlocks() {
+    run(0, DEFAULT_N / 2, DEADLOCKS);
+}
+
+/// Deadlocks alone (as `ase check` checks them, apart).
+const DEADLOCKS: Checks = Checks {
+    assertions: false,
+    deadlocks: true,
+    ..Checks::ASSERTIONS
+};
+
 #[test]
 #[ignore = "long run: ASE_REDUCE_DIFF_N programs (default 5,000)"]
 fn reduced_and_unreduced_lowerings_agree_long() {
     let races = std::env::var("ASE_REDUCE_DIFF_RACES").is_ok_and(|v| v == "1");
-    run(
-        env_u64("ASE_REDUCE_DIFF_SEED", LONG_SEED),
-        env_u64("ASE_REDUCE_DIFF_N", 5_000),
+    let deadlocks = std::env::var("ASE_REDUCE_DIFF_DEADLOCKS").is_ok_and(|v| v == "1");
+    let checks = if deadlocks {
+        DEADLOCKS
+    } else {
         Checks {
             assertions: !races,
             races,
             ..Checks::ASSERTIONS
-        },
+        }
+    };
+    run(
+        env_u64("ASE_REDUCE_DIFF_SEED", LONG_SEED),
+        env_u64("ASE_REDUCE_DIFF_N", 5_000),
+        checks,
     );
 }
 

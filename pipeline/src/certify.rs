@@ -42,3 +42,31 @@ pub fn subject(lowered: lowering::Lowered, text: &str) -> Result<Program, Subjec
     }
     Subject::decode(&header.subject)?.build(&lowered)
 }
+
+/// The program a certificate (its text) of the C program `path` is about,
+/// lowered with `input` as [`subject`] says. When the check of `input`
+/// checks deadlocks on a model of their own ([`crate::apart`]), the
+/// certificate of a safe verdict is about the model of the other
+/// properties, or of deadlocks when only those are checked: the side whose
+/// program has the certificate's fingerprint (the first side when none
+/// has).
+pub fn c_subject(
+    path: &std::path::Path,
+    input: &crate::CInput,
+    text: &str,
+) -> Result<Result<Program, SubjectError>, crate::LoadError> {
+    let fingerprint = certify::text::header(text).fingerprint;
+    let mut first = None;
+    for side in crate::apart::sides(input) {
+        let (_, lowered) = crate::input::load(path, &side)?;
+        let program = match subject(lowered, text) {
+            Ok(p) => p,
+            Err(e) => return Ok(Err(e)),
+        };
+        if certify::fingerprint(&program) == fingerprint {
+            return Ok(Ok(program));
+        }
+        first.get_or_insert(program);
+    }
+    Ok(Ok(first.expect("at least one side")))
+}

@@ -109,8 +109,21 @@ pub fn check_gc(program: &Program, name: &str, options: &Options) -> Report {
 }
 
 /// Loads and checks a C program. The time limit covers preprocessing and
-/// lowering too (from `started`).
+/// lowering too (from `started`). Deadlocks are checked on a model of
+/// their own when other properties are checked too ([`crate::apart`]).
 pub fn check_c(job: &Job, options: &Options, started: Instant) -> Result<CReport, LoadError> {
+    if crate::apart::applies(job) {
+        return crate::apart::check(job, options, started);
+    }
+    check_one(job, options, started)
+}
+
+/// Loads and checks a C program for the properties of its job together.
+pub(crate) fn check_one(
+    job: &Job,
+    options: &Options,
+    started: Instant,
+) -> Result<CReport, LoadError> {
     let (unit, lowered) = input::load(&job.program, &job.input)?;
     let spent = started.elapsed();
     let budget = engine::ase::Config {

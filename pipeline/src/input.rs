@@ -23,8 +23,8 @@ pub struct CInput {
 
 impl Default for CInput {
     /// What `ase check` does by default: the preprocessor's defaults, no
-    /// harness, the default lowering, assertions, data races and memory
-    /// safety (without `valid-memtrack`) checked.
+    /// harness, the default lowering, assertions, data races, memory
+    /// safety (without `valid-memtrack`) and deadlocks checked.
     fn default() -> Self {
         CInput {
             frontend: frontend::Options::default(),
@@ -34,6 +34,7 @@ impl Default for CInput {
                 checks: lowering::Checks {
                     races: true,
                     memsafety: true,
+                    deadlocks: true,
                     ..lowering::Checks::ASSERTIONS
                 },
                 ..lowering::Options::default()

@@ -11,6 +11,7 @@
 //! The `ase` binary parses arguments, renders reports, writes files and
 //! chooses exit codes.
 
+mod apart;
 pub mod certify;
 pub mod check;
 pub mod counting;

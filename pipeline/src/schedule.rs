@@ -27,6 +27,10 @@ pub struct Schedule {
     pub counter: CounterShares,
     /// The least time the certificate check gets, whatever is left.
     pub min_certify: Duration,
+    /// When deadlocks are checked apart from the other properties
+    /// ([`crate::apart`]): the other properties first (the deadlock check
+    /// has the rest).
+    pub others_first: Share,
 }
 
 /// The shares of the counter abstraction's time
@@ -61,4 +65,5 @@ pub const SCHEDULE: Schedule = Schedule {
         coarse: Share::fraction(1, 3),
     },
     min_certify: Duration::from_secs(5),
+    others_first: Share::fraction(2, 3),
 };

@@ -140,6 +140,7 @@ pub fn check_only(property: &Property, input: &mut CInput) {
         Property::ValidMemsafety => checks.memsafety = true,
         Property::ValidMemcleanup => checks.memcleanup = true,
         Property::NoOverflow => checks.overflow = true,
+        Property::NoDeadlock => checks.deadlocks = true,
     }
     input.lowering.checks = checks;
 }

@@ -17,6 +17,9 @@
 //! - `no-overflow`: no signed integer overflow,
 //!   `CHECK( init(main()), LTL(G ! overflow) )`.
 //!
+//! - `no-deadlock` (`ase`'s own): no reachable deadlock,
+//!   `CHECK( init(main()), LTL(G ! deadlock) )`.
+//!
 //! All are read whitespace-insensitively. Every other property is reported
 //! as unsupported, so the caller answers `unknown` with the reason.
 
@@ -27,12 +30,13 @@ use std::path::Path;
 pub const ERROR_FUNCTIONS: [&str; 2] = ["reach_error", "__VERIFIER_error"];
 
 /// SV-COMP's names of the properties `ase` checks ([`Property::name`]).
-pub const NAMES: [&str; 5] = [
+pub const NAMES: [&str; 6] = [
     "unreach-call",
     "no-data-race",
     "valid-memsafety",
     "valid-memcleanup",
     "no-overflow",
+    "no-deadlock",
 ];
 
 /// A property `ase` can check.
@@ -51,6 +55,10 @@ pub enum Property {
     ValidMemcleanup,
     /// `G ! overflow` from `main`: no signed integer overflow.
     NoOverflow,
+    /// No reachable deadlock (not an SV-COMP property: `ase`'s own, named
+    /// `no-deadlock`, with the formula `CHECK( init(main()), LTL(G !
+    /// deadlock) )`).
+    NoDeadlock,
 }
 
 impl Property {
@@ -62,6 +70,7 @@ impl Property {
             Property::ValidMemsafety => "valid-memsafety",
             Property::ValidMemcleanup => "valid-memcleanup",
             Property::NoOverflow => "no-overflow",
+            Property::NoDeadlock => "no-deadlock",
         }
     }
 
@@ -76,6 +85,7 @@ impl Property {
             "valid-memsafety" => Property::ValidMemsafety,
             "valid-memcleanup" => Property::ValidMemcleanup,
             "no-overflow" => Property::NoOverflow,
+            "no-deadlock" => Property::NoDeadlock,
             _ => return None,
         })
     }
@@ -97,7 +107,7 @@ pub enum PropertyError {
     /// overflows, ...), or text that is not a property.
     #[error(
         "unsupported property {name} (`{text}`): ase checks unreach-call, no-data-race, \
-         valid-memsafety, valid-memcleanup and no-overflow"
+         valid-memsafety, valid-memcleanup, no-overflow and no-deadlock"
     )]
     Unsupported {
         /// The property's name: SV-COMP's for the well-known formulas, else
@@ -118,8 +128,9 @@ pub fn parse(text: &str, file_name: &str) -> Result<Property, PropertyError> {
         .chars()
         .filter(|c| !c.is_whitespace())
         .collect();
-    const FORMULAS: [(&str, Property); 4] = [
+    const FORMULAS: [(&str, Property); 5] = [
         ("CHECK(init(main()),LTL(G!data-race))", Property::NoDataRace),
+        ("CHECK(init(main()),LTL(G!deadlock))", Property::NoDeadlock),
         ("CHECK(init(main()),LTL(G!overflow))", Property::NoOverflow),
         (
             "CHECK(init(main()),LTL(Gvalid-memcleanup))",

@@ -1,5 +1,5 @@
 // expect: safe
-// args: --no-races
+// args: --no-races --no-deadlocks
 // timeout: 150
 // 10000 workers started through an array of thread handles, each adding 1
 // to a count under a mutex; main joins them all and reads the count without

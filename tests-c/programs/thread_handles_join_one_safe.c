@@ -1,5 +1,5 @@
 // expect: safe
-// args: --no-races
+// args: --no-races --no-deadlocks
 // workers started through an array of thread handles, each marking its own
 // slot done; joining ids[k] waits for exactly the thread stored there
 #include <pthread.h>

@@ -50,6 +50,9 @@ pub const UNREACH_CALL: &str = "CHECK( init(main()), LTL(G ! call(reach_error())
 /// SV-COMP's data-race property.
 pub const NO_DATA_RACE: &str = "CHECK( init(main()), LTL(G ! data-race) )";
 
+/// `ase`'s deadlock property (written like SV-COMP's).
+pub const NO_DEADLOCK: &str = "CHECK( init(main()), LTL(G ! deadlock) )";
+
 /// SV-COMP's formula of a memory-safety or overflow (sub-)property.
 pub fn violation_formula(v: lowering::Violation) -> String {
     let f = match v {
@@ -60,14 +63,18 @@ pub fn violation_formula(v: lowering::Violation) -> String {
 }
 
 /// The specification a witness of `lowered` speaks about: a violation
-/// witness of a race trace is one of `no-data-race`, of a violation trace
-/// one of its sub-property; otherwise the properties checked, one per line
+/// witness of a race trace is one of `no-data-race`, of a deadlock trace
+/// one of `no-deadlock`, of a violation trace one of its sub-property;
+/// otherwise the properties checked, one per line
 /// (`valid-memtrack` only for a program that does not allocate, where it
 /// holds: it is not checked).
 pub fn specification(lowered: &lowering::Lowered, trace: Option<&source::SourceTrace>) -> String {
     let checks = lowered.checks;
     if trace.is_some_and(|t| t.race.is_some()) {
         return NO_DATA_RACE.to_string();
+    }
+    if trace.is_some_and(|t| t.deadlock.is_some()) {
+        return NO_DEADLOCK.to_string();
     }
     if let Some(v) = trace.and_then(|t| t.violation.as_ref()) {
         return violation_formula(v.violation);
@@ -78,6 +85,9 @@ pub fn specification(lowered: &lowering::Lowered, trace: Option<&source::SourceT
     }
     if checks.races {
         lines.push(NO_DATA_RACE.to_string());
+    }
+    if checks.deadlocks {
+        lines.push(NO_DEADLOCK.to_string());
     }
     use lowering::Violation::*;
     for v in [Free, Deref, MemTrack, MemCleanup, Overflow] {

@@ -123,7 +123,9 @@ fn end(p: &engine::ir::Program, lowered: &Lowered, state: &State) -> Result<(), 
         return Err("the witness path does not end in an error state".into());
     }
     match lowered.trace_end(state) {
-        TraceEnd::Error | TraceEnd::Race(..) | TraceEnd::Violation(_) => Ok(()),
+        TraceEnd::Error | TraceEnd::Race(..) | TraceEnd::Violation(_) | TraceEnd::Deadlock(_) => {
+            Ok(())
+        }
         TraceEnd::GiveUp(why) => Err(format!(
             "the witness path ends in behaviour that is not modelled: {why}"
         )),

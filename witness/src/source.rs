@@ -197,6 +197,31 @@ pub struct SourceTrace {
     /// When the trace ends in a violation of a memory-safety or overflow
     /// property: which, and why.
     pub violation: Option<lowering::Violated>,
+    /// When the trace ends in a deadlock: the threads that wait forever.
+    pub deadlock: Option<Vec<Blocked>>,
+}
+
+/// A thread waiting forever at the end of a deadlock trace.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Blocked {
+    /// The IR thread.
+    pub thread: ThreadId,
+    /// Its witness thread id.
+    pub thread_id: usize,
+    /// What it waits for, in words ([`lowering::WaitKind::describe`]).
+    pub waits_for: String,
+    /// The blocking call's source text (`pthread_mutex_lock(&b)`), when the
+    /// thread waits in one.
+    pub call: Option<String>,
+    /// The call.
+    pub at: Option<SrcLoc>,
+    /// The C function it is in.
+    pub function: Option<String>,
+    /// For a mutex: the thread holding it, and the statement where it took
+    /// it (when the trace shows it).
+    pub holder: Option<(ThreadId, Option<SrcLoc>)>,
+    /// For a join: the thread joined.
+    pub joined: Option<ThreadId>,
 }
 
 /// One of the two accesses of a data race.
@@ -227,6 +252,95 @@ impl RaceSide {
             (true, true) => "atomic write",
             (true, false) => "atomic read",
         }
+    }
+}
+
+/// A thread waiting at the end of a deadlock trace, in C terms.
+#[allow(clippy::too_many_arguments)]
+fn blocked(
+    lowered: &Lowered,
+    unit: &ParsedUnit,
+    trace: &Trace,
+    loc: &Locator,
+    funcs: &[(String, Span)],
+    ids: &[Option<usize>],
+    t: ThreadId,
+    wait: Option<&lowering::Wait>,
+) -> Blocked {
+    let span = wait.and_then(|w| w.span);
+    let last = trace.steps.last().map_or(&trace.initial, |s| &s.state);
+    let holder = match wait.map(|w| &w.kind) {
+        Some(lowering::WaitKind::Mutex(cells)) => {
+            // The held cell the call's pointer is (the reduction may have
+            // folded the pointer's cases into the guards: then the one held).
+            let held: Vec<(bool, VarId, i128)> = cells
+                .iter()
+                .filter_map(|(case, c)| {
+                    let owner = *last.vals.get(c.index())?;
+                    let here = engine::interp::eval_cond(case, last).unwrap_or(false);
+                    (owner > 0).then_some((here, *c, owner))
+                })
+                .collect();
+            match held.iter().find(|h| h.0) {
+                Some(&(_, c, owner)) => Some((c, owner)),
+                None if held.len() == 1 => Some((held[0].1, held[0].2)),
+                None => None,
+            }
+        }
+        .and_then(|(cell, owner)| {
+            let holder = ThreadId::new(usize::try_from(owner - 1).ok()?);
+            // The holder's one call that locks this mutex, else the last
+            // step of the trace that took it.
+            let sites: Vec<Span> = lowered
+                .lock_sites
+                .iter()
+                .filter(|(t, c, _)| *t == holder && *c == cell)
+                .map(|(_, _, s)| *s)
+                .collect();
+            let at = match sites.as_slice() {
+                [one] => loc.locate(*one),
+                _ => trace
+                    .steps
+                    .iter()
+                    .rev()
+                    .find(|s| {
+                        let tr = lowered.program.transition(s.transition);
+                        tr.thread == holder && tr.assigns.iter().any(|a| a.var == cell)
+                    })
+                    .and_then(|s| loc.locate_ir(lowered.program.transition_span(s.transition)?)),
+            };
+            Some((holder, at))
+        }),
+        _ => None,
+    };
+    let joined = match wait.map(|w| &w.kind) {
+        Some(lowering::WaitKind::Join(cases)) => {
+            lowering::deadlock::awaited(&lowered.program, t, last.locs[t.index()], last).or_else(
+                || {
+                    cases
+                        .iter()
+                        .find(|(c, _)| engine::interp::eval_cond(c, last).unwrap_or(false))
+                        .map(|&(_, k)| k)
+                },
+            )
+        }
+        _ => None,
+    };
+    Blocked {
+        thread: t,
+        thread_id: ids[t.index()].unwrap_or(t.index()),
+        waits_for: wait
+            .map_or("another thread's atomic section", |w| w.kind.describe())
+            .into(),
+        joined,
+        call: span
+            .and_then(|s| unit.text.get(s.start..s.end))
+            .map(str::to_string),
+        at: span.and_then(|s| loc.locate(s)),
+        function: span
+            .and_then(|s| function_at(funcs, s.start))
+            .map(str::to_string),
+        holder,
     }
 }
 
@@ -431,10 +545,20 @@ pub fn build(unit: &ParsedUnit, file: &Path, lowered: &Lowered, trace: &Trace) -
         })),
         _ => None,
     };
+    let deadlock = match end {
+        lowering::TraceEnd::Deadlock(waiting) => Some(
+            waiting
+                .iter()
+                .map(|(t, w)| blocked(lowered, unit, trace, &loc, &funcs, &ids, *t, w.as_ref()))
+                .collect(),
+        ),
+        _ => None,
+    };
     SourceTrace {
         threads,
         steps,
         race,
         violation,
+        deadlock,
     }
 }

@@ -24,15 +24,15 @@ int mtx_trylock(mtx_t *m) {
   return pthread_mutex_trylock(m) == 0 ? thrd_success : thrd_busy;
 }
 /* The time limit may or may not have passed: a held mutex is acquired
-   later or the wait times out. */
+   once it is free, or the wait times out. It never waits forever (a
+   deadlock does not count it). */
 int mtx_timedlock(mtx_t *m, const struct timespec *time_point) {
-  if (pthread_mutex_trylock(m) == 0)
-    return thrd_success;
-  if (__VERIFIER_nondet_int()) {
-    pthread_mutex_lock(m);
-    return thrd_success;
+  while (1) {
+    if (pthread_mutex_trylock(m) == 0)
+      return thrd_success;
+    if (__VERIFIER_nondet_int())
+      return thrd_timedout;
   }
-  return thrd_timedout;
 }
 int mtx_unlock(mtx_t *m) {
   pthread_mutex_unlock(m);
@@ -52,10 +52,12 @@ int cnd_wait(cnd_t *c, mtx_t *m) {
   pthread_cond_wait(c, m);
   return thrd_success;
 }
-/* A wait may end early (spuriously, as every wait may) with a time-out. */
+/* A wait may end at any time, with a time-out or (spuriously, as every
+   wait may) without: it never waits forever. */
 int cnd_timedwait(cnd_t *c, mtx_t *m, const struct timespec *time_point) {
   int timed_out = __VERIFIER_nondet_int();
-  pthread_cond_wait(c, m);
+  pthread_mutex_unlock(m);
+  pthread_mutex_lock(m);
   return timed_out ? thrd_timedout : thrd_success;
 }
 void cnd_destroy(cnd_t *c) {}
@@ -71,8 +73,6 @@ void call_once(once_flag *flag, void (*func)(void)) {
     flag->__data = 2;
     __VERIFIER_atomic_end();
   } else {
-    __VERIFIER_atomic_begin();
-    __VERIFIER_assume(flag->__data == 2);
-    __VERIFIER_atomic_end();
+    __ase_wait_once(&flag->__data);
   }
 }

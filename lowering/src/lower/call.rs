@@ -217,6 +217,11 @@ impl Lowerer<'_> {
                 self.evaluate_ignored(&name, args, span)?;
                 return Ok(Val::int(0));
             }
+            "pthread_cond_signal" | "pthread_cond_broadcast" if self.checks.deadlocks => {
+                let c = self.pointee(arg(0)?, span)?;
+                self.cond_signal(c, name == "pthread_cond_broadcast", span);
+                return Ok(Val::int(0));
+            }
             "pthread_attr_init"
             | "pthread_attr_destroy"
             | "pthread_attr_setdetachstate"
@@ -288,9 +293,15 @@ impl Lowerer<'_> {
             }
             "pthread_cond_wait" => {
                 // A wait releases the mutex and re-acquires it later; POSIX
-                // allows spurious wake-ups, so no signal is needed.
+                // allows spurious wake-ups, so no signal is needed, except
+                // for deadlocks, which do not count on them.
                 let m = self.pointee(arg(1)?, span)?;
                 self.typed_mutex(super::sync::MutexUse::Wait, &m, span)?;
+                if self.checks.deadlocks {
+                    let c = self.pointee(arg(0)?, span)?;
+                    self.cond_wait(c, m, span);
+                    return Ok(Val::int(0));
+                }
                 self.unlock(m.clone(), span);
                 self.lock(m, span);
                 return Ok(Val::int(0));
@@ -440,6 +451,9 @@ impl Lowerer<'_> {
         op: MutexOp,
         cases: impl Fn(VarId) -> Vec<(Cond, Option<&'static str>, Vec<(VarId, Term)>)>,
     ) {
+        if op == MutexOp::Lock {
+            self.inputs_before_wait(span);
+        }
         let Some(cur) = self.t.cur else { return };
         let next = self.new_loc(None);
         let me = self.me();
@@ -467,7 +481,17 @@ impl Lowerer<'_> {
                 }
             }
         }
-        self.t.cfg.locs[cur].blocking |= op == MutexOp::Lock;
+        if op == MutexOp::Lock {
+            let cells: Vec<(Cond, VarId)> = self
+                .cells_of(p)
+                .into_iter()
+                .filter_map(|(c, cell)| Some((c, cell.ok()?)))
+                .collect();
+            for (_, cell) in &cells {
+                self.lock_sites.push((self.t.index, *cell, span));
+            }
+            self.mark_wait(cur, crate::WaitKind::Mutex(cells), span);
+        }
         self.flush();
         self.t.cur = Some(next);
     }
@@ -493,11 +517,23 @@ impl Lowerer<'_> {
     }
 
     pub(super) fn unlock(&mut self, p: super::expr::Place, span: Span) {
+        self.unlock_with(p, vec![], span);
+    }
+
+    /// An unlock that also makes the assignments `also` when it succeeds.
+    pub(super) fn unlock_with(
+        &mut self,
+        p: super::expr::Place,
+        also: Vec<(VarId, Term)>,
+        span: Span,
+    ) {
         let me = self.me();
         self.mutex_step(&p, span, MutexOp::Unlock, |m| {
             let mine = cmp(CmpOp::Eq, Term::Var(m), Term::Const(me));
+            let mut release = vec![(m, Term::Const(0))];
+            release.extend(also.iter().cloned());
             vec![
-                (mine.clone(), None, vec![(m, Term::Const(0))]),
+                (mine.clone(), None, release),
                 (
                     not(mine),
                     Some("unlocking a mutex the thread does not hold (undefined for default mutexes)"),
@@ -683,11 +719,13 @@ impl Lowerer<'_> {
         } else {
             t
         };
+        self.inputs_before_wait(span);
         let Some(cur) = self.t.cur else {
             return Ok(Val::int(0));
         };
         let next = self.new_loc(None);
         let mut known = Vec::new();
+        let mut joined = Vec::new();
         for (c, r) in &t.cases {
             match r {
                 Res::Ub(u) => {
@@ -697,6 +735,7 @@ impl Lowerer<'_> {
                     for k in 1..self.threads.len() {
                         let is_k = cmp(CmpOp::Eq, x.clone(), Term::Const(k as i64 + 1));
                         known.push(and(c.clone(), is_k.clone()));
+                        joined.push((and(c.clone(), is_k.clone()), ThreadId::new(k)));
                         let done = Cond::At(ThreadId::new(k), LocId::new(END));
                         self.plain_edge(
                             cur,
@@ -723,7 +762,7 @@ impl Lowerer<'_> {
             vec![],
             Some(span),
         );
-        self.t.cfg.locs[cur].blocking = true;
+        self.mark_wait(cur, crate::WaitKind::Join(joined), span);
         self.flush();
         self.t.cur = Some(next);
         if let Some(res) = res {

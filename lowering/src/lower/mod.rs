@@ -11,6 +11,7 @@
 mod atomics;
 mod buffers;
 mod call;
+mod condvar;
 mod conventions;
 mod expr;
 mod fnptr;
@@ -222,6 +223,12 @@ pub struct Lowerer<'a> {
     pub(crate) checks: crate::Checks,
     /// Synchronisation objects beyond mutexes (see [`sync`]).
     sync: sync::SyncState,
+    /// Per (thread, condition variable cell): whether the thread waits on
+    /// it, and whether it was woken (deadlocks checked, `condvar`).
+    cond_waits: HashMap<(usize, VarId), (VarId, VarId)>,
+    /// The calls that acquire a mutex: the thread, the mutex's cell, the
+    /// call (for deadlock traces).
+    pub(crate) lock_sites: Vec<(usize, VarId, Span)>,
     /// Thread instances per `pthread_create` site inside a loop
     /// ([`crate::Options::instances`]).
     pub(crate) instances: usize,
@@ -403,6 +410,8 @@ impl<'a> Lowerer<'a> {
             sync_cells: HashSet::new(),
             checks: crate::Checks::default(),
             sync: sync::SyncState::default(),
+            cond_waits: HashMap::new(),
+            lock_sites: Vec::new(),
             instances: crate::Options::default().instances,
             loop_sites: Vec::new(),
             heap_budget: crate::Options::default().heap_budget,
@@ -1169,6 +1178,7 @@ impl<'a> Lowerer<'a> {
         match inst.run {
             Some(run) => {
                 self.t.cfg.locs[ENTRY].blocking = true;
+                self.t.cfg.waits_to_start = true;
                 let mut start = Edge::new(
                     ENTRY,
                     body,
@@ -1323,6 +1333,26 @@ impl<'a> Lowerer<'a> {
                 }
             }
         }
+    }
+
+    /// Before a blocking call: the inputs its arguments chose (and their
+    /// guards) become a step of their own, so that the call's edges read
+    /// only the state a waiting thread is in (SOUNDNESS.md, "Deadlocks").
+    pub(crate) fn inputs_before_wait(&mut self, span: Span) {
+        if !self.t.pending_havoc.is_empty() || !self.t.pending_guard.is_empty() {
+            self.advance(Cond::True, vec![], span);
+        }
+    }
+
+    /// Marks `at` as a blocking call waiting for `kind`.
+    pub(crate) fn mark_wait(&mut self, at: Loc, kind: crate::WaitKind, span: Span) {
+        self.t.cfg.wait(
+            at,
+            crate::Wait {
+                kind,
+                span: Some(span),
+            },
+        );
     }
 
     /// Clears the pending havoc and guard after a group of edges.

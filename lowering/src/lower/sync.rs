@@ -65,6 +65,7 @@ pub(crate) fn is_sync_builtin(name: &str) -> bool {
                 | "sem_trywait"
                 | "sem_destroy"
                 | "sem_getvalue"
+                | "__ase_wait_once"
         )
 }
 
@@ -228,9 +229,12 @@ impl Lowerer<'_> {
         &mut self,
         p: &Place,
         span: Span,
-        blocking: bool,
+        wait: Option<crate::WaitKind>,
         mut cases: impl FnMut(&mut Self, VarId) -> Vec<(Cond, Option<String>, Vec<(VarId, Term)>)>,
     ) {
+        if wait.is_some() {
+            self.inputs_before_wait(span);
+        }
         let Some(cur) = self.t.cur else { return };
         let next = self.new_loc(None);
         for (c, t) in p.cases.clone() {
@@ -249,7 +253,9 @@ impl Lowerer<'_> {
                 Target::Tail { .. } => self.give_up_edge(cur, c, super::tails::TAIL_MEMBER, span),
             }
         }
-        self.t.cfg.locs[cur].blocking |= blocking;
+        if let Some(kind) = wait {
+            self.mark_wait(cur, kind, span);
+        }
         self.flush();
         self.t.cur = Some(next);
     }
@@ -424,13 +430,19 @@ impl Lowerer<'_> {
                 edges.push((not(mine), vec![ret(EPERM)]));
             }
         }
+        if op == MutexUse::Lock {
+            self.inputs_before_wait(span);
+        }
         if let Some(cur) = self.t.cur {
             let next = self.new_loc(None);
             for (g, a) in edges {
                 self.plain_edge(cur, next, g, a, Some(span));
             }
             // A lock waits while another thread holds the mutex.
-            self.t.cfg.locs[cur].blocking |= op == MutexUse::Lock;
+            if op == MutexUse::Lock {
+                self.lock_sites.push((self.t.index, cell, span));
+                self.mark_wait(cur, crate::WaitKind::Mutex(vec![(Cond::True, cell)]), span);
+            }
             self.flush();
             self.t.cur = Some(next);
         }
@@ -525,6 +537,15 @@ impl Lowerer<'_> {
             "sem_init" | "sem_wait" | "sem_trywait" | "sem_post" | "sem_getvalue" => {
                 self.semaphore_call(&call)?
             }
+            // C11's `call_once` (`frontend/src/c11/threads.c`): wait until
+            // the first caller has run the function.
+            "__ase_wait_once" => {
+                let p = self.sync_object(arg(0)?, span)?;
+                self.cell_step(&p, span, Some(crate::WaitKind::Once), |_, m| {
+                    vec![(c(CmpOp::Eq, m, 2), None, vec![])]
+                });
+                ok
+            }
             "pthread_key_create"
             | "pthread_key_delete"
             | "pthread_setspecific"
@@ -551,7 +572,7 @@ impl Lowerer<'_> {
             "pthread_rwlock_rdlock" | "pthread_rwlock_wrlock" => {
                 let p = self.sync_object(arg(0)?, span)?;
                 let read = name.ends_with("rdlock");
-                self.cell_step(&p, span, true, |_, m| {
+                self.cell_step(&p, span, Some(crate::WaitKind::RwLock), |_, m| {
                     let relock = (
                         c(CmpOp::Eq, m, -me),
                         Some("locking a read-write lock the thread holds for writing".to_string()),
@@ -584,7 +605,7 @@ impl Lowerer<'_> {
                 let p = self.sync_object(arg(0)?, span)?;
                 let r = self.int_result(span)?;
                 let read = name.ends_with("rdlock");
-                self.cell_step(&p, span, false, |_, m| {
+                self.cell_step(&p, span, None, |_, m| {
                     if read {
                         vec![
                             (
@@ -617,7 +638,7 @@ impl Lowerer<'_> {
             }
             "pthread_rwlock_unlock" => {
                 let p = self.sync_object(arg(0)?, span)?;
-                self.cell_step(&p, span, false, |_, m| {
+                self.cell_step(&p, span, None, |_, m| {
                     let mine = c(CmpOp::Eq, m, -me);
                     let readers = c(CmpOp::Gt, m, 0);
                     vec![
@@ -659,7 +680,7 @@ impl Lowerer<'_> {
             }
             "sem_wait" => {
                 let p = self.sync_object(arg(0)?, span)?;
-                self.cell_step(&p, span, true, |_, m| {
+                self.cell_step(&p, span, Some(crate::WaitKind::Semaphore), |_, m| {
                     vec![(
                         c(CmpOp::Gt, m, 0),
                         None,
@@ -671,7 +692,7 @@ impl Lowerer<'_> {
             "sem_trywait" => {
                 let p = self.sync_object(arg(0)?, span)?;
                 let r = self.int_result(span)?;
-                self.cell_step(&p, span, false, |_, m| {
+                self.cell_step(&p, span, None, |_, m| {
                     vec![
                         (
                             c(CmpOp::Gt, m, 0),
@@ -688,7 +709,7 @@ impl Lowerer<'_> {
             }
             "sem_post" => {
                 let p = self.sync_object(arg(0)?, span)?;
-                self.cell_step(&p, span, false, |_, m| {
+                self.cell_step(&p, span, None, |_, m| {
                     vec![
                         (
                             c(CmpOp::Lt, m, max),
@@ -1009,7 +1030,7 @@ impl Lowerer<'_> {
                 span,
             );
         }
-        self.t.cfg.locs[wait].blocking = true;
+        self.mark_wait(wait, crate::WaitKind::Barrier, span);
         self.t.cur = Some(next);
         Ok(Val::term(Term::Var(r), CType::Int(IntTy::INT)))
     }
@@ -1022,6 +1043,7 @@ impl Lowerer<'_> {
             ));
         };
         let m = self.objects[*o].cells[*off as usize];
+        self.inputs_before_wait(span);
         let Some(cur) = self.t.cur else {
             return Ok(());
         };
@@ -1035,7 +1057,7 @@ impl Lowerer<'_> {
             "pthread_once on a control that was not initialised",
             span,
         );
-        self.t.cfg.locs[cur].blocking = true;
+        self.mark_wait(cur, crate::WaitKind::Once, span);
         self.flush();
         self.t.cur = Some(run);
         let def = self.functions[f];

@@ -1,0 +1,124 @@
+//! Condition variables when deadlocks are checked (SOUNDNESS.md,
+//! "Deadlocks").
+//!
+//! Without the deadlock check, `pthread_cond_wait(c, m)` releases `m` and
+//! re-acquires it later (POSIX allows spurious wake-ups, so every wake-up
+//! is one) and signals do nothing. A deadlock does not count on spurious
+//! wake-ups: a thread waiting on a condition variable nobody signals waits
+//! forever. So each wait chooses: it wakes spuriously (the model above), or
+//! it really waits. A real wait registers the thread on `c` in the step
+//! that releases `m` (the thread's `waiting` flag for `c`), and blocks until
+//! its `woken` flag is set. `pthread_cond_signal(c)` sets the `woken` flag of
+//! one registered thread not woken yet (any of them), or does nothing when
+//! there is none; `pthread_cond_broadcast(c)` wakes every registered
+//! thread (`woken := waiting`). Leaving the wait clears both flags and
+//! re-acquires `m`.
+
+use engine::ir::{CmpOp, Cond, Term, VarId};
+use frontend::lang_c::span::Span;
+
+use super::expr::{Place, Target};
+use super::Lowerer;
+use crate::term::{and, any, cmp, not};
+
+impl Lowerer<'_> {
+    /// The cell of a condition variable, or a give-up when the place may be
+    /// several objects (or none).
+    fn cond_cell(&mut self, c: &Place, span: Span) -> Option<VarId> {
+        match c.cases.as_slice() {
+            [(Cond::True, Target::Cell(o, off))] => Some(self.objects[*o].cells[*off as usize]),
+            _ => {
+                self.give_up_where(
+                    Cond::True,
+                    "a condition variable through a pointer that may point to several objects \
+                     (deadlocks are checked)",
+                    span,
+                );
+                None
+            }
+        }
+    }
+
+    /// Thread `k`'s `waiting` and `woken` flags for the condition variable
+    /// `cell`.
+    fn cond_flags(&mut self, k: usize, cell: VarId) -> (VarId, VarId) {
+        if let Some(&flags) = self.cond_waits.get(&(k, cell)) {
+            return flags;
+        }
+        let base = format!("{}.{}", self.threads[k].name, self.vars[cell.index()].name);
+        let bit = crate::term::Range::new(0, 1);
+        let flags = (
+            self.var(format!("{base}.waiting"), Some(0), bit),
+            self.var(format!("{base}.woken"), Some(0), bit),
+        );
+        self.cond_waits.insert((k, cell), flags);
+        flags
+    }
+
+    /// `pthread_cond_wait(c, m)` with deadlocks checked.
+    pub(super) fn cond_wait(&mut self, c: Place, m: Place, span: Span) {
+        let Some(cell) = self.cond_cell(&c, span) else {
+            return;
+        };
+        let (waiting, woken) = self.cond_flags(self.t.index, cell);
+        let Some(cur) = self.t.cur else { return };
+        let (spurious, real, after) = (self.new_loc(None), self.new_loc(None), self.new_loc(None));
+        self.plain_edge(cur, spurious, Cond::True, vec![], Some(span));
+        self.plain_edge(cur, real, Cond::True, vec![], Some(span));
+        self.flush();
+        // A spurious wake-up: release and re-acquire.
+        self.t.cur = Some(spurious);
+        self.unlock(m.clone(), span);
+        self.lock(m.clone(), span);
+        self.goto(after);
+        // A real wait: release and register, wait to be woken, re-acquire.
+        self.t.cur = Some(real);
+        let register = vec![(waiting, Term::Const(1)), (woken, Term::Const(0))];
+        self.unlock_with(m.clone(), register, span);
+        if let Some(wait) = self.t.cur {
+            let next = self.new_loc(None);
+            let leave = vec![(waiting, Term::Const(0)), (woken, Term::Const(0))];
+            let signalled = cmp(CmpOp::Eq, Term::Var(woken), Term::Const(1));
+            self.plain_edge(wait, next, signalled, leave, Some(span));
+            self.mark_wait(wait, crate::WaitKind::Condition, span);
+            self.t.cur = Some(next);
+        }
+        self.lock(m, span);
+        self.goto(after);
+        self.t.cur = Some(after);
+    }
+
+    /// `pthread_cond_signal(c)` (`broadcast`: `pthread_cond_broadcast(c)`)
+    /// with deadlocks checked.
+    pub(super) fn cond_signal(&mut self, c: Place, broadcast: bool, span: Span) {
+        let Some(cell) = self.cond_cell(&c, span) else {
+            return;
+        };
+        let me = self.t.index;
+        let others: Vec<(VarId, VarId)> = (0..self.threads.len())
+            .filter(|&k| k != me)
+            .map(|k| self.cond_flags(k, cell))
+            .collect();
+        let Some(cur) = self.t.cur else { return };
+        let next = self.new_loc(None);
+        if broadcast {
+            let wake = others.iter().map(|&(w, o)| (o, Term::Var(w))).collect();
+            self.plain_edge(cur, next, Cond::True, wake, Some(span));
+        } else {
+            let asleep = |&(w, o): &(VarId, VarId)| {
+                and(
+                    cmp(CmpOp::Eq, Term::Var(w), Term::Const(1)),
+                    cmp(CmpOp::Eq, Term::Var(o), Term::Const(0)),
+                )
+            };
+            for flags in &others {
+                let wake = vec![(flags.1, Term::Const(1))];
+                self.plain_edge(cur, next, asleep(flags), wake, Some(span));
+            }
+            let nobody = not(any(others.iter().map(asleep)));
+            self.plain_edge(cur, next, nobody, vec![], Some(span));
+        }
+        self.flush();
+        self.t.cur = Some(next);
+    }
+}

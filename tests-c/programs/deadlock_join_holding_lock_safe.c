@@ -1,0 +1,23 @@
+// expect: safe
+// main releases the mutex before it joins the worker that needs it
+#include <pthread.h>
+
+pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+int total;
+
+void *worker(void *arg) {
+  pthread_mutex_lock(&m);
+  total++;
+  pthread_mutex_unlock(&m);
+  return 0;
+}
+
+int main(void) {
+  pthread_t t;
+  pthread_create(&t, 0, worker, 0);
+  pthread_mutex_lock(&m);
+  total += 10;
+  pthread_mutex_unlock(&m);
+  pthread_join(t, 0);
+  return 0;
+}
