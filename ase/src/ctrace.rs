@@ -319,7 +319,11 @@ fn waits_for(trace: &SourceTrace, b: &Blocked) -> String {
     let what = match (&b.holder, b.joined) {
         (Some((h, took)), _) => format!(
             "a mutex held by {}{}",
-            thread_label(trace, *h),
+            if *h == b.thread {
+                "itself".to_string()
+            } else {
+                thread_label(trace, *h)
+            },
             took.as_ref()
                 .map_or(String::new(), |t| format!(" (taken at line {})", t.line))
         ),

@@ -85,7 +85,7 @@ impl WaitKind {
     /// What is waited for, in words.
     pub fn describe(&self) -> &'static str {
         match self {
-            WaitKind::Mutex(_) => "a mutex held by another thread",
+            WaitKind::Mutex(_) => "a mutex that is not released",
             WaitKind::RwLock => "a read-write lock",
             WaitKind::Semaphore => "a semaphore that is not posted",
             WaitKind::Barrier => "the other threads of a barrier",

@@ -218,7 +218,7 @@ impl Lowerer<'_> {
                 return Ok(Val::int(0));
             }
             "pthread_cond_signal" | "pthread_cond_broadcast" if self.checks.deadlocks => {
-                let c = self.pointee(arg(0)?, span)?;
+                let c = self.pointee_as(arg(0)?, Some(CType::CondVar), span)?;
                 self.cond_signal(c, name == "pthread_cond_broadcast", span);
                 return Ok(Val::int(0));
             }
@@ -263,13 +263,13 @@ impl Lowerer<'_> {
             "pthread_self" => return Ok(Val::term(Term::Const(self.me()), CType::ThreadHandle)),
             "pthread_exit" => return self.thread_exit(args, span),
             "pthread_mutex_init" => {
-                let p = self.pointee(arg(0)?, span)?;
+                let p = self.pointee_as(arg(0)?, Some(CType::Mutex), span)?;
                 self.mutex_init_kind(&p, args.get(1), span)?;
                 self.store(p, Val::int(0), span)?;
                 return Ok(Val::int(0));
             }
             "pthread_mutex_lock" => {
-                let p = self.pointee(arg(0)?, span)?;
+                let p = self.pointee_as(arg(0)?, Some(CType::Mutex), span)?;
                 if let Some(v) = self.typed_mutex(super::sync::MutexUse::Lock, &p, span)? {
                     return Ok(v);
                 }
@@ -277,7 +277,7 @@ impl Lowerer<'_> {
                 return Ok(Val::int(0));
             }
             "pthread_mutex_unlock" => {
-                let p = self.pointee(arg(0)?, span)?;
+                let p = self.pointee_as(arg(0)?, Some(CType::Mutex), span)?;
                 if let Some(v) = self.typed_mutex(super::sync::MutexUse::Unlock, &p, span)? {
                     return Ok(v);
                 }
@@ -285,7 +285,7 @@ impl Lowerer<'_> {
                 return Ok(Val::int(0));
             }
             "pthread_mutex_trylock" => {
-                let p = self.pointee(arg(0)?, span)?;
+                let p = self.pointee_as(arg(0)?, Some(CType::Mutex), span)?;
                 if let Some(v) = self.typed_mutex(super::sync::MutexUse::TryLock, &p, span)? {
                     return Ok(v);
                 }
@@ -295,10 +295,10 @@ impl Lowerer<'_> {
                 // A wait releases the mutex and re-acquires it later; POSIX
                 // allows spurious wake-ups, so no signal is needed, except
                 // for deadlocks, which do not count on them.
-                let m = self.pointee(arg(1)?, span)?;
+                let m = self.pointee_as(arg(1)?, Some(CType::Mutex), span)?;
                 self.typed_mutex(super::sync::MutexUse::Wait, &m, span)?;
                 if self.checks.deadlocks {
-                    let c = self.pointee(arg(0)?, span)?;
+                    let c = self.pointee_as(arg(0)?, Some(CType::CondVar), span)?;
                     self.cond_wait(c, m, span);
                     return Ok(Val::int(0));
                 }
@@ -417,9 +417,21 @@ impl Lowerer<'_> {
         e: &Node<Expression>,
         span: Span,
     ) -> Result<super::expr::Place> {
+        self.pointee_as(e, None, span)
+    }
+
+    /// The place a pointer argument of a parameter of type `param *`
+    /// points to: a `void *` converts to it, as C converts arguments.
+    pub(super) fn pointee_as(
+        &mut self,
+        e: &Node<Expression>,
+        param: Option<CType>,
+        span: Span,
+    ) -> Result<super::expr::Place> {
         let v = self.eval(e)?;
-        let ty = match &v.ty {
-            CType::Ptr(t) => (**t).clone(),
+        let ty = match (&v.ty, param) {
+            (CType::Ptr(t), Some(p)) if **t == CType::Void => p,
+            (CType::Ptr(t), _) => (**t).clone(),
             _ => return Err(LowerError::unsupported(span, "expected a pointer argument")),
         };
         self.deref(v, ty, span)
@@ -496,23 +508,29 @@ impl Lowerer<'_> {
         self.t.cur = Some(next);
     }
 
+    /// `pthread_mutex_lock`. A relock by the owner is undefined for a
+    /// default mutex (a give-up), except for deadlocks: glibc's default
+    /// mutex is a normal one, whose relock waits forever (SOUNDNESS.md,
+    /// "Deadlocks").
     pub(super) fn lock(&mut self, p: super::expr::Place, span: Span) {
         let me = self.me();
+        let relock_waits = self.checks.deadlocks;
         self.mutex_step(&p, span, MutexOp::Lock, |m| {
-            vec![
-                (
-                    cmp(CmpOp::Eq, Term::Var(m), Term::Const(0)),
-                    None,
-                    vec![(m, Term::Const(me))],
-                ),
-                (
+            let mut cases = vec![(
+                cmp(CmpOp::Eq, Term::Var(m), Term::Const(0)),
+                None,
+                vec![(m, Term::Const(me))],
+            )];
+            if !relock_waits {
+                cases.push((
                     cmp(CmpOp::Eq, Term::Var(m), Term::Const(me)),
                     Some(
                         "locking a mutex the thread already holds (undefined for default mutexes)",
                     ),
                     vec![],
-                ),
-            ]
+                ));
+            }
+            cases
         });
     }
 
