@@ -753,6 +753,16 @@ impl Lowerer<'_> {
                     for k in 1..self.threads.len() {
                         let is_k = cmp(CmpOp::Eq, x.clone(), Term::Const(k as i64 + 1));
                         known.push(and(c.clone(), is_k.clone()));
+                        if k == self.t.index {
+                            // POSIX leaves it undefined; glibc returns EDEADLK.
+                            self.give_up_edge(
+                                cur,
+                                and(c.clone(), is_k),
+                                "pthread_join of the calling thread",
+                                span,
+                            );
+                            continue;
+                        }
                         joined.push((and(c.clone(), is_k.clone()), ThreadId::new(k)));
                         let done = Cond::At(ThreadId::new(k), LocId::new(END));
                         self.plain_edge(
