@@ -340,11 +340,7 @@ fn violation_witnesses_of_unsafe_programs_replay() {
         // Deadlocks are checked apart, on a model of their own
         // (`pipeline/src/apart.rs`): their witnesses are of that model.
         let checks = if witness.contains("G ! deadlock") {
-            lowering::Checks {
-                assertions: false,
-                deadlocks: true,
-                ..lowering::Checks::ASSERTIONS
-            }
+            lowering::Checks::DEADLOCKS
         } else {
             checks
         };

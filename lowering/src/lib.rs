@@ -70,10 +70,9 @@ pub enum WaitKind {
     Barrier,
     /// Another thread's `pthread_once` initialisation to finish.
     Once,
-    /// A thread to end (`pthread_join`, `thrd_join`): the threads the
-    /// handle may be, each where its condition holds (the reduction may
-    /// fold these conditions into the guards: [`deadlock::awaited`]).
-    Join(Vec<(engine::ir::Cond, ThreadId)>),
+    /// A thread to end (`pthread_join`, `thrd_join`; which one:
+    /// [`deadlock::awaited`], from the guards).
+    Join,
     /// A signal or broadcast on a condition variable (spurious wake-ups do
     /// not count).
     Condition,
@@ -90,7 +89,7 @@ impl WaitKind {
             WaitKind::Semaphore => "a semaphore that is not posted",
             WaitKind::Barrier => "the other threads of a barrier",
             WaitKind::Once => "another thread's pthread_once",
-            WaitKind::Join(_) => "a thread that does not end",
+            WaitKind::Join => "a thread that does not end",
             WaitKind::Condition => "a condition variable nobody signals",
             WaitKind::Atomic => "another thread's atomic section",
         }
@@ -345,6 +344,14 @@ impl Checks {
         memcleanup: false,
         overflow: false,
         deadlocks: false,
+    };
+
+    /// Deadlocks only (as `ase check` checks them, apart from the other
+    /// properties; reaching `reach_error()` aborts).
+    pub const DEADLOCKS: Checks = Checks {
+        assertions: false,
+        deadlocks: true,
+        ..Checks::ASSERTIONS
     };
 
     /// Whether a violation of `v` is an error (else behaviour that is not

@@ -374,15 +374,8 @@ fn reduced_and_unreduced_lowerings_agree_on_races() {
 /// calls apart (SOUNDNESS.md, "Deadlocks").
 #[test]
 fn reduced_and_unreduced_lowerings_agree_on_deadlocks() {
-    run(0, DEFAULT_N / 2, DEADLOCKS);
+    run(0, DEFAULT_N / 2, Checks::DEADLOCKS);
 }
-
-/// Deadlocks alone (as `ase check` checks them, apart).
-const DEADLOCKS: Checks = Checks {
-    assertions: false,
-    deadlocks: true,
-    ..Checks::ASSERTIONS
-};
 
 #[test]
 #[ignore = "long run: ASE_REDUCE_DIFF_N programs (default 5,000)"]
@@ -390,7 +383,7 @@ fn reduced_and_unreduced_lowerings_agree_long() {
     let races = std::env::var("ASE_REDUCE_DIFF_RACES").is_ok_and(|v| v == "1");
     let deadlocks = std::env::var("ASE_REDUCE_DIFF_DEADLOCKS").is_ok_and(|v| v == "1");
     let checks = if deadlocks {
-        DEADLOCKS
+        Checks::DEADLOCKS
     } else {
         Checks {
             assertions: !races,

@@ -16,13 +16,8 @@ use crate::report::CReport;
 use crate::schedule::SCHEDULE;
 use crate::task::Job;
 
-/// Whether `job` checks deadlocks and something else.
-pub(crate) fn applies(job: &Job) -> bool {
-    apart(&job.input)
-}
-
 /// Whether `input` checks deadlocks and something else.
-fn apart(input: &CInput) -> bool {
+pub(crate) fn applies(input: &CInput) -> bool {
     let c = input.lowering.checks;
     c.deadlocks && (c.assertions || c.races || c.memsafety || c.memcleanup || c.overflow)
 }
@@ -31,7 +26,7 @@ fn apart(input: &CInput) -> bool {
 /// properties' and the deadlocks' when they are checked apart, else
 /// `input` alone.
 pub(crate) fn sides(input: &CInput) -> Vec<CInput> {
-    if apart(input) {
+    if applies(input) {
         vec![side_input(input, false), side_input(input, true)]
     } else {
         vec![input.clone()]
@@ -51,14 +46,7 @@ fn side_input(input: &CInput, deadlocks: bool) -> CInput {
     let mut out = input.clone();
     let checks = &mut out.lowering.checks;
     *checks = if deadlocks {
-        lowering::Checks {
-            assertions: false,
-            races: false,
-            memsafety: false,
-            memcleanup: false,
-            overflow: false,
-            deadlocks: true,
-        }
+        lowering::Checks::DEADLOCKS
     } else {
         lowering::Checks {
             deadlocks: false,

@@ -112,7 +112,7 @@ pub fn check_gc(program: &Program, name: &str, options: &Options) -> Report {
 /// lowering too (from `started`). Deadlocks are checked on a model of
 /// their own when other properties are checked too ([`crate::apart`]).
 pub fn check_c(job: &Job, options: &Options, started: Instant) -> Result<CReport, LoadError> {
-    if crate::apart::applies(job) {
+    if crate::apart::applies(&job.input) {
         return crate::apart::check(job, options, started);
     }
     check_one(job, options, started)

@@ -314,15 +314,8 @@ fn blocked(
         _ => None,
     };
     let joined = match wait.map(|w| &w.kind) {
-        Some(lowering::WaitKind::Join(cases)) => {
-            lowering::deadlock::awaited(&lowered.program, t, last.locs[t.index()], last).or_else(
-                || {
-                    cases
-                        .iter()
-                        .find(|(c, _)| engine::interp::eval_cond(c, last).unwrap_or(false))
-                        .map(|&(_, k)| k)
-                },
-            )
+        Some(lowering::WaitKind::Join) => {
+            lowering::deadlock::awaited(&lowered.program, t, last.locs[t.index()], last)
         }
         _ => None,
     };

@@ -743,7 +743,6 @@ impl Lowerer<'_> {
         };
         let next = self.new_loc(None);
         let mut known = Vec::new();
-        let mut joined = Vec::new();
         for (c, r) in &t.cases {
             match r {
                 Res::Ub(u) => {
@@ -763,7 +762,6 @@ impl Lowerer<'_> {
                             );
                             continue;
                         }
-                        joined.push((and(c.clone(), is_k.clone()), ThreadId::new(k)));
                         let done = Cond::At(ThreadId::new(k), LocId::new(END));
                         self.plain_edge(
                             cur,
@@ -790,7 +788,7 @@ impl Lowerer<'_> {
             vec![],
             Some(span),
         );
-        self.mark_wait(cur, crate::WaitKind::Join(joined), span);
+        self.mark_wait(cur, crate::WaitKind::Join, span);
         self.flush();
         self.t.cur = Some(next);
         if let Some(res) = res {

@@ -292,14 +292,11 @@ impl Lowerer<'_> {
         let a = self.handle_arrays[h].clone();
         let fresh = cmp(CmpOp::Gt, Term::Var(a.finished), Term::Var(a.joined));
         let count = vec![(a.joined, add(Term::Var(a.joined), Term::Const(1)))];
-        let mut joined = Vec::new();
         for (c, r) in i.cases {
             match r {
                 Res::Ub(u) => self.give_up_edge(cur, c, u, span),
                 Res::Val(i) => {
                     for &(k, slot) in &a.slots {
-                        let mine = cmp(CmpOp::Eq, Term::Var(slot), i.clone());
-                        joined.push((and(c.clone(), mine), ThreadId::new(k)));
                         let ended = and(
                             Cond::At(ThreadId::new(k), LocId::new(END)),
                             cmp(CmpOp::Eq, Term::Var(slot), i.clone()),
@@ -315,7 +312,7 @@ impl Lowerer<'_> {
                 }
             }
         }
-        self.mark_wait(cur, crate::WaitKind::Join(joined), span);
+        self.mark_wait(cur, crate::WaitKind::Join, span);
         self.flush();
         self.t.cur = Some(next);
         Ok(Val::int(0))
