@@ -318,14 +318,19 @@ fn waits_for(trace: &SourceTrace, b: &Blocked) -> String {
     };
     let what = match (&b.holder, b.joined) {
         (Some((h, took)), _) => format!(
-            "a mutex held by {}{}",
+            "a mutex held by {}{}{}",
             if *h == b.thread {
                 "itself".to_string()
             } else {
                 thread_label(trace, *h)
             },
             took.as_ref()
-                .map_or(String::new(), |t| format!(" (taken at line {})", t.line))
+                .map_or(String::new(), |t| format!(" (taken at line {})", t.line)),
+            if b.holder_ended && *h != b.thread {
+                ", which has ended"
+            } else {
+                ""
+            }
         ),
         (None, Some(j)) => format!("{} to end", thread_label(trace, j)),
         (None, None) => b.waits_for.clone(),
@@ -362,11 +367,15 @@ fn deadlock_diagnostic(trace: &SourceTrace, blocked: &[Blocked], src: &Source) -
             }
         }
     }
-    notes.push(
+    notes.push(if trace.deadlock_partial {
+        "these threads wait forever: no thread can complete the calls they wait in, while \
+         other threads may still run (a partial deadlock)"
+            .to_string()
+    } else {
         "no thread can move: every thread that has not ended waits in a call that cannot \
          complete (a deadlock)"
-            .to_string(),
-    );
+            .to_string()
+    });
     Diagnostic::error()
         .with_message("deadlock")
         .with_labels(labels)
@@ -387,13 +396,18 @@ pub fn deadlock_json(trace: &SourceTrace, blocked: &[Blocked]) -> Value {
             "joined": b.joined.map(|j| trace.threads[j.index()].name.clone()),
             "holder": b.holder.as_ref().map(|(h, took)| json!({
                 "thread": trace.threads[h.index()].name,
+                "ended": b.holder_ended,
                 "line": took.as_ref().map(|a| a.line),
                 "column": took.as_ref().map(|a| a.column),
             })),
             "message": format!("{} {}", thread_label(trace, b.thread), waits_for(trace, b)),
         })
     };
-    json!({"kind": "deadlock", "threads": blocked.iter().map(thread).collect::<Vec<_>>()})
+    json!({
+        "kind": "deadlock",
+        "partial": trace.deadlock_partial,
+        "threads": blocked.iter().map(thread).collect::<Vec<_>>(),
+    })
 }
 
 /// The race at the end of a trace as JSON.

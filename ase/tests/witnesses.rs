@@ -121,6 +121,44 @@ fn counterexample_deadlock() {
     assert_eq!(main["joined"], tellers[0]["thread"], "{deadlock}");
 }
 
+/// A partial deadlock: a worker ended holding the lock the logger waits
+/// for while main still runs. The trace says the holder has ended and that
+/// other threads may still run; its JSON marks the deadlock partial and
+/// lists only the thread that waits forever.
+#[test]
+fn counterexample_partial_deadlock() {
+    let file = "tests-c/programs/deadlock_partial_holder_ended_unsafe.c";
+    let args = ["check", "--property", "no-deadlock", "--trace", "compact"];
+    let (code, out, err) = ase(&[&args[..], &[file]].concat());
+    assert_eq!(code, Some(1), "{out}{err}");
+    insta::assert_snapshot!("cex-partial-deadlock", without_stats(&out));
+    let (_, out, _) = ase(&[
+        "check",
+        "--property",
+        "no-deadlock",
+        "--format",
+        "json",
+        file,
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&out).expect("json");
+    let deadlock = &v["source_trace"]["violation"];
+    assert_eq!(deadlock["kind"], "deadlock", "{deadlock}");
+    assert_eq!(deadlock["partial"], true, "{deadlock}");
+    let threads = deadlock["threads"].as_array().expect("waiting threads");
+    assert_eq!(
+        threads.len(),
+        1,
+        "only the logger waits forever: {deadlock}"
+    );
+    assert_eq!(threads[0]["holder"]["ended"], true, "{deadlock}");
+    assert!(
+        threads[0]["thread"]
+            .as_str()
+            .is_some_and(|t| t.starts_with("logger")),
+        "{deadlock}"
+    );
+}
+
 /// A lost wake-up: the signal comes before the wait, and the waiter waits
 /// forever (spurious wake-ups are not counted on).
 #[test]

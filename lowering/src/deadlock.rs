@@ -12,12 +12,28 @@
 //! Outside atomic sections every step also needs the atomic flag clear, so
 //! while another thread holds it a thread anywhere outside a section waits
 //! for that section to end.
+//!
+//! A *partial* deadlock leaves other threads running: some thread waits in
+//! a call that no thread can ever complete. Three shapes are conditions
+//! over one state ([`partial`]): a lock wait for a mutex held by a thread
+//! that has ended; a cycle of lock waits, each thread waiting for a mutex
+//! the next one holds (a relock is a cycle of one); a real wait on a
+//! condition variable whose wake-up no other thread can still reach in its
+//! control flow.
+
+use std::collections::{BTreeSet, HashSet};
 
 use engine::interp::State;
-use engine::ir::{CmpOp, Cond, LocId, Program, Term, ThreadId, VarId};
+use engine::ir::{CmpOp, Cond, LocId, Program, Rhs, Term, ThreadId, VarId};
 
 use crate::term::{and, any, cmp, not, or};
-use crate::Wait;
+use crate::{Wait, WaitKind};
+
+/// At most this many lock-wait cycles are written out one by one; beyond,
+/// a lock wait for a mutex whose holder waits for a mutex stands for them
+/// (an over-approximation, confirmed on the trace's last state:
+/// [`stuck`]).
+const MAX_CYCLES: usize = 64;
 
 /// Where each thread may wait, and when it has ended or not started.
 #[derive(Clone, Debug)]
@@ -75,8 +91,13 @@ fn idle(p: &Program, shape: &Shape, t: ThreadId) -> Cond {
 }
 
 /// The deadlock condition of `p` while `running` holds (false when no
-/// thread can wait).
+/// thread can wait): the global form or a partial one.
 pub(crate) fn condition(p: &Program, shape: &Shape, running: &Cond) -> Cond {
+    and(running.clone(), or(global(p, shape), partial(p, shape)))
+}
+
+/// Every thread has ended, has not started, or waits, and some waits.
+fn global(p: &Program, shape: &Shape) -> Cond {
     if shape.waits.is_empty() && shape.atomic.is_none() {
         return Cond::False;
     }
@@ -88,7 +109,297 @@ pub(crate) fn condition(p: &Program, shape: &Shape, running: &Cond) -> Cond {
         .zip(&waiting)
         .map(|(&t, w)| or(idle(p, shape, t), w.clone()))
         .fold(Cond::True, and);
-    and(running.clone(), and(some, all))
+    and(some, all)
+}
+
+/// The lock waits of thread `t`: the location and the cells the mutex may
+/// be, each where its condition holds.
+fn lock_waits(shape: &Shape, t: ThreadId) -> impl Iterator<Item = (LocId, &[(Cond, VarId)])> {
+    shape
+        .waits
+        .iter()
+        .filter_map(move |(k, l, w)| match &w.kind {
+            WaitKind::Mutex(cells) if *k == t => Some((*l, cells.as_slice())),
+            _ => None,
+        })
+}
+
+/// Per thread and location, the cells the thread may hold there: a step
+/// setting a cell to the thread's number (a lock, a trylock, a write lock)
+/// takes it, a step setting it to 0 releases it (a forward data flow from
+/// the start, where a thread holds nothing).
+fn may_hold(p: &Program) -> Vec<Vec<HashSet<VarId>>> {
+    (0..p.threads.len())
+        .map(|k| {
+            let thread = p.thread(ThreadId::new(k));
+            let me = Rhs::Expr(Term::Const(k as i64 + 1));
+            let free = Rhs::Expr(Term::Const(0));
+            let mut held = vec![HashSet::new(); thread.locs.len()];
+            let mut changed = true;
+            while changed {
+                changed = false;
+                for tr in thread.transitions.iter().map(|&id| p.transition(id)) {
+                    let mut out = held[tr.from.index()].clone();
+                    for a in &tr.assigns {
+                        if a.rhs == me {
+                            out.insert(a.var);
+                        } else if a.rhs == free {
+                            out.remove(&a.var);
+                        }
+                    }
+                    let to = &mut held[tr.to.index()];
+                    let before = to.len();
+                    to.extend(out);
+                    changed |= to.len() > before;
+                }
+            }
+            held
+        })
+        .collect()
+}
+
+/// Per thread, the cells it may hold where it ends (`at_end`), or while it
+/// waits in a lock (else).
+fn holdable(p: &Program, shape: &Shape, at_end: bool) -> Vec<HashSet<VarId>> {
+    may_hold(p)
+        .into_iter()
+        .enumerate()
+        .map(|(k, held)| {
+            let k = ThreadId::new(k);
+            if at_end {
+                shape.ends[k.index()].map_or_else(HashSet::new, |e| held[e.index()].clone())
+            } else {
+                lock_waits(shape, k)
+                    .flat_map(|(l, _)| held[l.index()].iter().copied())
+                    .collect()
+            }
+        })
+        .collect()
+}
+
+/// Thread `t` waits in a lock, blocked, for a mutex that `holder` holds
+/// (of the cells `holder` may hold). Blocked: a recursive mutex's relock
+/// does not wait.
+fn waits_for(
+    p: &Program,
+    shape: &Shape,
+    holdable: &[HashSet<VarId>],
+    t: ThreadId,
+    holder: ThreadId,
+) -> Cond {
+    let owner = Term::Const(holder.index() as i64 + 1);
+    any(lock_waits(shape, t).map(|(l, cells)| {
+        let held = any(cells
+            .iter()
+            .filter(|(_, m)| holdable[holder.index()].contains(m))
+            .map(|(c, m)| and(c.clone(), cmp(CmpOp::Eq, Term::Var(*m), owner.clone()))));
+        and(and(Cond::At(t, l), held), not(enabled(p, t, l)))
+    }))
+}
+
+/// Some thread waits in a call that no thread can ever complete, whatever
+/// the others do (the three shapes of the module's documentation).
+fn partial(p: &Program, shape: &Shape) -> Cond {
+    let threads: Vec<ThreadId> = (0..p.threads.len()).map(ThreadId::new).collect();
+    let at_end = holdable(p, shape, true);
+    let ended = any(threads
+        .iter()
+        .flat_map(|&t| {
+            threads.iter().filter_map(move |&k| {
+                let end = shape.ends[k.index()]?;
+                (k != t).then_some((t, k, end))
+            })
+        })
+        .map(|(t, k, end)| and(waits_for(p, shape, &at_end, t, k), Cond::At(k, end))));
+    let waiting = holdable(p, shape, false);
+    let unwoken = any(threads.iter().map(|&t| unwoken(p, shape, t)));
+    or(ended, or(cycles(p, shape, &waiting, &threads), unwoken))
+}
+
+/// The cycles of lock waits: each thread of a cycle waits for a mutex the
+/// next one holds. Written out one by one up to [`MAX_CYCLES`]; beyond, a
+/// lock wait for a mutex held by a thread waiting in a lock.
+fn cycles(p: &Program, shape: &Shape, holdable: &[HashSet<VarId>], threads: &[ThreadId]) -> Cond {
+    let edge = |t: ThreadId, k: ThreadId| {
+        lock_waits(shape, t)
+            .any(|(_, cells)| cells.iter().any(|(_, m)| holdable[k.index()].contains(m)))
+    };
+    let graph: Vec<Vec<ThreadId>> = threads
+        .iter()
+        .map(|&t| threads.iter().copied().filter(|&k| edge(t, k)).collect())
+        .collect();
+    match simple_cycles(&graph, MAX_CYCLES) {
+        Some(found) => any(found.iter().map(|cycle| {
+            cycle
+                .iter()
+                .zip(cycle.iter().cycle().skip(1))
+                .map(|(&t, &k)| waits_for(p, shape, holdable, t, k))
+                .fold(Cond::True, and)
+        })),
+        None => any(threads.iter().flat_map(|&t| {
+            graph[t.index()].iter().map(move |&k| {
+                let k_waits = any(lock_waits(shape, k).map(|(l, _)| Cond::At(k, l)));
+                and(waits_for(p, shape, holdable, t, k), k_waits)
+            })
+        })),
+    }
+}
+
+/// The simple cycles of a directed graph over thread indices (each from
+/// its smallest member), or `None` when there are more than `cap`.
+fn simple_cycles(graph: &[Vec<ThreadId>], cap: usize) -> Option<Vec<Vec<ThreadId>>> {
+    fn extend(
+        graph: &[Vec<ThreadId>],
+        path: &mut Vec<ThreadId>,
+        found: &mut Vec<Vec<ThreadId>>,
+        cap: usize,
+    ) -> bool {
+        let (start, last) = (path[0], path[path.len() - 1]);
+        for &k in &graph[last.index()] {
+            if k == start {
+                found.push(path.clone());
+                if found.len() > cap {
+                    return false;
+                }
+            } else if k > start && !path.contains(&k) {
+                path.push(k);
+                let ok = extend(graph, path, found, cap);
+                path.pop();
+                if !ok {
+                    return false;
+                }
+            }
+        }
+        true
+    }
+    let mut found = Vec::new();
+    for start in 0..graph.len() {
+        if !extend(graph, &mut vec![ThreadId::new(start)], &mut found, cap) {
+            return None;
+        }
+    }
+    Some(found)
+}
+
+/// A real wait of thread `t` on a condition variable (its `woken` flag
+/// clear) while no other thread can still reach a step that sets the flag.
+fn unwoken(p: &Program, shape: &Shape, t: ThreadId) -> Cond {
+    any(shape.waits.iter().filter_map(|(k, l, w)| {
+        let WaitKind::Condition(woken) = w.kind else {
+            return None;
+        };
+        if *k != t {
+            return None;
+        }
+        let nobody = (0..p.threads.len())
+            .map(ThreadId::new)
+            .filter(|&j| j != t)
+            .map(|j| {
+                not(any(reaching_write(p, j, woken)
+                    .into_iter()
+                    .map(|at| Cond::At(j, at))))
+            })
+            .fold(Cond::True, and);
+        let waiting = and(
+            Cond::At(t, *l),
+            cmp(CmpOp::Eq, Term::Var(woken), Term::Const(0)),
+        );
+        Some(and(waiting, nobody))
+    }))
+}
+
+/// The locations of thread `k` from which a step writing `var` can be
+/// reached along its transitions (guards ignored).
+fn reaching_write(p: &Program, k: ThreadId, var: VarId) -> BTreeSet<LocId> {
+    let steps: Vec<_> = p
+        .thread(k)
+        .transitions
+        .iter()
+        .map(|&id| p.transition(id))
+        .collect();
+    let mut reach: BTreeSet<LocId> = steps
+        .iter()
+        .filter(|tr| tr.assigns.iter().any(|a| a.var == var))
+        .map(|tr| tr.from)
+        .collect();
+    loop {
+        let before = reach.len();
+        for tr in &steps {
+            if reach.contains(&tr.to) {
+                reach.insert(tr.from);
+            }
+        }
+        if reach.len() == before {
+            return reach;
+        }
+    }
+}
+
+/// The threads of `state` that wait in a call no thread can ever complete
+/// (the partial shapes), computed on the state itself: a lock wait whose
+/// chain of holders ends at an ended thread or runs into a cycle, or an
+/// unwoken condition wait. Confirms what [`cycles`] over-approximates.
+fn stuck(p: &Program, shape: &Shape, state: &State) -> Vec<ThreadId> {
+    let holds = |c: &Cond| engine::interp::eval_cond(c, state).unwrap_or(false);
+    let n = p.threads.len();
+    let at = |t: ThreadId, l: LocId| state.locs.get(t.index()) == Some(&l);
+    let ended = |k: ThreadId| shape.ends[k.index()].is_some_and(|e| at(k, e));
+    // The holder each thread waits for in a lock, if it does.
+    let holder: Vec<Option<ThreadId>> = (0..n)
+        .map(ThreadId::new)
+        .map(|t| {
+            lock_waits(shape, t)
+                .filter(|&(l, _)| at(t, l) && !holds(&enabled(p, t, l)))
+                .flat_map(|(_, cells)| cells)
+                .filter(|(c, _)| holds(c))
+                .find_map(|(_, m)| {
+                    let owner = usize::try_from(*state.vals.get(m.index())? - 1).ok()?;
+                    (owner < n).then(|| ThreadId::new(owner))
+                })
+        })
+        .collect();
+    let forever = |t: ThreadId| {
+        let mut seen = vec![t];
+        let mut k = t;
+        while let Some(h) = holder[k.index()] {
+            if ended(h) || seen.contains(&h) {
+                return true;
+            }
+            seen.push(h);
+            k = h;
+        }
+        false
+    };
+    (0..n)
+        .map(ThreadId::new)
+        .filter(|&t| forever(t) || holds(&unwoken(p, shape, t)))
+        .collect()
+}
+
+/// Whether `state` is a global deadlock (every thread that has not ended
+/// or not started waits).
+pub fn is_global(p: &Program, shape: &Shape, state: &State) -> bool {
+    engine::interp::eval_cond(&global(p, shape), state).unwrap_or(false)
+}
+
+/// The threads of a deadlock in `state`, each with the call it waits in:
+/// every waiting thread of a global deadlock, else the threads that wait
+/// forever ([`stuck`]); `None` when `state` is neither.
+pub fn deadlocked<'a>(
+    p: &Program,
+    shape: &'a Shape,
+    state: &State,
+) -> Option<Vec<(ThreadId, Option<&'a Wait>)>> {
+    let holds = |c: &Cond| engine::interp::eval_cond(c, state).unwrap_or(false);
+    if is_global(p, shape, state) {
+        return Some(waiting(p, shape, &holds));
+    }
+    let stuck = stuck(p, shape, state);
+    let waiting: Vec<_> = waiting(p, shape, &holds)
+        .into_iter()
+        .filter(|(t, _)| stuck.contains(t))
+        .collect();
+    (!waiting.is_empty()).then_some(waiting)
 }
 
 /// The thread that a join waiting at `l` of thread `t` waits for in

@@ -74,8 +74,9 @@ pub enum WaitKind {
     /// [`deadlock::awaited`], from the guards).
     Join,
     /// A signal or broadcast on a condition variable (spurious wake-ups do
-    /// not count).
-    Condition,
+    /// not count), which sets the waiting thread's `woken` flag (this
+    /// variable).
+    Condition(engine::ir::VarId),
     /// Another thread's atomic section to end.
     Atomic,
 }
@@ -90,7 +91,7 @@ impl WaitKind {
             WaitKind::Barrier => "the other threads of a barrier",
             WaitKind::Once => "another thread's pthread_once",
             WaitKind::Join => "a thread that does not end",
-            WaitKind::Condition => "a condition variable nobody signals",
+            WaitKind::Condition(_) => "a condition variable nobody signals",
             WaitKind::Atomic => "another thread's atomic section",
         }
     }
@@ -485,13 +486,18 @@ impl Lowered {
     /// "Deadlocks"), each with the call it waits in.
     pub fn deadlocked(&self, last: &State) -> Option<Vec<(ThreadId, Option<Wait>)>> {
         let shape = self.deadlock.as_ref()?;
-        let condition = &self.program.error[self.bugs() - 1];
-        let holds = |c: &engine::ir::Cond| engine::interp::eval_cond(c, last).unwrap_or(false);
-        if !holds(condition) {
+        if !self.in_deadlock_condition(last) {
             return None;
         }
-        let waiting = deadlock::waiting(&self.program, shape, &holds);
+        let waiting = deadlock::deadlocked(&self.program, shape, last)?;
         Some(waiting.into_iter().map(|(t, w)| (t, w.cloned())).collect())
+    }
+
+    /// Whether `last` satisfies the deadlock condition.
+    fn in_deadlock_condition(&self, last: &State) -> bool {
+        self.deadlock.is_some()
+            && engine::interp::eval_cond(&self.program.error[self.bugs() - 1], last)
+                .unwrap_or(false)
     }
 
     /// The states that are bugs: some thread is at an error location
@@ -533,6 +539,14 @@ impl Lowered {
         }
         if let Some(waiting) = self.deadlocked(last) {
             return TraceEnd::Deadlock(waiting);
+        }
+        if self.in_deadlock_condition(last) {
+            // The condition over-approximates long cycles of lock waits
+            // (deadlock::cycles); this state is not one.
+            return TraceEnd::GiveUp(GiveUp::not_modelled(
+                "a chain of lock waits that may be a cycle among more threads than the \
+                 deadlock check writes out",
+            ));
         }
         let reason = self
             .give_ups

@@ -199,6 +199,9 @@ pub struct SourceTrace {
     pub violation: Option<lowering::Violated>,
     /// When the trace ends in a deadlock: the threads that wait forever.
     pub deadlock: Option<Vec<Blocked>>,
+    /// The deadlock is a partial one: other threads may still run
+    /// (SOUNDNESS.md, "Deadlocks").
+    pub deadlock_partial: bool,
 }
 
 /// A thread waiting forever at the end of a deadlock trace.
@@ -220,6 +223,8 @@ pub struct Blocked {
     /// For a mutex: the thread holding it, and the statement where it took
     /// it (when the trace shows it).
     pub holder: Option<(ThreadId, Option<SrcLoc>)>,
+    /// The holder has ended (it will never release the mutex).
+    pub holder_ended: bool,
     /// For a join: the thread joined.
     pub joined: Option<ThreadId>,
 }
@@ -319,8 +324,13 @@ fn blocked(
         }
         _ => None,
     };
+    let holder_ended = holder.as_ref().is_some_and(|(h, _)| {
+        let end = lowered.deadlock.as_ref().and_then(|d| d.ends[h.index()]);
+        end.is_some_and(|e| last.locs.get(h.index()) == Some(&e))
+    });
     Blocked {
         thread: t,
+        holder_ended,
         thread_id: ids[t.index()].unwrap_or(t.index()),
         waits_for: wait
             .map_or("another thread's atomic section", |w| w.kind.describe())
@@ -547,11 +557,18 @@ pub fn build(unit: &ParsedUnit, file: &Path, lowered: &Lowered, trace: &Trace) -
         ),
         _ => None,
     };
+    let last = trace.steps.last().map_or(&trace.initial, |s| &s.state);
+    let deadlock_partial = deadlock.is_some()
+        && lowered
+            .deadlock
+            .as_ref()
+            .is_some_and(|d| !lowering::deadlock::is_global(&lowered.program, d, last));
     SourceTrace {
         threads,
         steps,
         race,
         violation,
         deadlock,
+        deadlock_partial,
     }
 }

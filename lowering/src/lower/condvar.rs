@@ -80,7 +80,7 @@ impl Lowerer<'_> {
             let leave = vec![(waiting, Term::Const(0)), (woken, Term::Const(0))];
             let signalled = cmp(CmpOp::Eq, Term::Var(woken), Term::Const(1));
             self.plain_edge(wait, next, signalled, leave, Some(span));
-            self.mark_wait(wait, crate::WaitKind::Condition, span);
+            self.mark_wait(wait, crate::WaitKind::Condition(woken), span);
             self.t.cur = Some(next);
         }
         self.lock(m, span);
