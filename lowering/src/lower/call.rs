@@ -437,7 +437,7 @@ impl Lowerer<'_> {
         self.deref(v, ty, span)
     }
 
-    fn cells_of(
+    pub(super) fn cells_of(
         &self,
         p: &super::expr::Place,
     ) -> Vec<(Cond, std::result::Result<engine::ir::VarId, super::Ub>)> {

@@ -17,26 +17,36 @@
 use engine::ir::{CmpOp, Cond, Term, VarId};
 use frontend::lang_c::span::Span;
 
-use super::expr::{Place, Target};
+use super::expr::Place;
 use super::Lowerer;
 use crate::term::{and, any, cmp, not};
 
 impl Lowerer<'_> {
-    /// The cell of a condition variable, or a give-up when the place may be
-    /// several objects (or none).
-    fn cond_cell(&mut self, c: &Place, span: Span) -> Option<VarId> {
-        match c.cases.as_slice() {
-            [(Cond::True, Target::Cell(o, off))] => Some(self.objects[*o].cells[*off as usize]),
-            _ => {
-                self.give_up_where(
-                    Cond::True,
-                    "a condition variable through a pointer that may point to several objects \
-                     (deadlocks are checked)",
-                    span,
-                );
-                None
+    /// `f` on the cell of a condition variable; when the place may be
+    /// several objects, on each in a branch of its own (the place's
+    /// condition), and a give-up where it is none.
+    fn each_cond_cell(&mut self, c: &Place, span: Span, mut f: impl FnMut(&mut Self, VarId)) {
+        let cases = self.cells_of(c);
+        if let [(Cond::True, Ok(cell))] = cases.as_slice() {
+            f(self, *cell);
+            return;
+        }
+        let Some(cur) = self.t.cur else { return };
+        let after = self.new_loc(None);
+        for (g, cell) in cases {
+            match cell {
+                Ok(cell) => {
+                    let here = self.new_loc(None);
+                    self.plain_edge(cur, here, g, vec![], Some(span));
+                    self.flush();
+                    self.t.cur = Some(here);
+                    f(self, cell);
+                    self.goto(after);
+                }
+                Err(r) => self.give_up_edge(cur, g, &r, span),
             }
         }
+        self.t.cur = Some(after);
     }
 
     /// Thread `k`'s `waiting` and `woken` flags for the condition variable
@@ -57,9 +67,11 @@ impl Lowerer<'_> {
 
     /// `pthread_cond_wait(c, m)` with deadlocks checked.
     pub(super) fn cond_wait(&mut self, c: Place, m: Place, span: Span) {
-        let Some(cell) = self.cond_cell(&c, span) else {
-            return;
-        };
+        self.each_cond_cell(&c, span, |l, cell| l.cond_wait_on(cell, &m, span));
+    }
+
+    /// `pthread_cond_wait` on the condition variable `cell`.
+    fn cond_wait_on(&mut self, cell: VarId, m: &Place, span: Span) {
         let (waiting, woken) = self.cond_flags(self.t.index, cell);
         let Some(cur) = self.t.cur else { return };
         let (spurious, real, after) = (self.new_loc(None), self.new_loc(None), self.new_loc(None));
@@ -83,7 +95,7 @@ impl Lowerer<'_> {
             self.mark_wait(wait, crate::WaitKind::Condition(woken), span);
             self.t.cur = Some(next);
         }
-        self.lock(m, span);
+        self.lock(m.clone(), span);
         self.goto(after);
         self.t.cur = Some(after);
     }
@@ -91,9 +103,12 @@ impl Lowerer<'_> {
     /// `pthread_cond_signal(c)` (`broadcast`: `pthread_cond_broadcast(c)`)
     /// with deadlocks checked.
     pub(super) fn cond_signal(&mut self, c: Place, broadcast: bool, span: Span) {
-        let Some(cell) = self.cond_cell(&c, span) else {
-            return;
-        };
+        self.each_cond_cell(&c, span, |l, cell| l.cond_signal_on(cell, broadcast, span));
+    }
+
+    /// `pthread_cond_signal` or `_broadcast` on the condition variable
+    /// `cell`.
+    fn cond_signal_on(&mut self, cell: VarId, broadcast: bool, span: Span) {
         let me = self.t.index;
         let others: Vec<(VarId, VarId)> = (0..self.threads.len())
             .filter(|&k| k != me)

@@ -56,6 +56,7 @@ pub(crate) fn is_sync_builtin(name: &str) -> bool {
         || matches!(
             name,
             "pthread_mutexattr_settype"
+                | "pthread_mutexattr_gettype"
                 | "pthread_once"
                 | "pthread_setspecific"
                 | "pthread_getspecific"
@@ -490,6 +491,22 @@ impl Lowerer<'_> {
                         "a mutex attribute whose type changes (one type per attribute is modelled)",
                     ));
                 }
+                ok
+            }
+            // The type `pthread_mutexattr_settype` gave, else the default
+            // (which the attribute then keeps).
+            "pthread_mutexattr_gettype" => {
+                let a = self.sync_object(arg(0)?, span)?;
+                let a = self.single_cell(&a, "a mutex attribute", span)?;
+                let k = match self.sync.attr_kinds.get(&a) {
+                    Some(&k) => k,
+                    None => {
+                        self.sync.attr_default.insert(a);
+                        0
+                    }
+                };
+                let out = self.arg_place(arg(1)?, span)?;
+                self.store(out, Val::int(k), span)?;
                 ok
             }
             "pthread_rwlock_destroy"
