@@ -1403,32 +1403,44 @@ impl Lowerer<'_> {
         }
     }
 
+    /// `dst = src` for structs: cell by cell, each read from the cell at
+    /// its offset in every object `src` may be and written likewise (an
+    /// invalid pointer gives up where the copy runs).
     fn copy_struct(&mut self, dst: Place, src: Place, span: Span) -> Result<()> {
-        let (Some((Cond::True, Target::Cell(d, doff))), Some((Cond::True, Target::Cell(s, soff)))) =
-            (dst.cases.first().cloned(), src.cases.first().cloned())
-        else {
+        if dst.ty != src.ty {
             return Err(LowerError::unsupported(
                 span,
-                "struct assignment through pointers is not supported",
-            ));
-        };
-        if dst.cases.len() != 1 || src.cases.len() != 1 || dst.ty != src.ty {
-            return Err(LowerError::unsupported(
-                span,
-                "struct assignment through pointers is not supported",
+                "struct assignment between different types",
             ));
         }
         let n = self.types.cells(&dst.ty);
+        let tail =
+            || LowerError::unsupported(span, "a struct copy in a heap array of run-time length");
         for i in 0..n {
-            let from = self.objects[s].cells[(soff + i) as usize];
-            let to = self.objects[d].cells[(doff + i) as usize];
-            let v = Val::term(Term::Var(from), CType::Int(IntTy::INT));
-            let v = if self.t.split && self.maybe_shared(s) {
-                self.materialize(v, span)?
-            } else {
-                v
-            };
-            self.emit_store(vec![(Cond::True, TargetVar::Var(to))], v, span)?;
+            let cases = src
+                .cases
+                .iter()
+                .map(|(c, t)| match t {
+                    Target::Cell(o, off) => Ok((c.clone(), Target::Cell(*o, off + i))),
+                    Target::Ub(r) => Ok((c.clone(), Target::Ub(r.clone()))),
+                    Target::Tail { .. } => Err(tail()),
+                })
+                .collect::<Result<_>>()?;
+            let ty = CType::Int(IntTy::INT);
+            let v = self.read(Place { cases, ty }, span)?;
+            let targets = dst
+                .cases
+                .iter()
+                .map(|(c, t)| match t {
+                    Target::Cell(o, off) => Ok((
+                        c.clone(),
+                        TargetVar::Var(self.objects[*o].cells[(off + i) as usize]),
+                    )),
+                    Target::Ub(r) => Ok((c.clone(), TargetVar::Ub(r.clone()))),
+                    Target::Tail { .. } => Err(tail()),
+                })
+                .collect::<Result<_>>()?;
+            self.emit_store(targets, v, span)?;
         }
         Ok(())
     }
