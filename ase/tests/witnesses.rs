@@ -170,6 +170,15 @@ fn counterexample_lost_wakeup() {
     );
 }
 
+/// Heap blocks named by the program: each cell of a `malloc`'d block by
+/// the access path through the variable that first held it (`n->val`,
+/// numbered when the call hands out several blocks), never by the
+/// lowering's names.
+#[test]
+fn counterexample_heap_names() {
+    golden("cex-heap-names", "heap_queue_unsafe.c", "compact");
+}
+
 #[test]
 fn counterexample_lost_update() {
     golden("cex-lost-update", "lost_update_race_unsafe.c", "compact");

@@ -220,6 +220,10 @@ pub struct VarMeta {
     /// pointer, a mutex or a thread handle, whose IR values are the
     /// lowering's numbers, not C values).
     pub int_type: Option<CInt>,
+    /// A cell of a heap block: `c_name` is an access path through the
+    /// variable that first held the block (`n->val`), C only where that
+    /// variable still points to it (witness invariants leave it out).
+    pub heap: bool,
 }
 
 /// The CFG location an IR location stands for. The lowering builds the

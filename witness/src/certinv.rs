@@ -628,7 +628,7 @@ fn c_vars(lowered: &Lowered) -> Vec<Option<CVar>> {
         .iter()
         .enumerate()
         .map(|(i, m)| {
-            let name = m.c_name.as_ref()?;
+            let name = m.c_name.as_ref().filter(|_| !m.heap)?;
             let ty = m.int_type?;
             let global = matches!(
                 m.origin,

@@ -1376,7 +1376,12 @@ impl Lowerer<'_> {
                     self.copy_struct(p, src, span)?;
                     return Ok(want.then(|| Val::int(0)));
                 }
-                self.eval(rhs)?
+                let v = self.eval(rhs)?;
+                if let Some(text) = self.unit.text.get(lhs.span.start..lhs.span.end) {
+                    let text = text.to_string();
+                    self.name_heap(rhs, &text);
+                }
+                v
             }
             _ if self.atomic_place(&p, span)? => {
                 return self.atomic_compound(op, p, rhs, span);

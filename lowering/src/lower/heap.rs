@@ -239,6 +239,7 @@ impl Lowerer<'_> {
             }
         };
         self.sites_met += 1;
+        self.alloc_calls.insert(span.start, objs.clone());
         let count = self.var(
             format!("{site}.count"),
             Some(0),
@@ -382,9 +383,9 @@ impl Lowerer<'_> {
             let o = self.object(&name, ty.clone(), Some(0), span)?;
             self.objects[o].owner = None;
             self.objects[o].addr_taken = true;
-            self.name_object(o, &format!("*{name}"), None, None);
             let alive = self.var(format!("{name}.alive"), Some(0), Range::new(0, 1));
             self.heap.insert(o, alive);
+            self.name_object(o, &format!("*{name}"), None, None);
             if self.heap_lengths.contains(site) {
                 let CType::Array(elem, _) = ty else {
                     return Err(LowerError::unsupported(

@@ -252,6 +252,11 @@ pub struct Lowerer<'a> {
     pub(crate) heap_lengths: HashSet<String>,
     /// How many allocation sites this lowering has met.
     pub(crate) sites_met: usize,
+    /// The heap objects of the allocation call lowered last at each start
+    /// in the parsed text, and the sites (by their first object) named
+    /// after the variable that first held them ([`Lowerer::name_heap`]).
+    pub(crate) alloc_calls: HashMap<usize, Vec<ObjId>>,
+    pub(crate) named_sites: HashSet<ObjId>,
     /// The addresses of the functions used as values.
     pub(crate) fn_addrs: std::collections::BTreeMap<String, i64>,
     /// The heap objects with a tail ([`tails`]).
@@ -421,6 +426,8 @@ impl<'a> Lowerer<'a> {
             heap_sites: Vec::new(),
             heap_lengths: HashSet::new(),
             sites_met: 0,
+            alloc_calls: HashMap::new(),
+            named_sites: HashSet::new(),
             fn_addrs: Default::default(),
             tails: Default::default(),
             tail_used: None,
@@ -572,6 +579,7 @@ impl<'a> Lowerer<'a> {
                 c_name: None,
                 origin: crate::VarOrigin::Internal,
                 int_type: None,
+                heap: false,
             },
         });
         VarId::new(self.vars.len() - 1)
@@ -650,7 +658,62 @@ impl<'a> Lowerer<'a> {
                     }),
                     _ => None,
                 },
+                heap: self.heap.contains_key(&o),
             };
+        }
+    }
+
+    /// Names the heap objects of the allocation call `e` (under casts)
+    /// after `holder`, the C lvalue first assigned its result: `*p`,
+    /// `p->f`, `p[i]` (with the block's number when the call hands out
+    /// several), once per call.
+    pub(crate) fn name_heap(&mut self, e: &Node<Expression>, holder: &str) {
+        let mut e = e;
+        while let Expression::Cast(c) = &e.node {
+            e = &c.node.expression;
+        }
+        let Expression::Call(_) = &e.node else { return };
+        let Some(objs) = self.alloc_calls.get(&e.span.start).cloned() else {
+            return;
+        };
+        if !objs.first().is_some_and(|&o| self.named_sites.insert(o)) {
+            return;
+        }
+        let holder: String = holder.split_whitespace().collect::<Vec<_>>().join(" ");
+        let simple = holder
+            .chars()
+            .all(|c| c.is_alphanumeric() || "_.[]->".contains(c));
+        let base = if simple {
+            holder
+        } else {
+            format!("({holder})")
+        };
+        let several = objs.len() > 1;
+        for (i, o) in objs.into_iter().enumerate() {
+            let ty = self.objects[o].ty.clone();
+            let mut paths = Vec::new();
+            match &ty {
+                CType::Struct(s) => {
+                    for (f, fty, _) in &self.types.structs[*s].fields {
+                        self.cell_paths(fty, format!("{base}->{f}"), &mut paths);
+                    }
+                }
+                CType::Array(elem, n) => {
+                    for k in 0..*n {
+                        self.cell_paths(elem, format!("{base}[{k}]"), &mut paths);
+                    }
+                }
+                _ => paths.push((format!("*{base}"), ty.clone())),
+            }
+            let cells = self.objects[o].cells.clone();
+            for (cell, (path, _)) in cells.into_iter().zip(paths) {
+                let path = if several {
+                    format!("{path} (block {})", i + 1)
+                } else {
+                    path
+                };
+                self.vars[cell.index()].meta.c_name = Some(path);
+            }
         }
     }
 

@@ -755,6 +755,7 @@ impl Lowerer<'_> {
                     self.t.cur = Some(cur);
                     self.set_split(&[e])?;
                     let v = self.eval(e)?;
+                    self.name_heap(e, &c_name);
                     let p = self.whole(o);
                     self.store(p, v, id.span)?;
                 }

@@ -377,6 +377,7 @@ mod tests {
                 c_name: None,
                 origin: crate::VarOrigin::Internal,
                 int_type: None,
+                heap: false,
             },
         }
     }
