@@ -86,6 +86,17 @@ fn counterexample_data_race() {
     }
 }
 
+/// The `violation` of the JSON answer of a deadlock check of `file`, a
+/// deadlock.
+fn deadlock_json(file: &str) -> serde_json::Value {
+    let args = ["check", "--property", "no-deadlock", "--format", "json"];
+    let (_, out, _) = ase(&[&args[..], &[file]].concat());
+    let v: serde_json::Value = serde_json::from_str(&out).expect("json");
+    let deadlock = v["source_trace"]["violation"].clone();
+    assert_eq!(deadlock["kind"], "deadlock", "{deadlock}");
+    deadlock
+}
+
 /// A deadlock counterexample: the trace to the state where no thread can
 /// move, every waiting call underlined with what it waits for (the mutex's
 /// holder and where it took it); its JSON lists the waiting threads.
@@ -95,17 +106,7 @@ fn counterexample_deadlock() {
     let (code, out, err) = ase(&["check", "--property", "no-deadlock", file]);
     assert_eq!(code, Some(1), "{out}{err}");
     insta::assert_snapshot!("cex-deadlock", without_stats(&out));
-    let (_, out, _) = ase(&[
-        "check",
-        "--property",
-        "no-deadlock",
-        "--format",
-        "json",
-        file,
-    ]);
-    let v: serde_json::Value = serde_json::from_str(&out).expect("json");
-    let deadlock = &v["source_trace"]["violation"];
-    assert_eq!(deadlock["kind"], "deadlock", "{deadlock}");
+    let deadlock = deadlock_json(file);
     let threads = deadlock["threads"].as_array().expect("waiting threads");
     assert_eq!(threads.len(), 3, "main and both tellers: {deadlock}");
     let tellers: Vec<&serde_json::Value> =
@@ -132,17 +133,7 @@ fn counterexample_partial_deadlock() {
     let (code, out, err) = ase(&[&args[..], &[file]].concat());
     assert_eq!(code, Some(1), "{out}{err}");
     insta::assert_snapshot!("cex-partial-deadlock", without_stats(&out));
-    let (_, out, _) = ase(&[
-        "check",
-        "--property",
-        "no-deadlock",
-        "--format",
-        "json",
-        file,
-    ]);
-    let v: serde_json::Value = serde_json::from_str(&out).expect("json");
-    let deadlock = &v["source_trace"]["violation"];
-    assert_eq!(deadlock["kind"], "deadlock", "{deadlock}");
+    let deadlock = deadlock_json(file);
     assert_eq!(deadlock["partial"], true, "{deadlock}");
     let threads = deadlock["threads"].as_array().expect("waiting threads");
     assert_eq!(
