@@ -158,11 +158,11 @@ fn may_hold(p: &Program) -> Vec<Vec<HashSet<VarId>>> {
         .collect()
 }
 
-/// Per thread, the cells it may hold where it ends (`at_end`), or while it
-/// waits in a lock (else).
-fn holdable(p: &Program, shape: &Shape, at_end: bool) -> Vec<HashSet<VarId>> {
-    may_hold(p)
-        .into_iter()
+/// Per thread, of the cells it may hold where ([`may_hold`]), those it may
+/// hold where it ends (`at_end`), or while it waits in a lock (else).
+fn holdable(shape: &Shape, may_hold: &[Vec<HashSet<VarId>>], at_end: bool) -> Vec<HashSet<VarId>> {
+    may_hold
+        .iter()
         .enumerate()
         .map(|(k, held)| {
             let k = ThreadId::new(k);
@@ -201,7 +201,8 @@ fn waits_for(
 /// the others do (the three shapes of the module's documentation).
 fn partial(p: &Program, shape: &Shape) -> Cond {
     let threads: Vec<ThreadId> = (0..p.threads.len()).map(ThreadId::new).collect();
-    let at_end = holdable(p, shape, true);
+    let held = may_hold(p);
+    let at_end = holdable(shape, &held, true);
     let ended = any(threads
         .iter()
         .flat_map(|&t| {
@@ -211,7 +212,7 @@ fn partial(p: &Program, shape: &Shape) -> Cond {
             })
         })
         .map(|(t, k, end)| and(waits_for(p, shape, &at_end, t, k), Cond::At(k, end))));
-    let waiting = holdable(p, shape, false);
+    let waiting = holdable(shape, &held, false);
     let unwoken = any(threads.iter().map(|&t| unwoken(p, shape, t)));
     or(ended, or(cycles(p, shape, &waiting, &threads), unwoken))
 }

@@ -486,17 +486,6 @@ impl Lowered {
             + usize::from(self.deadlock.is_some())
     }
 
-    /// The threads waiting in `last` when it is a deadlock (SOUNDNESS.md,
-    /// "Deadlocks"), each with the call it waits in.
-    pub fn deadlocked(&self, last: &State) -> Option<Vec<(ThreadId, Option<Wait>)>> {
-        let shape = self.deadlock.as_ref()?;
-        if !self.in_deadlock_condition(last) {
-            return None;
-        }
-        let waiting = deadlock::deadlocked(&self.program, shape, last)?;
-        Some(waiting.into_iter().map(|(t, w)| (t, w.cloned())).collect())
-    }
-
     /// Whether `last` satisfies the deadlock condition.
     fn in_deadlock_condition(&self, last: &State) -> bool {
         self.deadlock.is_some()
@@ -541,16 +530,24 @@ impl Lowered {
         if let Some((a, b)) = races::find(&self.races, last) {
             return TraceEnd::Race(a, b);
         }
-        if let Some(waiting) = self.deadlocked(last) {
-            return TraceEnd::Deadlock(waiting);
-        }
-        if self.in_deadlock_condition(last) {
-            // The condition over-approximates long cycles of lock waits
-            // (deadlock::cycles); this state is not one.
-            return TraceEnd::GiveUp(GiveUp::not_modelled(
-                "a chain of lock waits that may be a cycle among more threads than the \
-                 deadlock check writes out",
-            ));
+        if let Some(shape) = self
+            .deadlock
+            .as_ref()
+            .filter(|_| self.in_deadlock_condition(last))
+        {
+            // The threads waiting, each with its call (SOUNDNESS.md,
+            // "Deadlocks"). None: the condition over-approximates long
+            // cycles of lock waits (deadlock::cycles), and this state is
+            // not one.
+            return match deadlock::deadlocked(&self.program, shape, last) {
+                Some(waiting) => {
+                    TraceEnd::Deadlock(waiting.into_iter().map(|(t, w)| (t, w.cloned())).collect())
+                }
+                None => TraceEnd::GiveUp(GiveUp::not_modelled(
+                    "a chain of lock waits that may be a cycle among more threads than the \
+                     deadlock check writes out",
+                )),
+            };
         }
         let reason = self
             .give_ups

@@ -698,11 +698,7 @@ impl<'a> Lowerer<'a> {
                         self.cell_paths(fty, format!("{base}->{f}"), &mut paths);
                     }
                 }
-                CType::Array(elem, n) => {
-                    for k in 0..*n {
-                        self.cell_paths(elem, format!("{base}[{k}]"), &mut paths);
-                    }
-                }
+                CType::Array(..) => self.cell_paths(&ty, base.clone(), &mut paths),
                 _ => paths.push((format!("*{base}"), ty.clone())),
             }
             let cells = self.objects[o].cells.clone();
