@@ -38,6 +38,7 @@ use crate::term::{and, cmp, not, or, subst_cond, subst_term};
 use crate::{GiveUpKind, Lowered};
 use engine::certify::Invariant;
 
+mod deadlock;
 mod order;
 mod tickets;
 
@@ -584,6 +585,7 @@ fn build(
     view: Option<&View>,
 ) -> Result<CounterSystem, String> {
     let without_slots;
+    let original = l;
     let l = if l.handle_slots.is_empty() {
         l
     } else {
@@ -628,7 +630,15 @@ fn build(
         counter_thread: &counter_thread,
     };
     let relies = moves.add(counter_moves, &mut out)?;
-    add_errors(p, &ctx, view, &tracked, &mut out)?;
+    let deadlock = match (&original.deadlock, original.deadlock_index()) {
+        (Some(shape), Some(at)) => {
+            let droppable = not_kept(original, &sites, &shape.assigned, &out);
+            let abstraction = deadlock::Abstraction::new(original, shape, &ctx, droppable);
+            Some((at, abstraction.condition()?))
+        }
+        _ => None,
+    };
+    add_errors(p, &ctx, view, &tracked, deadlock, &mut out)?;
     let creators: HashSet<ThreadId> = spawns
         .iter()
         .map(|(t, _, _)| map[&p.transition(*t).thread])
@@ -699,15 +709,6 @@ fn applicable(l: &Lowered) -> Result<(HashMap<VarId, ThreadId>, HashMap<ThreadId
         // of one template, which the counters cannot tell apart.
         return Err(
             "the counter abstraction does not check data races: threads created in a loop are \
-             checked with a bounded number of instances only"
-                .into(),
-        );
-    }
-    if l.deadlock.is_some() {
-        // A deadlock is a condition on every thread, which the counters of
-        // a template's instances do not express.
-        return Err(
-            "the counter abstraction does not check deadlocks: threads created in a loop are \
              checked with a bounded number of instances only"
                 .into(),
         );
@@ -1304,10 +1305,14 @@ fn add_errors(
     ctx: &Ctx<'_>,
     view: Option<&View>,
     tracked: &[Tracked],
+    deadlock: Option<(usize, Cond)>,
     out: &mut Program,
 ) -> Result<(), String> {
-    for e in &p.error {
-        out.error.push(ctx.error(e)?);
+    for (i, e) in p.error.iter().enumerate() {
+        match &deadlock {
+            Some((at, c)) if *at == i => out.error.push(c.clone()),
+            _ => out.error.push(ctx.error(e)?),
+        }
     }
     if let Some(view) = view {
         // The tracked instance violates an assumption.
@@ -1327,6 +1332,33 @@ fn add_errors(
         }
     }
     Ok(())
+}
+
+/// The variables whose values the counter system `out` may not keep:
+/// those the emitted program assigns (`assigned`) and `out` does not (the
+/// other instances' locals, the slots of handle arrays, the sites' counts
+/// of started instances, forgotten variables), the templates' locals and
+/// the instances' run flags.
+fn not_kept(
+    l: &Lowered,
+    sites: &[Site],
+    assigned: &HashSet<VarId>,
+    out: &Program,
+) -> HashSet<VarId> {
+    let kept: HashSet<VarId> = out
+        .transitions
+        .iter()
+        .flat_map(|tr| tr.assigns.iter().map(|a| a.var))
+        .collect();
+    let mut vars: HashSet<VarId> = assigned.difference(&kept).copied().collect();
+    vars.extend(l.handle_slots.iter().copied());
+    for s in sites {
+        vars.extend(s.locals.iter().copied());
+        vars.insert(s.spawned);
+        let instances = std::iter::once(&s.rep).chain(&s.dropped);
+        vars.extend(instances.filter_map(|t| l.threads[t.index()].run));
+    }
+    vars
 }
 
 /// A fresh variable named `base` (or `base_2`, ...), without initial value.
@@ -1527,12 +1559,9 @@ fn touches(tr: &Transition, v: VarId) -> bool {
 fn template_locals(l: &Lowered, rep: ThreadId, runs: &HashMap<VarId, ThreadId>) -> Vec<VarId> {
     let p = &l.program;
     let run = l.threads[rep.index()].run;
-    let mut in_conds = HashSet::new();
-    for c in p.error.iter().chain(&p.init) {
-        c.for_each_var(&mut |v| {
-            in_conds.insert(v);
-        });
-    }
+    // The deadlock condition is rebuilt over the counters
+    // ([`deadlock::Abstraction`]): it keeps no local.
+    let in_conds = condition_vars(p, l.deadlock_index());
     let mut candidates: BTreeMap<VarId, bool> = BTreeMap::new();
     for &t in &p.thread(rep).transitions {
         let tr = p.transition(t);
@@ -2091,7 +2120,7 @@ fn sanitize(s: &str) -> String {
 /// the error and initial conditions do not mention) forgotten ([`forget`]).
 fn forget_creator_locals(p: &Program, creators: &HashSet<ThreadId>) -> Option<Program> {
     let owners = engine::liveness::owners(p);
-    let in_conds = condition_vars(p);
+    let in_conds = condition_vars(p, None);
     let vars: HashSet<VarId> = owners
         .iter()
         .enumerate()
@@ -2103,10 +2132,17 @@ fn forget_creator_locals(p: &Program, creators: &HashSet<ThreadId>) -> Option<Pr
     (!vars.is_empty()).then(|| forget(p, &vars))
 }
 
-/// The variables the error and initial conditions mention.
-fn condition_vars(p: &Program) -> HashSet<VarId> {
+/// The variables the error and initial conditions mention, but the
+/// condition at `skip`.
+fn condition_vars(p: &Program, skip: Option<usize>) -> HashSet<VarId> {
     let mut vars = HashSet::new();
-    for c in p.error.iter().chain(&p.init) {
+    let errors = p
+        .error
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| Some(*i) != skip)
+        .map(|(_, c)| c);
+    for c in errors.chain(&p.init) {
         c.for_each_var(&mut |v| {
             vars.insert(v);
         });
@@ -2122,8 +2158,20 @@ fn condition_vars(p: &Program) -> HashSet<VarId> {
 /// where they do not matter, [`forget`]ting them keeps it finite.
 pub fn self_updated_shared(l: &Lowered) -> HashSet<VarId> {
     let p = &l.program;
-    let owners = engine::liveness::owners(p);
-    let in_conds = condition_vars(p);
+    // The deadlock condition is rebuilt from the waits' guards as emitted
+    // ([`deadlock::Abstraction`]), where forgotten variables cost
+    // precision: only those of joins may be forgotten. The variables it
+    // mentions are no more shared than elsewhere.
+    let owners = match l.deadlock_index() {
+        Some(i) => {
+            let mut without = p.clone();
+            without.error.remove(i);
+            engine::liveness::owners(&without)
+        }
+        None => engine::liveness::owners(p),
+    };
+    let mut in_conds = condition_vars(p, l.deadlock_index());
+    in_conds.extend(l.deadlock.iter().flat_map(|shape| shape.wait_vars()));
     let large = |v: VarId| match l.ranges.get(v.index()) {
         Some(&(Some(lo), Some(hi))) => hi - lo + 1 > MAX_SPLIT,
         _ => true,

@@ -21,7 +21,7 @@
 //! condition variable whose wake-up no other thread can still reach in its
 //! control flow.
 
-use std::collections::{BTreeSet, HashSet};
+use std::collections::{BTreeSet, HashMap, HashSet};
 
 use engine::interp::State;
 use engine::ir::{CmpOp, Cond, LocId, Program, Rhs, Term, ThreadId, VarId};
@@ -33,7 +33,7 @@ use crate::{Wait, WaitKind};
 /// a lock wait for a mutex whose holder waits for a mutex stands for them
 /// (an over-approximation, confirmed on the trace's last state:
 /// [`stuck`]).
-const MAX_CYCLES: usize = 64;
+pub(crate) const MAX_CYCLES: usize = 64;
 
 /// Where each thread may wait, and when it has ended or not started.
 #[derive(Clone, Debug)]
@@ -48,17 +48,86 @@ pub struct Shape {
     /// The atomic flag, and per thread the locations where a thread does
     /// not wait for it (inside sections, and the sinks).
     pub atomic: Option<(VarId, Vec<Vec<LocId>>)>,
+    /// The program is running: no thread has stopped it (an error, a
+    /// violation, an exit).
+    pub running: Cond,
+    /// Per waiting location and start location, the steps that leave it
+    /// (target and guard), as emitted ([`Shape::record`]): a later
+    /// pass may forget variables in the program's guards, which makes them
+    /// weaker, and a wait then looks enabled where it is not.
+    pub guards: HashMap<(ThreadId, LocId), Vec<(LocId, Cond)>>,
+    /// The variables some step of the emitted program assigns (the others
+    /// keep their initial values).
+    pub assigned: HashSet<VarId>,
+    /// The give-up locations, and whether the modelled code of the thread
+    /// stops there while the program goes on (a construct not modelled, a
+    /// loop that started more threads than its instances, an error past a
+    /// heap array's tail), rather than a check of behaviour that is
+    /// undefined or not modelled: a thread there, or able to reach a
+    /// location that cuts its code, may still wake a waiting thread.
+    pub cut: Vec<(ThreadId, LocId, bool)>,
 }
 
-/// Some transition of thread `t` leaving `l` is enabled.
-fn enabled(p: &Program, t: ThreadId, l: LocId) -> Cond {
-    any(p
-        .thread(t)
+impl Shape {
+    /// Records [`Shape::guards`] and [`Shape::assigned`] from the
+    /// emitted program.
+    pub(crate) fn record(&mut self, p: &Program) {
+        self.assigned = p
+            .transitions
+            .iter()
+            .flat_map(|tr| tr.assigns.iter().map(|a| a.var))
+            .collect();
+        let starts = (0..p.threads.len())
+            .map(ThreadId::new)
+            .map(|t| (t, p.thread(t).initial));
+        let waits = self.waits.iter().map(|&(t, l, _)| (t, l));
+        self.guards = waits
+            .chain(starts)
+            .map(|(t, l)| ((t, l), leaving(p, t, l)))
+            .collect();
+    }
+
+    /// The steps of thread `t` leaving `l`: target and guard
+    /// ([`Shape::guards`], else from `p`).
+    pub(crate) fn leaving(&self, p: &Program, t: ThreadId, l: LocId) -> Vec<(LocId, Cond)> {
+        self.guards
+            .get(&(t, l))
+            .cloned()
+            .unwrap_or_else(|| leaving(p, t, l))
+    }
+
+    /// Some step of thread `t` leaves `l` ([`Shape::leaving`]).
+    pub(crate) fn can_leave(&self, p: &Program, t: ThreadId, l: LocId) -> Cond {
+        any(self.leaving(p, t, l).into_iter().map(|(_, g)| g))
+    }
+
+    /// The variables the guards of the waits read, but those of joins
+    /// (whose counts of ended and joined threads the counter abstraction
+    /// does without).
+    pub(crate) fn wait_vars(&self) -> HashSet<VarId> {
+        let mut vars = HashSet::new();
+        for (t, l, w) in &self.waits {
+            if w.kind != WaitKind::Join {
+                for (_, g) in self.guards.get(&(*t, *l)).into_iter().flatten() {
+                    g.for_each_var(&mut |v| {
+                        vars.insert(v);
+                    });
+                }
+            }
+        }
+        vars
+    }
+}
+
+/// The transitions of thread `t` leaving `l`: target and guard.
+fn leaving(p: &Program, t: ThreadId, l: LocId) -> Vec<(LocId, Cond)> {
+    p.thread(t)
         .transitions
         .iter()
         .map(|&id| p.transition(id))
         .filter(|tr| tr.from == l)
-        .map(|tr| tr.guard.clone()))
+        .map(|tr| (tr.to, tr.guard.clone()))
+        .collect()
 }
 
 /// Thread `t` waits in a call that cannot complete now.
@@ -67,33 +136,41 @@ fn blocked(p: &Program, shape: &Shape, t: ThreadId) -> Cond {
         .waits
         .iter()
         .filter(|(k, _, _)| *k == t)
-        .map(|&(_, l, _)| and(Cond::At(t, l), not(enabled(p, t, l)))));
-    let atomic = match &shape.atomic {
+        .map(|&(_, l, _)| and(Cond::At(t, l), not(shape.can_leave(p, t, l)))));
+    or(calls, atomic_wait(shape, t))
+}
+
+/// Thread `t` waits for another thread's atomic section to end (it is
+/// outside every section while the flag is set).
+pub(crate) fn atomic_wait(shape: &Shape, t: ThreadId) -> Cond {
+    match &shape.atomic {
         Some((flag, free)) => and(
             cmp(CmpOp::Ne, Term::Var(*flag), Term::Const(0)),
             not(any(free[t.index()].iter().map(|&l| Cond::At(t, l)))),
         ),
         None => Cond::False,
-    };
-    or(calls, atomic)
+    }
 }
 
 /// Thread `t` has ended or has not started.
-fn idle(p: &Program, shape: &Shape, t: ThreadId) -> Cond {
+pub(crate) fn idle(p: &Program, shape: &Shape, t: ThreadId) -> Cond {
     let ended = shape.ends[t.index()].map_or(Cond::False, |l| Cond::At(t, l));
     let unstarted = if shape.started[t.index()] {
         let start = p.thread(t).initial;
-        and(Cond::At(t, start), not(enabled(p, t, start)))
+        and(Cond::At(t, start), not(shape.can_leave(p, t, start)))
     } else {
         Cond::False
     };
     or(ended, unstarted)
 }
 
-/// The deadlock condition of `p` while `running` holds (false when no
-/// thread can wait): the global form or a partial one.
-pub(crate) fn condition(p: &Program, shape: &Shape, running: &Cond) -> Cond {
-    and(running.clone(), or(global(p, shape), partial(p, shape)))
+/// The deadlock condition of `p` while [`Shape::running`] holds (false
+/// when no thread can wait): the global form or a partial one.
+pub(crate) fn condition(p: &Program, shape: &Shape) -> Cond {
+    and(
+        shape.running.clone(),
+        or(global(p, shape), partial(p, shape)),
+    )
 }
 
 /// Every thread has ended, has not started, or waits, and some waits.
@@ -114,7 +191,10 @@ fn global(p: &Program, shape: &Shape) -> Cond {
 
 /// The lock waits of thread `t`: the location and the cells the mutex may
 /// be, each where its condition holds.
-fn lock_waits(shape: &Shape, t: ThreadId) -> impl Iterator<Item = (LocId, &[(Cond, VarId)])> {
+pub(crate) fn lock_waits(
+    shape: &Shape,
+    t: ThreadId,
+) -> impl Iterator<Item = (LocId, &[(Cond, VarId)])> {
     shape
         .waits
         .iter()
@@ -128,7 +208,7 @@ fn lock_waits(shape: &Shape, t: ThreadId) -> impl Iterator<Item = (LocId, &[(Con
 /// setting a cell to the thread's number (a lock, a trylock, a write lock)
 /// takes it, a step setting it to 0 releases it (a forward data flow from
 /// the start, where a thread holds nothing).
-fn may_hold(p: &Program) -> Vec<Vec<HashSet<VarId>>> {
+pub(crate) fn may_hold(p: &Program) -> Vec<Vec<HashSet<VarId>>> {
     (0..p.threads.len())
         .map(|k| {
             let thread = p.thread(ThreadId::new(k));
@@ -193,7 +273,7 @@ fn waits_for(
             .iter()
             .filter(|(_, m)| holdable[holder.index()].contains(m))
             .map(|(c, m)| and(c.clone(), cmp(CmpOp::Eq, Term::Var(*m), owner.clone()))));
-        and(and(Cond::At(t, l), held), not(enabled(p, t, l)))
+        and(and(Cond::At(t, l), held), not(shape.can_leave(p, t, l)))
     }))
 }
 
@@ -225,20 +305,28 @@ fn cycles(p: &Program, shape: &Shape, holdable: &[HashSet<VarId>], threads: &[Th
         lock_waits(shape, t)
             .any(|(_, cells)| cells.iter().any(|(_, m)| holdable[k.index()].contains(m)))
     };
-    let graph: Vec<Vec<ThreadId>> = threads
+    let graph: Vec<Vec<usize>> = threads
         .iter()
-        .map(|&t| threads.iter().copied().filter(|&k| edge(t, k)).collect())
+        .map(|&t| {
+            threads
+                .iter()
+                .filter(|&&k| edge(t, k))
+                .map(|k| k.index())
+                .collect()
+        })
         .collect();
+    let id = ThreadId::new;
     match simple_cycles(&graph, MAX_CYCLES) {
         Some(found) => any(found.iter().map(|cycle| {
             cycle
                 .iter()
                 .zip(cycle.iter().cycle().skip(1))
-                .map(|(&t, &k)| waits_for(p, shape, holdable, t, k))
+                .map(|(&t, &k)| waits_for(p, shape, holdable, id(t), id(k)))
                 .fold(Cond::True, and)
         })),
         None => any(threads.iter().flat_map(|&t| {
             graph[t.index()].iter().map(move |&k| {
+                let k = id(k);
                 let k_waits = any(lock_waits(shape, k).map(|(l, _)| Cond::At(k, l)));
                 and(waits_for(p, shape, holdable, t, k), k_waits)
             })
@@ -246,17 +334,17 @@ fn cycles(p: &Program, shape: &Shape, holdable: &[HashSet<VarId>], threads: &[Th
     }
 }
 
-/// The simple cycles of a directed graph over thread indices (each from
-/// its smallest member), or `None` when there are more than `cap`.
-fn simple_cycles(graph: &[Vec<ThreadId>], cap: usize) -> Option<Vec<Vec<ThreadId>>> {
+/// The simple cycles of a directed graph over node indices (each from its
+/// smallest member), or `None` when there are more than `cap`.
+pub(crate) fn simple_cycles(graph: &[Vec<usize>], cap: usize) -> Option<Vec<Vec<usize>>> {
     fn extend(
-        graph: &[Vec<ThreadId>],
-        path: &mut Vec<ThreadId>,
-        found: &mut Vec<Vec<ThreadId>>,
+        graph: &[Vec<usize>],
+        path: &mut Vec<usize>,
+        found: &mut Vec<Vec<usize>>,
         cap: usize,
     ) -> bool {
         let (start, last) = (path[0], path[path.len() - 1]);
-        for &k in &graph[last.index()] {
+        for &k in &graph[last] {
             if k == start {
                 found.push(path.clone());
                 if found.len() > cap {
@@ -275,7 +363,7 @@ fn simple_cycles(graph: &[Vec<ThreadId>], cap: usize) -> Option<Vec<Vec<ThreadId
     }
     let mut found = Vec::new();
     for start in 0..graph.len() {
-        if !extend(graph, &mut vec![ThreadId::new(start)], &mut found, cap) {
+        if !extend(graph, &mut vec![start], &mut found, cap) {
             return None;
         }
     }
@@ -296,7 +384,7 @@ fn unwoken(p: &Program, shape: &Shape, t: ThreadId) -> Cond {
             .map(ThreadId::new)
             .filter(|&j| j != t)
             .map(|j| {
-                not(any(reaching_write(p, j, woken)
+                not(any(reaching_write(p, shape, j, woken)
                     .into_iter()
                     .map(|at| Cond::At(j, at))))
             })
@@ -309,9 +397,16 @@ fn unwoken(p: &Program, shape: &Shape, t: ThreadId) -> Cond {
     }))
 }
 
-/// The locations of thread `k` from which a step writing `var` can be
-/// reached along its transitions (guards ignored).
-fn reaching_write(p: &Program, k: ThreadId, var: VarId) -> BTreeSet<LocId> {
+/// The locations of thread `k` from which a step writing `var`, or a
+/// give-up location that cuts its code, can be reached along its
+/// transitions (guards ignored), and its give-up locations
+/// ([`Shape::cut`]).
+pub(crate) fn reaching_write(
+    p: &Program,
+    shape: &Shape,
+    k: ThreadId,
+    var: VarId,
+) -> BTreeSet<LocId> {
     let steps: Vec<_> = p
         .thread(k)
         .transitions
@@ -322,6 +417,13 @@ fn reaching_write(p: &Program, k: ThreadId, var: VarId) -> BTreeSet<LocId> {
         .iter()
         .filter(|tr| tr.assigns.iter().any(|a| a.var == var))
         .map(|tr| tr.from)
+        .chain(
+            shape
+                .cut
+                .iter()
+                .filter(|(t, _, cuts)| *t == k && *cuts)
+                .map(|(_, l, _)| *l),
+        )
         .collect();
     loop {
         let before = reach.len();
@@ -331,6 +433,8 @@ fn reaching_write(p: &Program, k: ThreadId, var: VarId) -> BTreeSet<LocId> {
             }
         }
         if reach.len() == before {
+            let at = shape.cut.iter().filter(|(t, _, _)| *t == k);
+            reach.extend(at.map(|(_, l, _)| *l));
             return reach;
         }
     }
@@ -350,7 +454,7 @@ fn stuck(p: &Program, shape: &Shape, state: &State) -> Vec<ThreadId> {
         .map(ThreadId::new)
         .map(|t| {
             lock_waits(shape, t)
-                .filter(|&(l, _)| at(t, l) && !holds(&enabled(p, t, l)))
+                .filter(|&(l, _)| at(t, l) && !holds(&shape.can_leave(p, t, l)))
                 .flat_map(|(_, cells)| cells)
                 .filter(|(c, _)| holds(c))
                 .find_map(|(_, m)| {
@@ -434,7 +538,7 @@ pub fn awaited(p: &Program, t: ThreadId, l: LocId, state: &State) -> Option<Thre
 }
 
 /// The `k@L` atoms of a condition.
-fn at_atoms(c: &Cond, out: &mut Vec<(ThreadId, LocId)>) {
+pub(crate) fn at_atoms(c: &Cond, out: &mut Vec<(ThreadId, LocId)>) {
     match c {
         Cond::At(k, l) => out.push((*k, *l)),
         Cond::Not(a) => at_atoms(a, out),

@@ -82,9 +82,22 @@ pub(crate) fn emit(mut l: Lowerer<'_>) -> Result<Lowered> {
     let deadlock = l
         .checks
         .deadlocks
-        .then(|| deadlock_shape(&l, &loc_maps, &origins));
-    let deadlock = deadlock.and_then(|shape| {
-        let c = crate::deadlock::condition(&p, &shape, &running_on);
+        .then(|| deadlock_shape(&l, &loc_maps, &origins, running_on));
+    let cut = give_ups
+        .iter()
+        .map(|(t, l, g)| {
+            use crate::GiveUpKind::{BeyondInstances, Construct, TailError};
+            (
+                *t,
+                *l,
+                matches!(g.kind, Construct | BeyondInstances | TailError),
+            )
+        })
+        .collect();
+    let deadlock = deadlock.and_then(|mut shape| {
+        shape.cut = cut;
+        shape.record(&p);
+        let c = crate::deadlock::condition(&p, &shape);
         (c != Cond::False).then(|| {
             p.error.push(c);
             shape
@@ -401,6 +414,7 @@ fn deadlock_shape(
     l: &Lowerer<'_>,
     loc_maps: &[HashMap<usize, LocId>],
     origins: &[Vec<LocOrigin>],
+    running: Cond,
 ) -> crate::deadlock::Shape {
     let mut waits = Vec::new();
     for (k, t) in l.threads.iter().enumerate() {
@@ -436,6 +450,10 @@ fn deadlock_shape(
             .collect(),
         started: l.threads.iter().map(|t| t.run.is_some()).collect(),
         atomic,
+        running,
+        guards: HashMap::new(),
+        assigned: HashSet::new(),
+        cut: Vec::new(),
     }
 }
 

@@ -486,11 +486,17 @@ impl Lowered {
             + usize::from(self.deadlock.is_some())
     }
 
+    /// The index of the deadlock condition among the program's error
+    /// conditions (the last bug), when deadlocks are checked.
+    pub(crate) fn deadlock_index(&self) -> Option<usize> {
+        self.deadlock.as_ref().map(|_| self.bugs() - 1)
+    }
+
     /// Whether `last` satisfies the deadlock condition.
     fn in_deadlock_condition(&self, last: &State) -> bool {
-        self.deadlock.is_some()
-            && engine::interp::eval_cond(&self.program.error[self.bugs() - 1], last)
-                .unwrap_or(false)
+        self.deadlock_index().is_some_and(|i| {
+            engine::interp::eval_cond(&self.program.error[i], last).unwrap_or(false)
+        })
     }
 
     /// The states that are bugs: some thread is at an error location

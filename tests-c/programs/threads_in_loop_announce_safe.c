@@ -1,5 +1,5 @@
 // expect: safe
-// args: --no-races --no-deadlocks
+// args: --no-races
 // workers started in a loop announce themselves, read how many finished
 // (an unbounded value: the counter abstraction forgets it) and how many
 // started, then finish, each access in an atomic section (no data race).

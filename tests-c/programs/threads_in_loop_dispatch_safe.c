@@ -1,5 +1,5 @@
 // expect: safe
-// args: --no-races --no-deadlocks
+// args: --no-races
 // a worker per request, started in an endless loop; each picks one of two handlers through a function pointer and stores its result under a spin lock made of atomic sections; a monitor thread checks every result it can see
 #include <pthread.h>
 extern void abort(void);

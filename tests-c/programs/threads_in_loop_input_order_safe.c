@@ -1,5 +1,4 @@
 // expect: safe
-// args: --no-deadlocks
 // A worker per request (SV-COMP style: a lock made of __VERIFIER_atomic
 // functions) takes two inputs, sorts them into lo and hi
 // and checks, under a lock, that they are in order.

@@ -1,5 +1,4 @@
 // expect: safe
-// args: --no-deadlocks
 // any number of workers, started in a loop bounded by an input, each reads the counter and writes it back plus one in two critical sections (updates may be lost): the counter never exceeds the number of workers
 // invariant: x <= the workers past their write <= the workers started <= n; a worker between read and write holds t <= the workers past their write
 #include <pthread.h>

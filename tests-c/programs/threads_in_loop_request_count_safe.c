@@ -1,5 +1,5 @@
 // expect: safe
-// args: --no-races --no-deadlocks
+// args: --no-races
 // a server counts each request, then starts a worker for it, in a while (nondet) loop: no worker serves an uncounted request
 // invariant: served + (workers not yet served) == requests, so served <= requests
 #include <pthread.h>

@@ -1,5 +1,4 @@
 // expect: safe
-// args: --no-deadlocks
 // A worker per request, each counts itself into an atomic `active` under a
 // mutex, copies it into a local and counts itself out: every copy is 1.
 // The local holds a value read from shared memory: the counter abstraction

@@ -1,0 +1,35 @@
+// expect: unsafe
+// args: --no-races
+// workers started in a loop of any length take two mutexes, the first one in the other order:
+// a deadlock with two workers, found among the first instances
+#include <pthread.h>
+extern int __VERIFIER_nondet_int(void);
+
+pthread_mutex_t a = PTHREAD_MUTEX_INITIALIZER;
+pthread_mutex_t b = PTHREAD_MUTEX_INITIALIZER;
+int shared = 0;
+
+void *worker(void *arg) {
+  int left = (int)(long)arg;
+  if (left) {
+    pthread_mutex_lock(&a);
+    pthread_mutex_lock(&b);
+  } else {
+    pthread_mutex_lock(&b);
+    pthread_mutex_lock(&a);
+  }
+  shared = shared + 1;
+  pthread_mutex_unlock(&b);
+  pthread_mutex_unlock(&a);
+  return 0;
+}
+
+int main(void) {
+  pthread_t t;
+  int i = 0;
+  while (__VERIFIER_nondet_int()) {
+    pthread_create(&t, 0, worker, (void *)(long)(i < 1));
+    i = 1;
+  }
+  return 0;
+}
