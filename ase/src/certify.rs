@@ -85,6 +85,13 @@ pub fn run(
     let text = std::fs::read_to_string(cert_path)
         .with_context(|| format!("cannot read `{}`", cert_path.display()))?;
     let program = if pipeline::input::is_c(program_path) {
+        let cpp = match cpp.for_file(program_path) {
+            Ok(cpp) => cpp,
+            Err(e) => {
+                eprintln!("error: {e}");
+                return Ok(EXIT_INVALID);
+            }
+        };
         match pipeline::certify::c_subject(program_path, &cpp.input(), &text) {
             Ok(Ok(program)) => program,
             Ok(Err(e)) => {

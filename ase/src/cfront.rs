@@ -17,6 +17,15 @@ pub struct CppArgs {
     /// The C preprocessor command (default `cc`), run as `CPP [-m32] -E`.
     #[arg(long, value_name = "COMMAND")]
     pub cpp: Option<String>,
+    /// Preprocess each file with the include paths, macros and `-std` of
+    /// its compile command in this compilation database
+    /// (`compile_commands.json`, or the folder that holds it); `-I` and
+    /// `-D` given here come on top.
+    #[arg(long, value_name = "PATH")]
+    pub compile_commands: Option<PathBuf>,
+    /// Preprocessor flags read from the compilation database.
+    #[arg(skip)]
+    pub cpp_args: Vec<String>,
     /// Add an include directory.
     #[arg(short = 'I', value_name = "DIR")]
     pub include: Vec<PathBuf>,
@@ -102,6 +111,8 @@ impl Default for CppArgs {
     fn default() -> Self {
         CppArgs {
             cpp: None,
+            compile_commands: None,
+            cpp_args: Vec::new(),
             include: Vec::new(),
             define: Vec::new(),
             data_model: None,
@@ -122,12 +133,34 @@ impl Default for CppArgs {
 }
 
 impl CppArgs {
+    /// The options for `file`: with `--compile-commands`, its compile
+    /// command's flags added (include directories given here first, macros
+    /// given here last, so that they take precedence).
+    pub fn for_file(&self, file: &Path) -> Result<CppArgs, frontend::compile_db::CompileDbError> {
+        let Some(db) = &self.compile_commands else {
+            return Ok(self.clone());
+        };
+        let flags = frontend::compile_db::flags_for(db, file)?;
+        let mut out = self.clone();
+        out.include.extend(flags.include_dirs);
+        out.define = flags
+            .defines
+            .into_iter()
+            .chain(self.define.clone())
+            .collect();
+        out.cpp_args.extend(flags.other);
+        Ok(out)
+    }
+
     /// The options as `ase check` arguments (with `--concurrent` and
     /// `--init` when `harness`).
     pub fn to_args(&self, harness: bool) -> Vec<String> {
         let mut out = Vec::new();
         if let Some(cpp) = &self.cpp {
             out.extend(["--cpp".to_string(), cpp.clone()]);
+        }
+        if let Some(db) = &self.compile_commands {
+            out.extend(["--compile-commands".to_string(), db.display().to_string()]);
         }
         for dir in &self.include {
             out.extend(["-I".to_string(), dir.display().to_string()]);
@@ -191,7 +224,7 @@ impl CppArgs {
         CInput {
             frontend: frontend::Options {
                 cpp: self.cpp.clone(),
-                cpp_args: Vec::new(),
+                cpp_args: self.cpp_args.clone(),
                 include_dirs: self.include.clone(),
                 defines: self.define.clone(),
                 data_model: match self.data_model {

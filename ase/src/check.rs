@@ -22,6 +22,7 @@ pub fn exit_code(v: &Verdict) -> u8 {
 }
 
 /// What `ase check` was asked to do.
+#[derive(Clone)]
 pub struct CheckArgs<'a> {
     /// The program (`.gc`, `.c`, `.i`) or SV-COMP task (`.yml`).
     pub path: &'a Path,
@@ -68,6 +69,17 @@ pub fn run(args: &CheckArgs<'_>) -> anyhow::Result<u8> {
         limit_memory(mb)?;
     }
     let options = args.options()?;
+    let cpp = match args.cpp.for_file(args.path) {
+        Ok(cpp) => cpp,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return Ok(EXIT_INVALID);
+        }
+    };
+    let args = &CheckArgs {
+        cpp: &cpp,
+        ..args.clone()
+    };
     let job = match pipeline::task::resolve(args.path, args.property, &args.cpp.input()) {
         Ok(job) => job,
         Err(JobError::Invalid(message)) => {
@@ -212,6 +224,13 @@ fn resources() -> Option<(f64, u64)> {
 
 /// Runs `ase lower`: prints the lowered program as `.gc`.
 pub fn lower(path: &Path, cpp: &CppArgs) -> anyhow::Result<u8> {
+    let cpp = &match cpp.for_file(path) {
+        Ok(cpp) => cpp,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return Ok(EXIT_INVALID);
+        }
+    };
     match cfront::load(path, cpp) {
         Ok((unit, lowered)) => {
             println!(

@@ -816,3 +816,32 @@ fn lower_lists_the_give_ups() {
         ["warning: gives up where reached: floating-point values are not modelled (line 25)"]
     );
 }
+
+// ------------------------------------------------- compilation databases
+
+/// `--compile-commands`: a file is preprocessed with its build's include
+/// paths and macros (`tests-c/compile-commands`: the header is found
+/// through the entry's `-I`, and its `-DUSE_LOCK` makes the workers lock).
+#[test]
+fn compile_commands_give_the_builds_flags() {
+    let db = "tests-c/compile-commands";
+    let file = "tests-c/compile-commands/src/tally.c";
+    let out = ase(&["check", "--compile-commands", db, file]);
+    assert_eq!(code(&out), 0, "{}{}", stdout(&out), stderr(&out));
+    // The same include path without the macro: the workers race.
+    let include = "tests-c/compile-commands/include";
+    let out = ase(&["check", "-I", include, file]);
+    assert_eq!(code(&out), 1, "{}{}", stdout(&out), stderr(&out));
+    // Without the database the header is not found: invalid input.
+    let out = ase(&["check", file]);
+    assert_eq!(code(&out), 2, "{}{}", stdout(&out), stderr(&out));
+    // A file the database does not compile.
+    let other = "tests-c/programs/barrier_safe.c";
+    let out = ase(&["lower", "--compile-commands", db, other]);
+    assert_eq!(code(&out), 2, "{}{}", stdout(&out), stderr(&out));
+    assert!(
+        stderr(&out).contains("has no compile command for"),
+        "{}",
+        stderr(&out)
+    );
+}

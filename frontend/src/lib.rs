@@ -57,6 +57,7 @@
 
 #![warn(missing_docs)]
 
+pub mod compile_db;
 mod cpp;
 mod error;
 mod lex;
