@@ -135,13 +135,21 @@ impl Default for CppArgs {
 impl CppArgs {
     /// The options for `file`: with `--compile-commands`, its compile
     /// command's flags added (include directories given here first, macros
-    /// given here last, so that they take precedence).
+    /// given here last, so that they take precedence; its `-m32`/`-m64`
+    /// unless `--data-model` is given).
     pub fn for_file(&self, file: &Path) -> Result<CppArgs, frontend::compile_db::CompileDbError> {
         let Some(db) = &self.compile_commands else {
             return Ok(self.clone());
         };
         let flags = frontend::compile_db::flags_for(db, file)?;
         let mut out = self.clone();
+        if out.data_model.is_none() {
+            out.data_model = match flags.data_model {
+                Some(frontend::DataModelChoice::Ilp32) => Some(DataModelArg::Ilp32),
+                Some(frontend::DataModelChoice::Lp64) => Some(DataModelArg::Lp64),
+                _ => None,
+            };
+        }
         out.include.extend(flags.include_dirs);
         out.define = flags
             .defines

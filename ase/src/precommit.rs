@@ -2,7 +2,10 @@
 //! (`.pre-commit-hooks.yaml`). C files that have a `main` and create threads
 //! are checked; files without `main` are checked with the harness of
 //! `--concurrent` when it is given and names functions they define; every
-//! other file is skipped with a note. A reachable error (or bad input)
+//! other file is skipped with a note. Files are preprocessed with the
+//! flags of their entry in the project's compilation database
+//! (`--compile-commands`, else `compile_commands.json` at the root or in
+//! `build/` when there is one). A reachable error (or bad input)
 //! fails the hook, which blocks the commit; `unknown` fails it only with
 //! `--fail-on-unknown`.
 
@@ -28,22 +31,55 @@ pub struct Options<'a> {
     pub fail_on_unknown: bool,
 }
 
+/// Where the hook looks for a compilation database when
+/// `--compile-commands` is not given: the repository's root (where
+/// pre-commit runs hooks) and `build/`.
+const DATABASES: [&str; 2] = ["compile_commands.json", "build/compile_commands.json"];
+
 /// Runs the hook; the exit code is 0 (commit) or 1 (block).
 pub fn run(opts: &Options) -> anyhow::Result<u8> {
-    let plain: Vec<String> = check_args(opts, false);
-    let harness: Vec<String> = check_args(opts, true);
-    let mut checks: Vec<(PathBuf, &[String])> = Vec::new();
+    let found: Option<PathBuf> = match opts.cpp.compile_commands {
+        Some(_) => None,
+        None => DATABASES.iter().map(PathBuf::from).find(|p| p.is_file()),
+    };
+    let mut checks: Vec<(PathBuf, Vec<String>)> = Vec::new();
     let mut skipped = Vec::new();
     for file in opts.files {
         if !pipeline::input::is_c(file) || file.extension().is_some_and(|e| e == "h") {
             continue;
         }
-        match cfront::hook_plan(file, opts.cpp) {
-            HookPlan::Check => checks.push((file.clone(), &plain)),
-            HookPlan::CheckHarness => checks.push((file.clone(), &harness)),
+        // A database found by itself gives the flags of the files it
+        // compiles; the others are checked without.
+        let with_db;
+        let cpp = match &found {
+            Some(db) => {
+                with_db = CppArgs {
+                    compile_commands: Some(db.clone()),
+                    ..opts.cpp.clone()
+                };
+                if with_db.for_file(file).is_ok() {
+                    &with_db
+                } else {
+                    opts.cpp
+                }
+            }
+            None => opts.cpp,
+        };
+        let plan = match cpp.for_file(file) {
+            Ok(resolved) => cfront::hook_plan(file, &resolved),
+            // `ase check` reports the database's error.
+            Err(_) => HookPlan::Check,
+        };
+        match plan {
+            HookPlan::Check => checks.push((file.clone(), check_args(opts, cpp, false))),
+            HookPlan::CheckHarness => checks.push((file.clone(), check_args(opts, cpp, true))),
             HookPlan::Skip(why) => skipped.push((file, why)),
         }
     }
+    let checks: Vec<(PathBuf, &[String])> = checks
+        .iter()
+        .map(|(f, args)| (f.clone(), args.as_slice()))
+        .collect();
     // One file at a time per engine thread: the files side by side.
     let results = multi::run_each(&checks, Format::Text, opts.jobs, 1)?;
     let blocks = |code: u8| match code {
@@ -71,12 +107,12 @@ pub fn run(opts: &Options) -> anyhow::Result<u8> {
 }
 
 /// The command line of a child `ase check` (without the file).
-fn check_args(opts: &Options, harness: bool) -> Vec<String> {
+fn check_args(opts: &Options, cpp: &CppArgs, harness: bool) -> Vec<String> {
     let mut out = vec![
         "check".to_string(),
         "--timeout".to_string(),
         opts.timeout.to_string(),
     ];
-    out.extend(opts.cpp.to_args(harness));
+    out.extend(cpp.to_args(harness));
     out
 }

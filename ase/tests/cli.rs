@@ -845,3 +845,40 @@ fn compile_commands_give_the_builds_flags() {
         stderr(&out)
     );
 }
+
+/// `ase pre-commit` finds the compilation database at the root where it
+/// runs (or in `build/`) by itself, and checks the files it does not
+/// compile without it.
+#[test]
+fn the_hook_finds_the_compilation_database() {
+    // A copy of the project, in which a file outside the database is added.
+    let source = root().join("tests-c/compile-commands");
+    let project = Path::new(env!("CARGO_TARGET_TMPDIR")).join("compile-commands-hook");
+    for file in ["compile_commands.json", "include/tally.h", "src/tally.c"] {
+        let to = project.join(file);
+        std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+        std::fs::copy(source.join(file), to).unwrap();
+    }
+    let hook = |files: &[&str]| {
+        std::process::Command::new(common::ASE)
+            .current_dir(&project)
+            .env("ASE_JOBS", "1")
+            .args(["pre-commit", "--timeout", "60"])
+            .args(files)
+            .output()
+            .expect("cannot run the ase binary")
+    };
+    let out = hook(&["src/tally.c"]);
+    assert_eq!(code(&out), 0, "{}{}", stdout(&out), stderr(&out));
+    assert!(stdout(&out).contains("1 checked"), "{}", stdout(&out));
+    // A file outside the database: checked as it is (here: it does not
+    // preprocess, which blocks the commit).
+    let outside = project.join("src/outside.c");
+    std::fs::write(
+        &outside,
+        "#include \"tally.h\"\nint main(void) { return 0; }\n",
+    )
+    .unwrap();
+    let out = hook(&["src/outside.c"]);
+    assert_eq!(code(&out), 1, "{}{}", stdout(&out), stderr(&out));
+}

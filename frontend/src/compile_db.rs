@@ -7,7 +7,8 @@
 //! relative to the database's folder when it is not absolute). Of the
 //! command, the flags that change what the preprocessor reads are kept:
 //! `-I`, `-D`, `-U`, `-isystem`, `-iquote`, `-idirafter`, `-include`,
-//! `-imacros` and `-std=`; the rest (`-c`, `-o`, warnings, optimisation,
+//! `-imacros` and `-std=`, and `-m32`/`-m64` choose the data model; the
+//! rest (`-c`, `-o`, warnings, optimisation,
 //! the compiler itself and the source file) is left out.
 
 use std::path::{Path, PathBuf};
@@ -73,6 +74,8 @@ pub struct Flags {
     pub defines: Vec<String>,
     /// The other kept flags, each with its value, paths made absolute.
     pub other: Vec<String>,
+    /// The data model of `-m32` (ILP32) or `-m64` (LP64), the last one.
+    pub data_model: Option<crate::DataModelChoice>,
 }
 
 /// The flags of `file`'s compile command in the database `db` (a
@@ -141,6 +144,10 @@ fn preprocessor_flags(args: &[String], dir: &Path) -> Flags {
             flags.defines.push(d);
         } else if let Some(u) = value("-U") {
             flags.other.push(format!("-U{u}"));
+        } else if arg == "-m32" {
+            flags.data_model = Some(crate::DataModelChoice::Ilp32);
+        } else if arg == "-m64" {
+            flags.data_model = Some(crate::DataModelChoice::Lp64);
         } else if arg.starts_with("-std=") {
             flags.other.push(arg.clone());
         } else if let Some(flag) = WITH_PATH.iter().find(|f| arg == *f) {
@@ -163,7 +170,7 @@ mod tests {
     #[test]
     fn keeps_what_the_preprocessor_reads() {
         let line = "gcc -c -O2 -Wall -Iinclude -I /opt/x -DNDEBUG -D 'NAME=\"a b\"' -UOLD \
-                    -std=gnu11 -isystem sys -include config.h -o pool.o src/pool.c";
+                    -std=gnu11 -m32 -isystem sys -include config.h -o pool.o src/pool.c";
         let flags = preprocessor_flags(&args(line), Path::new("/proj/build"));
         assert_eq!(
             flags.include_dirs,
@@ -173,6 +180,7 @@ mod tests {
             ]
         );
         assert_eq!(flags.defines, ["NDEBUG", "NAME=\"a b\""]);
+        assert_eq!(flags.data_model, Some(crate::DataModelChoice::Ilp32));
         assert_eq!(
             flags.other,
             [
