@@ -50,6 +50,57 @@ pub const RULE_UNKNOWN: &str = "unknown";
 /// Rule of files `ase` could not read or lower.
 pub const RULE_INVALID: &str = "invalid-input";
 
+/// The key of a result's fingerprint in `partialFingerprints`.
+pub const FINGERPRINT: &str = "aseBug/v1";
+
+/// A fingerprint of a bug that stays the same across runs and when lines
+/// shift: a hash of the rule, the file, and, for each place the bug is
+/// reported at (the racing accesses, the waiting calls, the last step),
+/// the text of its source line and the variable it names, not the line
+/// numbers, the trace's length or the threads' instance numbers.
+fn fingerprint(rule: &str, file: &Path, spots: &[&Value]) -> String {
+    use sha2::{Digest, Sha256};
+    let lines: Option<Vec<String>> = std::fs::read_to_string(file)
+        .ok()
+        .map(|t| t.lines().map(str::to_string).collect());
+    let source = |spot: &Value| -> String {
+        let text = spot["line"]
+            .as_u64()
+            .and_then(|n| {
+                lines
+                    .as_ref()?
+                    .get(usize::try_from(n).ok()?.checked_sub(1)?)
+                    .cloned()
+            })
+            .or_else(|| spot["source"].as_str().map(str::to_string))
+            .unwrap_or_default();
+        text.split_whitespace().collect::<Vec<_>>().join(" ")
+    };
+    let mut keys: Vec<String> = spots
+        .iter()
+        .map(|s| {
+            format!(
+                "{}\u{1f}{}",
+                source(s),
+                s["variable"].as_str().unwrap_or("")
+            )
+        })
+        .collect();
+    keys.sort();
+    let mut hash = Sha256::new();
+    for part in [rule.to_string(), file.display().to_string()]
+        .into_iter()
+        .chain(keys)
+    {
+        hash.update(part.as_bytes());
+        hash.update([0]);
+    }
+    hash.finalize()[..16]
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
 fn text(s: impl Into<String>) -> Message {
     Message::builder().text(s.into()).build()
 }
@@ -215,6 +266,13 @@ fn result(file: &Path, v: &Value) -> Option<SarifResult> {
                 };
                 (words, locations)
             };
+            // The parts a bug is located at, for its fingerprint.
+            let spots: Vec<&Value> = match race["kind"].as_str() {
+                Some("data-race") => race["accesses"].as_array().map(|a| a.iter().collect()),
+                Some("deadlock") => race["threads"].as_array().map(|t| t.iter().collect()),
+                _ => None,
+            }
+            .unwrap_or_else(|| last.into_iter().collect());
             let (rule, message, locations) = if race["kind"] == "data-race" {
                 let (words, locations) = parts("accesses", &|a: &Value| {
                     format!(
@@ -264,6 +322,11 @@ fn result(file: &Path, v: &Value) -> Option<SarifResult> {
                 .locations(locations)
                 .build();
             r.code_flows = code_flow(trace, file).map(|c| vec![c]);
+            r.partial_fingerprints = Some(
+                [(FINGERPRINT.to_string(), fingerprint(rule, file, &spots))]
+                    .into_iter()
+                    .collect(),
+            );
             Some(r)
         }
         "unknown" => Some(

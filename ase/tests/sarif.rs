@@ -190,3 +190,41 @@ fn several_files_and_directories_give_a_summary_and_the_worst_exit_code() {
     assert_eq!(out.status.code(), Some(2));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The fingerprint of a bug (`partialFingerprints`) stays when lines shift
+/// above it, and differs for another bug.
+#[test]
+fn fingerprints_survive_shifted_lines() {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("sarif-fingerprints");
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("bug.c");
+    let path = file.to_str().expect("a UTF-8 path");
+    let fingerprints = |text: &str| -> Vec<String> {
+        std::fs::write(&file, text).unwrap();
+        let out = ase(&["check", "--timeout", "20", "--format", "sarif", path]);
+        let log: Value = serde_json::from_slice(&out.stdout).expect("a JSON log");
+        log["runs"][0]["results"]
+            .as_array()
+            .expect("results")
+            .iter()
+            .map(|r| {
+                r["partialFingerprints"]["aseBug/v1"]
+                    .as_str()
+                    .expect("a fingerprint")
+                    .to_string()
+            })
+            .collect()
+    };
+    let racy =
+        std::fs::read_to_string(root().join("tests-c/programs/lost_update_race_unsafe.c")).unwrap();
+    let first = fingerprints(&racy);
+    assert_eq!(first.len(), 1);
+    let shifted = fingerprints(&format!("// a comment\n\n// another one\n{racy}"));
+    assert_eq!(first, shifted, "lines shifted above the bug");
+    let other =
+        std::fs::read_to_string(root().join("tests-c/programs/deadlock_lock_order_unsafe.c"))
+            .unwrap();
+    let other = fingerprints(&other);
+    assert_eq!(other.len(), 1);
+    assert_ne!(first, other, "another bug");
+}
