@@ -681,7 +681,7 @@ fn concurrent_refuses_what_it_cannot_harness() {
     let dir = std::env::temp_dir().join(format!("ase-cli-concurrent-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
     let file = dir.join("pp.c");
-    std::fs::write(&file, "int g;\nvoid f(int **p) { g = 1; }\n").expect("write");
+    std::fs::write(&file, "int g;\nvoid f(int ***p) { g = 1; }\n").expect("write");
     let out = ase(&[
         "check",
         file.to_str().expect("utf-8"),

@@ -6,13 +6,18 @@
 //! `parse_file_with_appendix`), so it is lowered, checked and shown (`ase
 //! lower`) like any program.
 //!
-//! Arguments: a parameter of a value type gets an uninitialised local of
-//! that type, declared anew for every call (any value of the type); a
-//! pointer parameter gets the address of the one object of the pointee
-//! type that the harness declares (zero-initialised like a global, shared
-//! by every call of every thread: the question asked is whether concurrent
-//! calls on the same object are safe). Other parameter types (pointers to
-//! pointers, `void *`, function pointers) are refused with the reason.
+//! Arguments: a parameter of a value type (structs too) gets an
+//! uninitialised local of that type, declared anew for every call (any
+//! value of the type); a pointer parameter gets the address of the one
+//! object of the pointee type that the harness declares (zero-initialised
+//! like a global, shared by every call of every thread: the question asked
+//! is whether concurrent calls on the same object are safe). A pointer to
+//! a pointer gets the address of a shared pointer to that object. A `void
+//! *` parameter gets the address of the shared object of the type the
+//! callee casts it to (`(T *)p`, or `T *x = p;`), else of a `long`. A
+//! function-pointer parameter gets, at each call, any function of the file
+//! with the same parameter and return types, or a harness function of that
+//! type that does nothing (and returns 0).
 
 use crate::error::LowerError;
 use frontend::lang_c::ast::{
@@ -107,6 +112,18 @@ enum Arg {
     Value(String),
     /// The address of the shared object of this type.
     Object(String),
+    /// The address of a shared pointer to the shared object of this type.
+    PointerTo(String),
+    /// A function of this type (return type, parameter types): a no-op
+    /// one, or one of the file's functions of that type.
+    Function(FnType),
+}
+
+/// A function type as text: the return type and the parameter types.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct FnType {
+    ret: String,
+    params: Vec<String>,
 }
 
 /// The harness of `funcs` (and the initialisation call `init`) for the
@@ -134,7 +151,7 @@ pub fn harness(
         })?;
         let args = arguments(unit, def)?;
         for a in &args {
-            if let Arg::Object(ty) = a {
+            if let Arg::Object(ty) | Arg::PointerTo(ty) = a {
                 if !objects.contains(ty) {
                     objects.push(ty.clone());
                 }
@@ -152,6 +169,23 @@ pub fn harness(
     };
 
     let object = |ty: &str| objects.iter().position(|o| o == ty).expect("collected");
+    // The function types of function-pointer parameters, each with the
+    // file's functions of that type.
+    let mut fn_types: Vec<FnType> = Vec::new();
+    let all_args = calls
+        .iter()
+        .map(|(_, a)| a)
+        .chain(init.iter().map(|(_, a)| a));
+    for args in all_args {
+        for a in args {
+            if let Arg::Function(t) = a {
+                if !fn_types.contains(t) {
+                    fn_types.push(t.clone());
+                }
+            }
+        }
+    }
+    let fn_type = |t: &FnType| fn_types.iter().position(|f| f == t).expect("collected");
     let call = |out: &mut String, indent: &str, name: &str, args: &[Arg]| {
         let mut actual = Vec::new();
         for (i, a) in args.iter().enumerate() {
@@ -161,6 +195,8 @@ pub fn harness(
                     actual.push(format!("__ase_arg{i}"));
                 }
                 Arg::Object(ty) => actual.push(format!("&__ase_object{}", object(ty))),
+                Arg::PointerTo(ty) => actual.push(format!("&__ase_pointer{}", object(ty))),
+                Arg::Function(t) => actual.push(format!("__ase_function{}()", fn_type(t))),
             }
         }
         let _ = writeln!(out, "{indent}{name}({});", actual.join(", "));
@@ -169,8 +205,21 @@ pub fn harness(
     // No comments: the text is parsed after preprocessing.
     let mut out = String::new();
     let _ = writeln!(out, "extern _Bool __VERIFIER_nondet_bool(void);");
+    let pointed = |ty: &String| {
+        let mut args = calls
+            .iter()
+            .map(|(_, a)| a)
+            .chain(init.iter().map(|(_, a)| a));
+        args.any(|a| a.iter().any(|a| matches!(a, Arg::PointerTo(t) if t == ty)))
+    };
     for (i, ty) in objects.iter().enumerate() {
         let _ = writeln!(out, "static {ty} __ase_object{i};");
+        if pointed(ty) {
+            let _ = writeln!(out, "static {ty} *__ase_pointer{i} = &__ase_object{i};");
+        }
+    }
+    for (i, t) in fn_types.iter().enumerate() {
+        write_functions(&mut out, unit, i, t);
     }
     for (c, args) in &calls {
         let _ = writeln!(
@@ -235,9 +284,27 @@ fn arguments(unit: &ParsedUnit, def: &Node<FunctionDefinition>) -> Result<Vec<Ar
         match shape {
             None | Some(Some(0)) if ty == "void" => {}
             None | Some(Some(0)) => out.push(Arg::Value(ty)),
-            Some(Some(1)) if ty == "void" => return Err(refuse("type `void *`")),
+            Some(Some(1)) if ty == "void" => {
+                let param = p
+                    .node
+                    .declarator
+                    .as_ref()
+                    .and_then(|d| crate::lower::declarator_name(&d.node));
+                let cast = param.and_then(|v| cast_type(unit, def, &v));
+                out.push(Arg::Object(cast.unwrap_or_else(|| "long".to_string())));
+            }
             Some(Some(1)) => out.push(Arg::Object(ty)),
-            _ => return Err(refuse("this type (a pointer to a pointer or a function)")),
+            Some(Some(2)) if ty != "void" => out.push(Arg::PointerTo(ty)),
+            Some(None) => match p
+                .node
+                .declarator
+                .as_ref()
+                .and_then(|d| fn_pointer(unit, &ty, &d.node))
+            {
+                Some(t) => out.push(Arg::Function(t)),
+                None => return Err(refuse("this type (a function pointer of an unusual shape)")),
+            },
+            _ => return Err(refuse("this type (a pointer to `void *` or more levels)")),
         }
     }
     if f.node.ellipsis == frontend::lang_c::ast::Ellipsis::Some {
@@ -247,6 +314,166 @@ fn arguments(unit: &ParsedUnit, def: &Node<FunctionDefinition>) -> Result<Vec<Ar
         ));
     }
     Ok(out)
+}
+
+/// The type `T` a function casts its parameter `param` to: `(T *)param`
+/// or `T *x = param` in its body (text of the parsed unit), the first one.
+fn cast_type(unit: &ParsedUnit, def: &Node<FunctionDefinition>, param: &str) -> Option<String> {
+    let body = unit.snippet(&def.node.statement.span);
+    let words = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ");
+    let is_ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    let mut at = 0;
+    while let Some(k) = body[at..].find(param) {
+        let start = at + k;
+        let end = start + param.len();
+        at = end;
+        let whole = !body[..start].ends_with(is_ident) && !body[end..].starts_with(is_ident);
+        if !whole {
+            continue;
+        }
+        let before = body[..start].trim_end();
+        // `(T *)param`
+        if let Some(cast) = before.strip_suffix(')') {
+            if let Some(open) = cast.rfind('(') {
+                let inner = cast[open + 1..].trim();
+                if let Some(t) = inner.strip_suffix('*') {
+                    let t = words(t);
+                    if !t.is_empty() && !t.contains(['*', '(']) && t != "void" {
+                        return Some(t);
+                    }
+                }
+            }
+        }
+        // `T *x = param;`
+        if let Some(decl) = before.strip_suffix('=') {
+            let decl = decl.trim_end();
+            let name_start = decl.trim_end_matches(is_ident).len();
+            let head = decl[..name_start].trim_end();
+            if let Some(t) = head.strip_suffix('*') {
+                let stmt_start = t.rfind([';', '{', '}']).map_or(0, |i| i + 1);
+                let t = words(&t[stmt_start..]);
+                if !t.is_empty() && !t.contains(['*', '(', ')', '=']) && t != "void" {
+                    return Some(t);
+                }
+            }
+        }
+    }
+    None
+}
+
+/// The function type of a function-pointer parameter `RET (*name)(PARAMS)`
+/// (`ret`: its specifiers), when its parameters are plain (value types and
+/// pointers, no further function pointers).
+fn fn_pointer(unit: &ParsedUnit, ret: &str, d: &Declarator) -> Option<FnType> {
+    let DeclaratorKind::Declarator(inner) = &d.kind.node else {
+        return None;
+    };
+    let pointer = inner
+        .node
+        .derived
+        .iter()
+        .all(|dd| matches!(dd.node, DerivedDeclarator::Pointer(_)));
+    if !pointer || inner.node.derived.len() != 1 {
+        return None;
+    }
+    let f = d.derived.iter().find_map(|dd| match &dd.node {
+        DerivedDeclarator::Function(f) => Some(f),
+        _ => None,
+    })?;
+    let ret_stars = d
+        .derived
+        .iter()
+        .filter(|dd| matches!(dd.node, DerivedDeclarator::Pointer(_)))
+        .count();
+    let params = param_types(unit, &f.node.parameters)?;
+    Some(FnType {
+        ret: format!("{ret}{}", " *".repeat(ret_stars)),
+        params,
+    })
+}
+
+/// The types of a parameter list as text (`void` alone is no parameter),
+/// or `None` for a parameter that is itself a function or an array of
+/// arrays.
+fn param_types(
+    unit: &ParsedUnit,
+    params: &[Node<frontend::lang_c::ast::ParameterDeclaration>],
+) -> Option<Vec<String>> {
+    let mut out = Vec::new();
+    for p in params {
+        let ty = specifiers(unit, &p.node.specifiers);
+        let stars = match p.node.declarator.as_ref().map(|d| shape(&d.node)) {
+            None => 0,
+            Some(Some(n)) => n,
+            Some(None) => return None,
+        };
+        if ty == "void" && stars == 0 {
+            continue;
+        }
+        out.push(format!("{ty}{}", " *".repeat(stars)));
+    }
+    Some(out)
+}
+
+/// The harness functions of function type `t` (index `i`): a no-op one,
+/// and `__ase_function{i}()`, which returns the no-op one or any function
+/// of the file of type `t`.
+fn write_functions(out: &mut String, unit: &ParsedUnit, i: usize, t: &FnType) {
+    let params: Vec<String> = t
+        .params
+        .iter()
+        .enumerate()
+        .map(|(k, p)| format!("{p} __ase_p{k}"))
+        .collect();
+    let params = if params.is_empty() {
+        "void".to_string()
+    } else {
+        params.join(", ")
+    };
+    let body = if t.ret == "void" { "" } else { " return 0;" };
+    let _ = writeln!(out, "static {} __ase_noop{i}({params}) {{{body} }}", t.ret);
+    let types = if t.params.is_empty() {
+        "void".to_string()
+    } else {
+        t.params.join(", ")
+    };
+    let _ = writeln!(out, "typedef {} (*__ase_fn{i})({types});", t.ret);
+    let _ = writeln!(out, "static __ase_fn{i} __ase_function{i}(void) {{");
+    for f in functions_of_type(unit, t) {
+        let _ = writeln!(out, "  if (__VERIFIER_nondet_bool()) return {f};");
+    }
+    let _ = writeln!(out, "  return __ase_noop{i};\n}}");
+}
+
+/// The functions the file defines with type `t`.
+fn functions_of_type(unit: &ParsedUnit, t: &FnType) -> Vec<String> {
+    unit.unit
+        .0
+        .iter()
+        .filter_map(|d| match &d.node {
+            ExternalDeclaration::FunctionDefinition(f) => Some(f),
+            _ => None,
+        })
+        .filter_map(|f| {
+            let name = crate::lower::declarator_name(&f.node.declarator.node)?;
+            let dd = &f.node.declarator.node.derived;
+            let func = dd.iter().find_map(|d| match &d.node {
+                DerivedDeclarator::Function(func) => Some(func),
+                _ => None,
+            })?;
+            let stars = dd
+                .iter()
+                .filter(|d| matches!(d.node, DerivedDeclarator::Pointer(_)))
+                .count();
+            let ret = format!(
+                "{}{}",
+                specifiers(unit, &f.node.specifiers),
+                " *".repeat(stars)
+            );
+            let params = param_types(unit, &func.node.parameters)?;
+            (ret == t.ret && params == t.params && name != "main").then_some(name)
+        })
+        .collect()
 }
 
 /// How many pointer levels a parameter declarator adds (an array parameter
