@@ -17,7 +17,9 @@
 //! callee casts it to (`(T *)p`, or `T *x = p;`), else of a `long`. A
 //! function-pointer parameter gets, at each call, any function of the file
 //! with the same parameter and return types, or a harness function of that
-//! type that does nothing (and returns 0).
+//! type that does nothing (and returns 0). An initialisation function
+//! (`--init`) that returns a `T *` is a constructor: the pointer it returns
+//! is what the calls get for their `T *` parameters.
 
 use crate::error::LowerError;
 use frontend::lang_c::ast::{
@@ -186,7 +188,12 @@ pub fn harness(
         }
     }
     let fn_type = |t: &FnType| fn_types.iter().position(|f| f == t).expect("collected");
-    let call = |out: &mut String, indent: &str, name: &str, args: &[Arg]| {
+    // An initialisation function that returns a pointer makes the object
+    // the calls get for that type (a constructor).
+    let made = init
+        .as_ref()
+        .and_then(|(name, _)| constructed_type(unit, find(name)?));
+    let call = |out: &mut String, indent: &str, name: &str, args: &[Arg], result: &str| {
         let mut actual = Vec::new();
         for (i, a) in args.iter().enumerate() {
             match a {
@@ -194,12 +201,18 @@ pub fn harness(
                     let _ = writeln!(out, "{indent}{ty} __ase_arg{i};");
                     actual.push(format!("__ase_arg{i}"));
                 }
+                Arg::Object(ty) if result.is_empty() && made.as_ref() == Some(ty) => {
+                    actual.push("__ase_made".to_string())
+                }
                 Arg::Object(ty) => actual.push(format!("&__ase_object{}", object(ty))),
+                Arg::PointerTo(ty) if result.is_empty() && made.as_ref() == Some(ty) => {
+                    actual.push("&__ase_made".to_string())
+                }
                 Arg::PointerTo(ty) => actual.push(format!("&__ase_pointer{}", object(ty))),
                 Arg::Function(t) => actual.push(format!("__ase_function{}()", fn_type(t))),
             }
         }
-        let _ = writeln!(out, "{indent}{name}({});", actual.join(", "));
+        let _ = writeln!(out, "{indent}{result}{name}({});", actual.join(", "));
     };
 
     // No comments: the text is parsed after preprocessing.
@@ -218,6 +231,9 @@ pub fn harness(
             let _ = writeln!(out, "static {ty} *__ase_pointer{i} = &__ase_object{i};");
         }
     }
+    if let Some(ty) = &made {
+        let _ = writeln!(out, "static {ty} *__ase_made;");
+    }
     for (i, t) in fn_types.iter().enumerate() {
         write_functions(&mut out, unit, i, t);
     }
@@ -228,14 +244,15 @@ pub fn harness(
             c.function
         );
         let _ = writeln!(out, "  while (__VERIFIER_nondet_bool()) {{");
-        call(&mut out, "    ", &c.function, args);
+        call(&mut out, "    ", &c.function, args, "");
         let _ = writeln!(out, "  }}\n  return 0;\n}}");
     }
     let total: u32 = funcs.iter().map(|c| c.threads).sum();
     let _ = writeln!(out, "int main(void) {{");
     let _ = writeln!(out, "  pthread_t __ase_thread[{}];", total.max(1));
     if let Some((name, args)) = &init {
-        call(&mut out, "  ", name, args);
+        let result = if made.is_some() { "__ase_made = " } else { "" };
+        call(&mut out, "  ", name, args, result);
     }
     let mut k = 0;
     for c in funcs {
@@ -314,6 +331,17 @@ fn arguments(unit: &ParsedUnit, def: &Node<FunctionDefinition>) -> Result<Vec<Ar
         ));
     }
     Ok(out)
+}
+
+/// The type `T` of a function returning `T *` (not `void *`).
+fn constructed_type(unit: &ParsedUnit, def: &Node<FunctionDefinition>) -> Option<String> {
+    let derived = &def.node.declarator.node.derived;
+    let stars = derived
+        .iter()
+        .filter(|d| matches!(d.node, DerivedDeclarator::Pointer(_)))
+        .count();
+    let ty = specifiers(unit, &def.node.specifiers);
+    (stars == 1 && ty != "void").then_some(ty)
 }
 
 /// The type `T` a function casts its parameter `param` to: `(T *)param`

@@ -1,0 +1,40 @@
+// expect: unsafe
+// args: --concurrent counter_add:2 --init counter_new --no-races
+// A counter library whose object is made by its own constructor:
+// `--init counter_new` calls it once, and the pointer it returns is what
+// both threads' calls of counter_add get (not a zero-initialised object).
+// The constructor sets the limit; the check and the add are not under the mutex: two adds pass the limit.
+#include <pthread.h>
+#include <stdlib.h>
+extern void reach_error(void);
+
+struct counter {
+  pthread_mutex_t lock;
+  int value;
+  int limit;
+};
+
+struct counter *counter_new(void) {
+  struct counter *c = malloc(sizeof(struct counter));
+  pthread_mutex_init(&c->lock, 0);
+  c->value = 0;
+  c->limit = 3;
+  return c;
+}
+
+void counter_add(struct counter *c) {
+  if (c->limit != 3) {
+    reach_error();
+  }
+  if (c->value < c->limit) {
+    int v = c->value;
+    pthread_mutex_lock(&c->lock);
+    c->value = v + 1;
+    pthread_mutex_unlock(&c->lock);
+  }
+  pthread_mutex_lock(&c->lock);
+  if (c->value > c->limit) {
+    reach_error();
+  }
+  pthread_mutex_unlock(&c->lock);
+}
