@@ -50,25 +50,21 @@ pub fn run(opts: &Options) -> anyhow::Result<u8> {
         }
         // A database found by itself gives the flags of the files it
         // compiles; the others are checked without.
-        let with_db;
-        let cpp = match &found {
-            Some(db) => {
-                with_db = CppArgs {
-                    compile_commands: Some(db.clone()),
-                    ..opts.cpp.clone()
-                };
-                if with_db.for_file(file).is_ok() {
-                    &with_db
-                } else {
-                    opts.cpp
-                }
-            }
-            None => opts.cpp,
-        };
-        let plan = match cpp.for_file(file) {
-            Ok(resolved) => cfront::hook_plan(file, &resolved),
-            // `ase check` reports the database's error.
-            Err(_) => HookPlan::Check,
+        let found_db = found.as_ref().and_then(|db| {
+            let cpp = CppArgs {
+                compile_commands: Some(db.clone()),
+                ..opts.cpp.clone()
+            };
+            let resolved = cpp.for_file(file).ok()?;
+            Some((cpp, resolved))
+        });
+        let (cpp, plan) = match &found_db {
+            Some((cpp, resolved)) => (cpp, cfront::hook_plan(file, resolved)),
+            None => match opts.cpp.for_file(file) {
+                Ok(resolved) => (opts.cpp, cfront::hook_plan(file, &resolved)),
+                // `ase check` reports the database's error.
+                Err(_) => (opts.cpp, HookPlan::Check),
+            },
         };
         match plan {
             HookPlan::Check => checks.push((file.clone(), check_args(opts, cpp, false))),

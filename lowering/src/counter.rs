@@ -1345,11 +1345,7 @@ fn not_kept(
     assigned: &HashSet<VarId>,
     out: &Program,
 ) -> HashSet<VarId> {
-    let kept: HashSet<VarId> = out
-        .transitions
-        .iter()
-        .flat_map(|tr| tr.assigns.iter().map(|a| a.var))
-        .collect();
+    let kept = crate::deadlock::assigned(out);
     let mut vars: HashSet<VarId> = assigned.difference(&kept).copied().collect();
     vars.extend(l.handle_slots.iter().copied());
     for s in sites {

@@ -72,11 +72,7 @@ impl Shape {
     /// Records [`Shape::guards`] and [`Shape::assigned`] from the
     /// emitted program.
     pub(crate) fn record(&mut self, p: &Program) {
-        self.assigned = p
-            .transitions
-            .iter()
-            .flat_map(|tr| tr.assigns.iter().map(|a| a.var))
-            .collect();
+        self.assigned = assigned(p);
         let starts = (0..p.threads.len())
             .map(ThreadId::new)
             .map(|t| (t, p.thread(t).initial));
@@ -117,6 +113,14 @@ impl Shape {
         }
         vars
     }
+}
+
+/// The variables some step of `p` assigns.
+pub(crate) fn assigned(p: &Program) -> HashSet<VarId> {
+    p.transitions
+        .iter()
+        .flat_map(|tr| tr.assigns.iter().map(|a| a.var))
+        .collect()
 }
 
 /// The transitions of thread `t` leaving `l`: target and guard.

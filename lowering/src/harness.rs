@@ -24,7 +24,7 @@
 use crate::error::LowerError;
 use frontend::lang_c::ast::{
     DeclarationSpecifier, Declarator, DeclaratorKind, DerivedDeclarator, ExternalDeclaration,
-    FunctionDefinition, StorageClassSpecifier, TypeQualifier, TypeSpecifier,
+    FunctionDeclarator, FunctionDefinition, StorageClassSpecifier, TypeQualifier, TypeSpecifier,
 };
 use frontend::lang_c::span::{Node, Span};
 use frontend::ParsedUnit;
@@ -95,13 +95,42 @@ pub fn defines(unit: &ParsedUnit, name: &str) -> bool {
 
 /// The definition of a function of the unit.
 fn definition<'a>(unit: &'a ParsedUnit, name: &str) -> Option<&'a Node<FunctionDefinition>> {
-    unit.unit.0.iter().find_map(|d| match &d.node {
-        ExternalDeclaration::FunctionDefinition(f)
-            if crate::lower::declarator_name(&f.node.declarator.node).as_deref() == Some(name) =>
-        {
-            Some(f)
-        }
+    definitions(unit)
+        .find(|f| crate::lower::declarator_name(&f.node.declarator.node).as_deref() == Some(name))
+}
+
+/// The function definitions of `unit`.
+fn definitions(unit: &ParsedUnit) -> impl Iterator<Item = &Node<FunctionDefinition>> {
+    unit.unit.0.iter().filter_map(|d| match &d.node {
+        ExternalDeclaration::FunctionDefinition(f) => Some(f),
         _ => None,
+    })
+}
+
+/// The function derivation (parameter list) among a declarator's.
+fn function_of(derived: &[Node<DerivedDeclarator>]) -> Option<&Node<FunctionDeclarator>> {
+    derived.iter().find_map(|dd| match &dd.node {
+        DerivedDeclarator::Function(f) => Some(f),
+        _ => None,
+    })
+}
+
+/// How many pointer derivations a declarator has.
+fn pointers(derived: &[Node<DerivedDeclarator>]) -> usize {
+    derived
+        .iter()
+        .filter(|dd| matches!(dd.node, DerivedDeclarator::Pointer(_)))
+        .count()
+}
+
+/// The type of a function declared with specifiers `ret` and derivations
+/// `derived` (its return type's pointers among them), when its parameters
+/// are plain ([`param_types`]).
+fn fn_type(unit: &ParsedUnit, ret: &str, derived: &[Node<DerivedDeclarator>]) -> Option<FnType> {
+    let f = function_of(derived)?;
+    Some(FnType {
+        ret: format!("{ret}{}", " *".repeat(pointers(derived))),
+        params: param_types(unit, &f.node.parameters)?,
     })
 }
 
@@ -275,17 +304,7 @@ pub fn harness(
 /// The arguments a definition's parameters get.
 fn arguments(unit: &ParsedUnit, def: &Node<FunctionDefinition>) -> Result<Vec<Arg>, LowerError> {
     let name = crate::lower::declarator_name(&def.node.declarator.node).unwrap_or_default();
-    let Some(f) = def
-        .node
-        .declarator
-        .node
-        .derived
-        .iter()
-        .find_map(|dd| match &dd.node {
-            DerivedDeclarator::Function(f) => Some(f),
-            _ => None,
-        })
-    else {
+    let Some(f) = function_of(&def.node.declarator.node.derived) else {
         return Ok(Vec::new()); // `f()`
     };
     let mut out = Vec::new();
@@ -335,13 +354,8 @@ fn arguments(unit: &ParsedUnit, def: &Node<FunctionDefinition>) -> Result<Vec<Ar
 
 /// The type `T` of a function returning `T *` (not `void *`).
 fn constructed_type(unit: &ParsedUnit, def: &Node<FunctionDefinition>) -> Option<String> {
-    let derived = &def.node.declarator.node.derived;
-    let stars = derived
-        .iter()
-        .filter(|d| matches!(d.node, DerivedDeclarator::Pointer(_)))
-        .count();
     let ty = specifiers(unit, &def.node.specifiers);
-    (stars == 1 && ty != "void").then_some(ty)
+    (pointers(&def.node.declarator.node.derived) == 1 && ty != "void").then_some(ty)
 }
 
 /// The type `T` a function casts its parameter `param` to: `(T *)param`
@@ -396,28 +410,11 @@ fn fn_pointer(unit: &ParsedUnit, ret: &str, d: &Declarator) -> Option<FnType> {
     let DeclaratorKind::Declarator(inner) = &d.kind.node else {
         return None;
     };
-    let pointer = inner
-        .node
-        .derived
-        .iter()
-        .all(|dd| matches!(dd.node, DerivedDeclarator::Pointer(_)));
-    if !pointer || inner.node.derived.len() != 1 {
+    let inner = &inner.node.derived;
+    if inner.len() != 1 || pointers(inner) != 1 {
         return None;
     }
-    let f = d.derived.iter().find_map(|dd| match &dd.node {
-        DerivedDeclarator::Function(f) => Some(f),
-        _ => None,
-    })?;
-    let ret_stars = d
-        .derived
-        .iter()
-        .filter(|dd| matches!(dd.node, DerivedDeclarator::Pointer(_)))
-        .count();
-    let params = param_types(unit, &f.node.parameters)?;
-    Some(FnType {
-        ret: format!("{ret}{}", " *".repeat(ret_stars)),
-        params,
-    })
+    fn_type(unit, ret, &d.derived)
 }
 
 /// The types of a parameter list as text (`void` alone is no parameter),
@@ -475,31 +472,12 @@ fn write_functions(out: &mut String, unit: &ParsedUnit, i: usize, t: &FnType) {
 
 /// The functions the file defines with type `t`.
 fn functions_of_type(unit: &ParsedUnit, t: &FnType) -> Vec<String> {
-    unit.unit
-        .0
-        .iter()
-        .filter_map(|d| match &d.node {
-            ExternalDeclaration::FunctionDefinition(f) => Some(f),
-            _ => None,
-        })
+    definitions(unit)
         .filter_map(|f| {
             let name = crate::lower::declarator_name(&f.node.declarator.node)?;
-            let dd = &f.node.declarator.node.derived;
-            let func = dd.iter().find_map(|d| match &d.node {
-                DerivedDeclarator::Function(func) => Some(func),
-                _ => None,
-            })?;
-            let stars = dd
-                .iter()
-                .filter(|d| matches!(d.node, DerivedDeclarator::Pointer(_)))
-                .count();
-            let ret = format!(
-                "{}{}",
-                specifiers(unit, &f.node.specifiers),
-                " *".repeat(stars)
-            );
-            let params = param_types(unit, &func.node.parameters)?;
-            (ret == t.ret && params == t.params && name != "main").then_some(name)
+            let ret = specifiers(unit, &f.node.specifiers);
+            let ty = fn_type(unit, &ret, &f.node.declarator.node.derived)?;
+            (ty == *t && name != "main").then_some(name)
         })
         .collect()
 }
