@@ -48,9 +48,16 @@ pub struct CppArgs {
     #[arg(long, value_name = "NAME[:K],...", value_parser = concurrent_list)]
     pub concurrent: Vec<Vec<lowering::harness::Concurrent>>,
     /// With `--concurrent`: call this function once (with the same kind of
-    /// arguments) before the threads start.
-    #[arg(long, value_name = "FUNCTION", requires = "concurrent")]
+    /// arguments, or with the arguments written after its name:
+    /// `'pool_new(2, 8)'`) before the threads start. A function that
+    /// returns a `T *` is the constructor of the object the calls share.
+    #[arg(long, value_name = "FUNCTION[(ARGS)]", requires = "concurrent")]
     pub init: Option<String>,
+    /// With `--concurrent`: call this function once (with the same kind of
+    /// arguments, the object `--init` made included) after every thread
+    /// has been joined: the library's destructor.
+    #[arg(long, value_name = "FUNCTION", requires = "concurrent")]
+    pub fini: Option<String>,
     /// Heap objects per allocation site (`malloc`, `calloc`, `alloca`):
     /// a site that runs more often gives up.
     #[arg(long, value_name = "N", default_value_t = lowering::DEFAULT_HEAP_BUDGET)]
@@ -90,6 +97,11 @@ pub struct CppArgs {
     /// programs are checked for them.
     #[arg(long)]
     pub no_deadlocks: bool,
+    /// Do not check Clang's thread-safety annotations (`guarded_by`,
+    /// `requires_capability`, `acquire_capability`, ...). By default the
+    /// annotations a C program carries are checked on every interleaving.
+    #[arg(long)]
+    pub no_thread_safety: bool,
 }
 
 fn concurrent_list(s: &str) -> Result<Vec<lowering::harness::Concurrent>, String> {
@@ -119,6 +131,7 @@ impl Default for CppArgs {
             no_reduce: false,
             concurrent: Vec::new(),
             init: None,
+            fini: None,
             heap_budget: lowering::DEFAULT_HEAP_BUDGET,
             malloc_may_fail: false,
             no_heap_tails: false,
@@ -128,6 +141,7 @@ impl Default for CppArgs {
             no_memsafety: false,
             overflow: false,
             no_deadlocks: false,
+            no_thread_safety: false,
         }
     }
 }
@@ -213,6 +227,9 @@ impl CppArgs {
         if self.no_deadlocks {
             out.push("--no-deadlocks".into());
         }
+        if self.no_thread_safety {
+            out.push("--no-thread-safety".into());
+        }
         if harness {
             for c in self.concurrent.iter().flatten() {
                 out.extend([
@@ -222,6 +239,9 @@ impl CppArgs {
             }
             if let Some(init) = &self.init {
                 out.extend(["--init".to_string(), init.clone()]);
+            }
+            if let Some(fini) = &self.fini {
+                out.extend(["--fini".to_string(), fini.clone()]);
             }
         }
         out
@@ -243,6 +263,7 @@ impl CppArgs {
             },
             concurrent: self.concurrent.iter().flatten().cloned().collect(),
             init: self.init.clone(),
+            fini: self.fini.clone(),
             lowering: lowering::Options {
                 reduce: !self.no_reduce,
                 heap_budget: self.heap_budget,
@@ -255,6 +276,7 @@ impl CppArgs {
                     memcleanup: false,
                     overflow: self.overflow,
                     deadlocks: !self.races && !self.no_deadlocks,
+                    thread_safety: !self.races && !self.no_thread_safety,
                 },
                 tails: !self.no_heap_tails,
                 handle_arrays: !self.no_handle_arrays,
@@ -312,7 +334,12 @@ pub fn hook_plan(path: &Path, cpp: &CppArgs) -> HookPlan {
         let missing: Vec<&str> = funcs
             .iter()
             .map(|c| c.function.as_str())
-            .chain(cpp.init.as_deref())
+            .chain(
+                cpp.init
+                    .as_deref()
+                    .map(|i| lowering::harness::split_call(i).0),
+            )
+            .chain(cpp.fini.as_deref())
             .filter(|f| !lowering::harness::defines(&unit, f))
             .collect();
         if !missing.is_empty() {

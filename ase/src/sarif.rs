@@ -23,7 +23,7 @@ pub const RULE_DATA_RACE: &str = "data-race";
 pub const RULE_DEADLOCK: &str = "deadlock";
 /// Rules of memory-safety and overflow violations: SV-COMP's names of the
 /// sub-properties, with their descriptions.
-pub const VIOLATION_RULES: [(&str, &str); 5] = [
+pub const VIOLATION_RULES: [(&str, &str); 6] = [
     (
         "valid-deref",
         "A null, dangling or out-of-bounds pointer is dereferenced",
@@ -43,6 +43,10 @@ pub const VIOLATION_RULES: [(&str, &str); 5] = [
     (
         "no-overflow",
         "A signed integer operation overflows, or a shift is out of range",
+    ),
+    (
+        "thread-safety",
+        "A guarded variable is accessed without its capability, or a call breaks a function's thread-safety annotation",
     ),
 ];
 /// Rule of verdicts `ase` could not reach.

@@ -55,7 +55,7 @@ fn expectation(file: &str) -> String {
 
 /// The program's options from its `// args:` line: `--no-races` for a
 /// program about assertions, `--races` for one about data races,
-/// `--no-memsafety`, `--no-deadlocks`, `--overflow`, `--concurrent push:2,pop` and `--init
+/// `--no-memsafety`, `--no-deadlocks`, `--no-thread-safety`, `--overflow`, `--concurrent push:2,pop` and `--init
 /// reset` for a library; `--property NAME` is [`program_property`].
 fn program_input(file: &str) -> CInput {
     let mut input = CInput::default();
@@ -68,8 +68,10 @@ fn program_input(file: &str) -> CInput {
                 input.lowering.checks.assertions = false;
                 input.lowering.checks.memsafety = false;
                 input.lowering.checks.deadlocks = false;
+                input.lowering.checks.thread_safety = false;
             }
             "--no-races" => input.lowering.checks.races = false,
+            "--no-thread-safety" => input.lowering.checks.thread_safety = false,
             "--no-deadlocks" => input.lowering.checks.deadlocks = false,
             "--no-memsafety" => input.lowering.checks.memsafety = false,
             "--overflow" => input.lowering.checks.overflow = true,
@@ -80,6 +82,7 @@ fn program_input(file: &str) -> CInput {
                 .concurrent
                 .extend(lowering::harness::Concurrent::parse_list(value()).expect("--concurrent")),
             "--init" => input.init = Some(value().to_string()),
+            "--fini" => input.fini = Some(value().to_string()),
             other => panic!("{file}: option `{other}` of `// args:` is not known to the test"),
         }
     }

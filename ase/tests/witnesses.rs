@@ -368,6 +368,7 @@ fn violation_witnesses_of_unsafe_programs_replay() {
                 assertions: !races,
                 races,
                 memsafety: !races && !args.contains(&"--no-memsafety"),
+                thread_safety: !races && !args.contains(&"--no-thread-safety"),
                 ..lowering::Checks::ASSERTIONS
             },
         };

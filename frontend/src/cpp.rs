@@ -201,6 +201,9 @@ pub(crate) fn preprocess(path: &Path, opts: &Options) -> Result<Preprocessed, Fr
     let mut args: Vec<OsString> = flags.iter().map(OsString::from).collect();
     args.extend(base.iter().map(OsString::from));
     args.extend(["-E", "-x", "c"].map(OsString::from));
+    // Programs can tell `ase` apart (`#if defined(__clang__) ||
+    // defined(__ASE__)` turns thread-safety annotations on for it).
+    args.push(OsString::from("-D__ASE__=1"));
     for dir in &opts.include_dirs {
         let mut a = OsString::from("-I");
         a.push(dir);

@@ -41,7 +41,8 @@
 //! | `$` in identifiers (`a$flush_delayed`) | each `$` → one identifier character chosen so that no renamed name collides ([`Renames`]) | same |
 //! | `__thread` | `_Thread_local` (so the AST says [`ThreadLocal`](lang_c::ast::StorageClassSpecifier::ThreadLocal)) | +5, in the [`SourceMap`]'s edit map |
 //! | `__const__` (as a qualifier) | `const` and spaces | same |
-//! | `__attribute__((…))` standing alone before `;` (statement attributes such as `fallthrough`, label attributes, the trailing attribute of `struct __attribute__((a)) S {…} __attribute__((b));`) and right after `enum` | blanked | same |
+//! | `__attribute__((…))` standing alone before `;` (statement attributes such as `fallthrough`, label attributes, the trailing attribute of `struct __attribute__((a)) S {…} __attribute__((b));`), right after `enum`, `struct` or `union` | blanked | same |
+//! | `__attribute__((…))` between a function definition's `)` and its body (Clang's place for thread-safety annotations) | blanked there, and a declaration of the function with it appended to the text | same, plus the declaration after the last line |
 //! | `__label__ a, b;` (local label declarations) | blanked | same |
 //! | `__CPROVER_thread_local` (CBMC) | `_Thread_local` | -9, in the edit map |
 //! | `__auto_type x = e` (what GCC's `<stdatomic.h>` macros expand to) | `__typeof__(e) x = e`, the initializer's tokens copied on one line | longer, in the edit map |

@@ -63,6 +63,10 @@ pub enum RewriteKind {
     DroppedAttribute,
     /// A `__label__` declaration was blanked out.
     DroppedLocalLabels,
+    /// An `__attribute__((…))` between a function definition's declarator
+    /// and its body (Clang accepts it there, lang-c and GCC do not) was
+    /// moved to a declaration of the function appended to the text.
+    MovedAttribute,
     /// `__auto_type x = e` became `__typeof__(e) x = e` (what GCC's
     /// `<stdatomic.h>` macros expand to).
     AutoType,
@@ -77,6 +81,9 @@ impl fmt::Display for RewriteKind {
             RewriteKind::ConstKeyword => "`__const__` read as `const`",
             RewriteKind::DroppedAttribute => "attribute ignored",
             RewriteKind::DroppedLocalLabels => "local label declaration ignored",
+            RewriteKind::MovedAttribute => {
+                "attribute of a function definition read as one of its declaration"
+            }
             RewriteKind::AutoType => "`__auto_type` read as `__typeof__` of the initializer",
             RewriteKind::CproverThreadLocal => "`__CPROVER_thread_local` read as `_Thread_local`",
         })
@@ -232,6 +239,8 @@ pub(crate) fn rewrite(pre: &str) -> Result<Rewritten, Refusal> {
     };
 
     // Attribute groups: `__attribute__((…))` sequences, and which ones to blank.
+    let depth = brace_depths(pre, &toks);
+    let mut moved: Vec<String> = Vec::new();
     let mut in_attr = vec![false; toks.len()];
     let mut blank = vec![None::<RewriteKind>; toks.len()];
     let is_attr = |i: usize| matches!(text(i), Some("__attribute__" | "__attribute"));
@@ -261,9 +270,37 @@ pub(crate) fn rewrite(pre: &str) -> Result<Rewritten, Refusal> {
         let prev = first.checked_sub(1).and_then(text);
         let next = text(last + 1);
         let standalone = matches!(prev, None | Some(";" | "{" | "}" | ":")) && next == Some(";");
-        if standalone || prev == Some("enum") {
+        // `struct __attribute__((a)) S {…}`: lang-c fails on it in a
+        // typedef, or without a tag, and loses the fields otherwise (the
+        // lowering models no attribute of a struct type).
+        let tagged = matches!(prev, Some("struct" | "union"));
+        if standalone || prev == Some("enum") || tagged {
             for b in &mut blank[first..=last] {
                 *b = Some(RewriteKind::DroppedAttribute);
+            }
+        } else if prev == Some(")") && next == Some("{") && depth[first] == 0 {
+            // `void f(void) __attribute__((a)) {`: the definition keeps its
+            // place; `void f(void) __attribute__((a));` follows the text.
+            let start = (0..first)
+                .rev()
+                .find(|&j| {
+                    (text(j) == Some(";") && depth[j] == 0)
+                        || (text(j) == Some("}") && depth[j] == 1)
+                })
+                .map_or(0, |j| j + 1);
+            // The declaration's text on one line, without line markers
+            // (lang-c reads `__attribute__((` as one token: no respacing).
+            let decl: Vec<&str> = pre[toks[start].start..toks[last].end]
+                .lines()
+                .filter(|l| !l.trim_start().starts_with('#'))
+                .collect();
+            let decl = decl.join(" ");
+            match marker.filter(|_| decl.contains('$')) {
+                Some(m) => moved.push(format!("{};", mangle(&decl, m))),
+                None => moved.push(format!("{decl};")),
+            }
+            for b in &mut blank[first..=last] {
+                *b = Some(RewriteKind::MovedAttribute);
             }
         }
         i = last + 1;
@@ -345,6 +382,11 @@ pub(crate) fn rewrite(pre: &str) -> Result<Rewritten, Refusal> {
         i += 1;
     }
 
+    if !moved.is_empty() {
+        let end = pre.len();
+        edits.push((end, end, format!("\n{}\n", moved.join("\n")), None));
+    }
+
     // Apply them.
     let mut out = String::with_capacity(pre.len() + 16);
     let mut map_edits = Vec::new();
@@ -378,6 +420,22 @@ pub(crate) fn rewrite(pre: &str) -> Result<Rewritten, Refusal> {
         renames,
         rewrites,
     })
+}
+
+/// Per token, the number of braces open before it.
+fn brace_depths(src: &str, toks: &[Tok]) -> Vec<usize> {
+    let mut depth = 0usize;
+    toks.iter()
+        .map(|t| {
+            let here = depth;
+            match t.text(src) {
+                "{" => depth += 1,
+                "}" => depth = depth.saturating_sub(1),
+                _ => {}
+            }
+            here
+        })
+        .collect()
 }
 
 /// The initializer of `__auto_type x = e;` (the `__auto_type` token at
@@ -539,6 +597,36 @@ mod tests {
     }
 
     #[test]
+    fn attributes_of_definitions_move_to_a_declaration() {
+        let src =
+            "int g;\nstatic void f(int *m) __attribute__((acquire_capability(m))) { g = *m; }\n\
+                   typedef struct __attribute__((capability(\"mutex\"))) { int x; } mu_t;\n\
+                   typedef struct __attribute__((capability(\"mutex\"))) m { int x; } m_t;\n";
+        let r = rewrite(src).unwrap();
+        assert!(
+            r.text.starts_with("int g;\nstatic void f(int *m)"),
+            "{}",
+            r.text
+        );
+        assert!(
+            r.text
+                .ends_with("\nstatic void f(int *m) __attribute__((acquire_capability(m)));\n"),
+            "{}",
+            r.text
+        );
+        assert_eq!(r.text.matches("__attribute__").count(), 1, "{}", r.text);
+        let kinds: Vec<_> = r.rewrites.iter().map(|w| w.kind).collect();
+        assert_eq!(
+            kinds,
+            [
+                RewriteKind::MovedAttribute,
+                RewriteKind::DroppedAttribute,
+                RewriteKind::DroppedAttribute
+            ]
+        );
+    }
+
+    #[test]
     fn standalone_attributes_blanked() {
         let src = "struct __attribute__((packed)) S { int a; } __attribute__((aligned(8)));\n\
                    void f(int x) { switch (x) { case 1: x++; __attribute__((fallthrough)); case 2: L: __attribute__((unused)); } }\n\
@@ -546,15 +634,14 @@ mod tests {
                    void g(void) __attribute__((noreturn));";
         let r = rewrite(src).unwrap();
         assert_eq!(r.text.len(), src.len());
-        assert_eq!(r.text.matches("__attribute__").count(), 2, "{}", r.text);
+        assert_eq!(r.text.matches("__attribute__").count(), 1, "{}", r.text);
         assert!(r.text.contains("__attribute__((noreturn))"));
-        assert!(r.text.contains("__attribute__((packed)) S"));
         assert_eq!(
             r.rewrites
                 .iter()
                 .filter(|w| w.kind == RewriteKind::DroppedAttribute)
                 .count(),
-            4
+            5
         );
     }
 

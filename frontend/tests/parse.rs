@@ -110,7 +110,7 @@ fn gnu_extensions_parse() {
         .iter()
         .filter(|r| r.kind == RewriteKind::DroppedAttribute)
         .count();
-    assert_eq!(dropped, 4, "{:?}", p.rewrites);
+    assert_eq!(dropped, 5, "{:?}", p.rewrites);
     assert!(p
         .rewrites
         .iter()

@@ -147,6 +147,7 @@ fn prepare(l: &mut Lowerer<'_>) -> Result<Option<engine::ir::VarId>> {
     let flag =
         uses_atomic.then(|| l.var("__atomic".into(), Some(0), crate::term::Range::new(0, 1)));
     l.atomic_flag = flag;
+    l.instrument_capabilities();
     // Atomic sections, then which variables more than one thread touches.
     for t in &mut l.threads {
         if let Some(f) = flag {
@@ -518,17 +519,27 @@ fn blocks(l: &Lowerer<'_>) -> Vec<(String, engine::ir::VarId, Cond)> {
     if !l.checks.memcleanup {
         return Vec::new();
     }
-    let heap = l.heap.values().map(|&alive| {
-        let name = l.vars[alive.index()].name.trim_end_matches(".alive");
+    let heap = l.heap.iter().map(|(o, &alive)| {
+        let name = match l.blocks.get(o) {
+            Some(b) => b.clone(),
+            None => format!(
+                "the heap block `{}`",
+                l.vars[alive.index()].name.trim_end_matches(".alive")
+            ),
+        };
         let allocated = cmp(CmpOp::Eq, Term::Var(alive), Term::Const(1));
-        (name.to_string(), alive, allocated)
+        (name, alive, allocated)
     });
     let mut buffers: Vec<_> = l.buffer_lengths.iter().collect();
     buffers.sort();
     let buffers = buffers.into_iter().map(|(name, &o)| {
         let len = l.objects[o].cells[0];
         let allocated = cmp(CmpOp::Ge, Term::Var(len), Term::Const(1));
-        (format!("*{}", l.unit.display_name(name)), len, allocated)
+        (
+            format!("the buffer `*{}`", l.unit.display_name(name)),
+            len,
+            allocated,
+        )
     });
     heap.chain(buffers).collect()
 }
@@ -546,7 +557,7 @@ fn at_exit(l: &Lowerer<'_>, exited: &Cond) -> Vec<crate::AtExit> {
         .map(|(name, _, allocated)| crate::AtExit {
             violated: crate::Violated {
                 violation: crate::Violation::MemCleanup,
-                reason: format!("the heap block `{name}` is still allocated when the program ends"),
+                reason: format!("{name} is still allocated when the program ends"),
             },
             condition: and(exited.clone(), allocated),
         })

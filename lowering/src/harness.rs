@@ -19,7 +19,10 @@
 //! with the same parameter and return types, or a harness function of that
 //! type that does nothing (and returns 0). An initialisation function
 //! (`--init`) that returns a `T *` is a constructor: the pointer it returns
-//! is what the calls get for their `T *` parameters.
+//! is what the calls get for their `T *` parameters. `--init` may give the
+//! call's arguments as C text (`pool_new(2, 8)`): they are used as written. A finalisation
+//! function (`--fini`, a destructor) is called once after every thread
+//! has been joined, with the same arguments.
 
 use crate::error::LowerError;
 use frontend::lang_c::ast::{
@@ -157,12 +160,13 @@ struct FnType {
     params: Vec<String>,
 }
 
-/// The harness of `funcs` (and the initialisation call `init`) for the
-/// functions defined in `unit`.
+/// The harness of `funcs` (with the initialisation call `init` first and
+/// the finalisation call `fini` last) for the functions defined in `unit`.
 pub fn harness(
     unit: &ParsedUnit,
     funcs: &[Concurrent],
     init: Option<&str>,
+    fini: Option<&str>,
 ) -> Result<String, LowerError> {
     let find = |name: &str| definition(unit, name);
     if let Some(main) = find("main") {
@@ -194,7 +198,11 @@ pub fn harness(
     for c in funcs {
         calls.push((c, signature(&c.function)?));
     }
-    let init = match init {
+    let (init, init_args) = match init.map(split_call) {
+        Some((name, literal)) => (Some((name, signature(name)?)), literal),
+        None => (None, None),
+    };
+    let fini = match fini {
         Some(name) => Some((name, signature(name)?)),
         None => None,
     };
@@ -206,7 +214,7 @@ pub fn harness(
     let all_args = calls
         .iter()
         .map(|(_, a)| a)
-        .chain(init.iter().map(|(_, a)| a));
+        .chain(init.iter().chain(&fini).map(|(_, a)| a));
     for args in all_args {
         for a in args {
             if let Arg::Function(t) = a {
@@ -251,7 +259,7 @@ pub fn harness(
         let mut args = calls
             .iter()
             .map(|(_, a)| a)
-            .chain(init.iter().map(|(_, a)| a));
+            .chain(init.iter().chain(&fini).map(|(_, a)| a));
         args.any(|a| a.iter().any(|a| matches!(a, Arg::PointerTo(t) if t == ty)))
     };
     for (i, ty) in objects.iter().enumerate() {
@@ -281,7 +289,12 @@ pub fn harness(
     let _ = writeln!(out, "  pthread_t __ase_thread[{}];", total.max(1));
     if let Some((name, args)) = &init {
         let result = if made.is_some() { "__ase_made = " } else { "" };
-        call(&mut out, "  ", name, args, result);
+        match init_args {
+            Some(literal) => {
+                let _ = writeln!(out, "  {result}{name}({literal});");
+            }
+            None => call(&mut out, "  ", name, args, result),
+        }
     }
     let mut k = 0;
     for c in funcs {
@@ -297,8 +310,21 @@ pub fn harness(
     for i in 0..k {
         let _ = writeln!(out, "  pthread_join(__ase_thread[{i}], 0);");
     }
+    if let Some((name, args)) = &fini {
+        call(&mut out, "  ", name, args, "");
+    }
     let _ = writeln!(out, "  return 0;\n}}");
     Ok(out)
+}
+
+/// `NAME(ARGS)` as the name and the arguments' text; `NAME` alone as the
+/// name.
+pub fn split_call(spec: &str) -> (&str, Option<&str>) {
+    let spec = spec.trim();
+    match spec.split_once('(') {
+        Some((name, rest)) if rest.ends_with(')') => (name.trim(), Some(&rest[..rest.len() - 1])),
+        _ => (spec, None),
+    }
 }
 
 /// The arguments a definition's parameters get.

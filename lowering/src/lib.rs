@@ -19,6 +19,7 @@
 
 #![warn(missing_docs)]
 
+mod annotations;
 mod cfg;
 pub mod counter;
 pub mod deadlock;
@@ -338,6 +339,10 @@ pub struct Checks {
     /// Deadlocks: a state in which every unfinished thread waits in a
     /// blocking call that cannot complete (SOUNDNESS.md, "Deadlocks").
     pub deadlocks: bool,
+    /// Clang's thread-safety annotations ([`Violation::ThreadSafety`];
+    /// SOUNDNESS.md, "Thread-safety annotations"). Unchecked, they are
+    /// ignored.
+    pub thread_safety: bool,
 }
 
 impl Checks {
@@ -349,6 +354,7 @@ impl Checks {
         memcleanup: false,
         overflow: false,
         deadlocks: false,
+        thread_safety: false,
     };
 
     /// Deadlocks only (as `ase check` checks them, apart from the other
@@ -366,6 +372,7 @@ impl Checks {
             Violation::Deref | Violation::Free | Violation::MemTrack => self.memsafety,
             Violation::MemCleanup => self.memcleanup,
             Violation::Overflow => self.overflow,
+            Violation::ThreadSafety => self.thread_safety,
         }
     }
 }
@@ -392,6 +399,9 @@ pub enum Violation {
     MemCleanup,
     /// A signed integer overflow or a shift out of range.
     Overflow,
+    /// An access to a guarded variable without its capability, or a call
+    /// that breaks a function's thread-safety annotation.
+    ThreadSafety,
 }
 
 impl Violation {
@@ -403,6 +413,7 @@ impl Violation {
             Violation::MemTrack => "valid-memtrack",
             Violation::MemCleanup => "valid-memcleanup",
             Violation::Overflow => "no-overflow",
+            Violation::ThreadSafety => "thread-safety",
         }
     }
 }

@@ -135,7 +135,7 @@ pub(crate) fn access_guard(guard: &Cond, a: &Access) -> Cond {
 /// The accesses of one step to cells `relevant` accepts: a cell written is
 /// a write, a cell only read a read (by the guard, a right-hand side, or a
 /// read the lowering recorded).
-fn step_accesses(
+pub(crate) fn step_accesses(
     e: &crate::cfg::Edge,
     atomic_step: bool,
     relevant: &dyn Fn(VarId) -> bool,

@@ -135,6 +135,9 @@ pub struct StructDef {
     pub fields: Vec<(String, CType, u64)>,
     /// Cells of the whole struct.
     pub cells: u64,
+    /// The guarded fields (`guarded_by`, `pt_guarded_by`): field index and
+    /// guard ([`crate::annotations`]).
+    pub(crate) guards: Vec<(usize, crate::annotations::Guard)>,
     /// Whether the definition was seen.
     pub complete: bool,
     /// Whether a member is `_Atomic` (not modelled).
@@ -161,6 +164,8 @@ pub struct Types {
     /// While an array of thread handles is declared (`lower::handles`):
     /// no cap on its length (it has no cells).
     pub uncapped: bool,
+    /// Whether some struct field is guarded ([`StructDef::guards`]).
+    pub guarded_fields: bool,
 }
 
 /// Limits the flattening of huge arrays into cells.
@@ -181,6 +186,7 @@ impl Types {
             atomic_typedefs: HashSet::new(),
             vla_sizes: None,
             uncapped: false,
+            guarded_fields: false,
             model,
         }
     }
@@ -375,6 +381,7 @@ impl Types {
             return Ok(CType::Opaque("union"));
         }
         let mut fields = Vec::new();
+        let mut guards = Vec::new();
         let mut offset = 0u64;
         let mut has_atomic = false;
         for d in decls {
@@ -417,6 +424,10 @@ impl Types {
                 let (name, ty) = self.declarator(base.clone(), &decl.node)?;
                 let Some(name) = name else { continue };
                 let n = self.cells(&ty);
+                let exts = crate::annotations::field_extensions(&f.node.specifiers, &decl.node);
+                for g in crate::annotations::guards(exts) {
+                    guards.push((fields.len(), g));
+                }
                 fields.push((name, ty, offset));
                 offset = offset.saturating_add(n);
             }
@@ -426,6 +437,8 @@ impl Types {
         }
         let def = &mut self.structs[idx];
         def.fields = fields;
+        self.guarded_fields |= !guards.is_empty();
+        def.guards = guards;
         def.cells = offset.max(1);
         def.complete = true;
         def.atomic_members = has_atomic;

@@ -16,6 +16,9 @@ pub struct CInput {
     pub concurrent: Vec<Concurrent>,
     /// With `concurrent`: the function called once before the threads.
     pub init: Option<String>,
+    /// With `concurrent`: the function called once after every thread is
+    /// joined (a destructor).
+    pub fini: Option<String>,
     /// The lowering's options (reduction, heap, what the error condition
     /// holds).
     pub lowering: lowering::Options,
@@ -30,11 +33,13 @@ impl Default for CInput {
             frontend: frontend::Options::default(),
             concurrent: Vec::new(),
             init: None,
+            fini: None,
             lowering: lowering::Options {
                 checks: lowering::Checks {
                     races: true,
                     memsafety: true,
                     deadlocks: true,
+                    thread_safety: true,
                     ..lowering::Checks::ASSERTIONS
                 },
                 ..lowering::Options::default()
@@ -98,6 +103,7 @@ impl CInput {
         CInput {
             concurrent: Vec::new(),
             init: None,
+            fini: None,
             ..self.clone()
         }
     }
@@ -123,12 +129,17 @@ fn harness_of(unit: &ParsedUnit, input: &CInput) -> Result<Option<String>, LoadE
     if input.concurrent.is_empty() {
         return Ok(None);
     }
-    lowering::harness::harness(unit, &input.concurrent, input.init.as_deref())
-        .map(Some)
-        .map_err(|error| LoadError::Lower {
-            unit: Box::new(unit.clone()),
-            error,
-        })
+    lowering::harness::harness(
+        unit,
+        &input.concurrent,
+        input.init.as_deref(),
+        input.fini.as_deref(),
+    )
+    .map(Some)
+    .map_err(|error| LoadError::Lower {
+        unit: Box::new(unit.clone()),
+        error,
+    })
 }
 
 /// The harness `--concurrent` appends to a file (`None` without it).

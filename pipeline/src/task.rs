@@ -141,6 +141,7 @@ pub fn check_only(property: &Property, input: &mut CInput) {
         Property::ValidMemcleanup => checks.memcleanup = true,
         Property::NoOverflow => checks.overflow = true,
         Property::NoDeadlock => checks.deadlocks = true,
+        Property::ThreadSafety => checks.thread_safety = true,
     }
     input.lowering.checks = checks;
 }

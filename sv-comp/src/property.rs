@@ -19,6 +19,8 @@
 //!
 //! - `no-deadlock` (`ase`'s own): no reachable deadlock,
 //!   `CHECK( init(main()), LTL(G ! deadlock) )`.
+//! - `thread-safety` (`ase`'s own): Clang's thread-safety annotations hold,
+//!   `CHECK( init(main()), LTL(G ! thread-safety) )`.
 //!
 //! All are read whitespace-insensitively. Every other property is reported
 //! as unsupported, so the caller answers `unknown` with the reason.
@@ -30,13 +32,14 @@ use std::path::Path;
 pub const ERROR_FUNCTIONS: [&str; 2] = ["reach_error", "__VERIFIER_error"];
 
 /// SV-COMP's names of the properties `ase` checks ([`Property::name`]).
-pub const NAMES: [&str; 6] = [
+pub const NAMES: [&str; 7] = [
     "unreach-call",
     "no-data-race",
     "valid-memsafety",
     "valid-memcleanup",
     "no-overflow",
     "no-deadlock",
+    "thread-safety",
 ];
 
 /// A property `ase` can check.
@@ -59,6 +62,12 @@ pub enum Property {
     /// `no-deadlock`, with the formula `CHECK( init(main()), LTL(G !
     /// deadlock) )`).
     NoDeadlock,
+    /// Every access to a variable a capability guards, and every call of a
+    /// function that requires, excludes, acquires or releases one, keeps
+    /// Clang's thread-safety annotations (`ase`'s own, named
+    /// `thread-safety`, with the formula `CHECK( init(main()), LTL(G !
+    /// thread-safety) )`).
+    ThreadSafety,
 }
 
 impl Property {
@@ -71,6 +80,7 @@ impl Property {
             Property::ValidMemcleanup => "valid-memcleanup",
             Property::NoOverflow => "no-overflow",
             Property::NoDeadlock => "no-deadlock",
+            Property::ThreadSafety => "thread-safety",
         }
     }
 
@@ -86,6 +96,7 @@ impl Property {
             "valid-memcleanup" => Property::ValidMemcleanup,
             "no-overflow" => Property::NoOverflow,
             "no-deadlock" => Property::NoDeadlock,
+            "thread-safety" => Property::ThreadSafety,
             _ => return None,
         })
     }
@@ -107,7 +118,7 @@ pub enum PropertyError {
     /// overflows, ...), or text that is not a property.
     #[error(
         "unsupported property {name} (`{text}`): ase checks unreach-call, no-data-race, \
-         valid-memsafety, valid-memcleanup, no-overflow and no-deadlock"
+         valid-memsafety, valid-memcleanup, no-overflow, no-deadlock and thread-safety"
     )]
     Unsupported {
         /// The property's name: SV-COMP's for the well-known formulas, else
@@ -128,8 +139,12 @@ pub fn parse(text: &str, file_name: &str) -> Result<Property, PropertyError> {
         .chars()
         .filter(|c| !c.is_whitespace())
         .collect();
-    const FORMULAS: [(&str, Property); 5] = [
+    const FORMULAS: [(&str, Property); 6] = [
         ("CHECK(init(main()),LTL(G!data-race))", Property::NoDataRace),
+        (
+            "CHECK(init(main()),LTL(G!thread-safety))",
+            Property::ThreadSafety,
+        ),
         ("CHECK(init(main()),LTL(G!deadlock))", Property::NoDeadlock),
         ("CHECK(init(main()),LTL(G!overflow))", Property::NoOverflow),
         (

@@ -57,6 +57,7 @@ pub const NO_DEADLOCK: &str = "CHECK( init(main()), LTL(G ! deadlock) )";
 pub fn violation_formula(v: lowering::Violation) -> String {
     let f = match v {
         lowering::Violation::Overflow => "! overflow",
+        lowering::Violation::ThreadSafety => "! thread-safety",
         other => other.name(),
     };
     format!("CHECK( init(main()), LTL(G {f}) )")
@@ -90,7 +91,7 @@ pub fn specification(lowered: &lowering::Lowered, trace: Option<&source::SourceT
         lines.push(NO_DEADLOCK.to_string());
     }
     use lowering::Violation::*;
-    for v in [Free, Deref, MemTrack, MemCleanup, Overflow] {
+    for v in [Free, Deref, MemTrack, MemCleanup, Overflow, ThreadSafety] {
         if checks.covers(v) && !(v == MemTrack && lowered.allocates) {
             lines.push(violation_formula(v));
         }

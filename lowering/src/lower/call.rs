@@ -907,6 +907,7 @@ impl Lowerer<'_> {
             labels: std::collections::HashMap::new(),
             scopes: vec![scope],
         });
+        let contracts = self.enter_contracts(name, span);
         self.stmt(&def.node.statement)?;
         self.goto(exit);
         self.t.frames.pop();
@@ -914,6 +915,8 @@ impl Lowerer<'_> {
         self.t.cases = saved_cases;
         self.t.split = saved_split;
         self.t.cur = Some(exit);
+        let result = ret.map(|o| Term::Var(self.objects[o].cells[0]));
+        self.leave_contracts(name, contracts, result, span);
         if atomic {
             self.atomic_edge(EdgeKind::AtomicEnd, span);
         }

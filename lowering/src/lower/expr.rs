@@ -8,6 +8,7 @@ use frontend::lang_c::ast::{
 };
 use frontend::lang_c::span::{Node, Span};
 
+use super::capabilities::PlaceUse;
 use super::{Binding, Lowerer, ObjId, Ub};
 use crate::error::{LowerError, Result};
 use crate::term::{add, and, any, cmp, mul, neg, nl, not, range_of, sub, within, Range};
@@ -878,6 +879,9 @@ impl Lowerer<'_> {
     /// The place an lvalue expression designates.
     pub(crate) fn place(&mut self, e: &Node<Expression>) -> Result<Place> {
         let span = e.span;
+        // How the place is used, for the thread-safety check: by this
+        // place and the places it is part of, not by its operands.
+        let how = std::mem::take(&mut self.caps.place_use);
         match &e.node {
             Expression::Identifier(id) => match self.lookup(&id.node.name)? {
                 Some(Binding::Obj(o)) => Ok(self.whole(o)),
@@ -891,8 +895,12 @@ impl Lowerer<'_> {
             },
             Expression::Member(m) => {
                 let base = match m.node.operator.node {
-                    MemberOperator::Direct => self.place(&m.node.expression)?,
+                    MemberOperator::Direct => {
+                        self.caps.place_use = how;
+                        self.place(&m.node.expression)?
+                    }
                     MemberOperator::Indirect => {
+                        self.check_pointee(&m.node.expression, how, span);
                         let v = self.eval(&m.node.expression)?;
                         let pointee = match &v.ty {
                             CType::Ptr(t) => (**t).clone(),
@@ -943,7 +951,15 @@ impl Lowerer<'_> {
                     }
                     _ => false,
                 };
+                let array = self.checking_capabilities()
+                    && matches!(self.static_type(&b.node.lhs), Ok(CType::Array(..)));
+                if !array {
+                    self.check_pointee(&b.node.lhs, how, span);
+                }
                 let base = if is_place_expr(&b.node.lhs) && !constant {
+                    if array {
+                        self.caps.place_use = how;
+                    }
                     Some(self.place(&b.node.lhs)?)
                 } else {
                     None
@@ -1024,6 +1040,7 @@ impl Lowerer<'_> {
                 }
             }
             Expression::UnaryOperator(u) if u.node.operator.node == U::Indirection => {
+                self.check_pointee(&u.node.operand, how, span);
                 let v = self.eval(&u.node.operand)?;
                 self.deref_val(v, span)
             }
@@ -1241,12 +1258,14 @@ impl Lowerer<'_> {
             None => self.within_length(out, c, o, off),
             Some(live) => {
                 self.within_length(out, and(c.clone(), live.clone()), o, off);
+                let what = "access to heap memory that is freed or not allocated";
+                let reason = match self.blocks.get(&o) {
+                    Some(block) => format!("{what}: {block}"),
+                    None => what.to_string(),
+                };
                 out.push((
                     and(c, not(live)),
-                    Target::Ub(Ub::violates(
-                        Violation::Deref,
-                        "access to heap memory that is freed or not allocated",
-                    )),
+                    Target::Ub(Ub::violates(Violation::Deref, reason)),
                 ));
             }
         }
@@ -1277,11 +1296,13 @@ impl Lowerer<'_> {
                         return self.binary(B::Plus, base, index, span);
                     }
                 }
+                self.caps.place_use = PlaceUse::Address;
                 let p = self.place(operand)?;
                 let ty = CType::Ptr(Box::new(p.ty.clone()));
                 Ok(self.address(p, ty))
             }
             U::Indirection => {
+                self.check_pointee(operand, PlaceUse::Read, span);
                 let v = self.eval(operand)?;
                 let p = self.deref_val(v, span)?;
                 self.read(p, span)
@@ -1335,6 +1356,7 @@ impl Lowerer<'_> {
         span: Span,
         want: bool,
     ) -> Result<Option<Val>> {
+        self.caps.place_use = PlaceUse::Write;
         let p = self.place(operand)?;
         if self.atomic_place(&p, span)? {
             return self.atomic_inc_dec(op, p, span);
@@ -1368,6 +1390,7 @@ impl Lowerer<'_> {
         if op == B::Assign && !want && self.buffer_assign(lhs, rhs, span)? {
             return Ok(None);
         }
+        self.caps.place_use = PlaceUse::Write;
         let p = self.place(lhs)?;
         let v = match op {
             B::Assign => {

@@ -31,6 +31,7 @@ struct Mark {
     loops: usize,
     evaluated_when: usize,
     split: bool,
+    cap_sites: usize,
 }
 
 /// Whether control may enter a statement past its start: it holds a
@@ -72,6 +73,7 @@ impl Lowerer<'_> {
             loops: self.t.loops,
             evaluated_when: self.t.evaluated_when.len(),
             split: self.t.split,
+            cap_sites: self.cap_sites(),
         }
     }
 
@@ -86,6 +88,7 @@ impl Lowerer<'_> {
         self.t.loops = m.loops;
         self.t.evaluated_when.truncate(m.evaluated_when);
         self.t.split = m.split;
+        self.truncate_cap_sites(m.cap_sites);
         self.flush();
         self.t.cur = m.cur;
     }

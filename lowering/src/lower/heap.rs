@@ -240,6 +240,24 @@ impl Lowerer<'_> {
         };
         self.sites_met += 1;
         self.alloc_calls.insert(span.start, objs.clone());
+        let at = match self.unit.origins.locate(span.start) {
+            // The file's name alone, as users say it (`pool.c:87`).
+            Some(l) => {
+                let file = l.file.file_name().map_or(l.file.as_os_str(), |f| f);
+                format!(" at {}:{}", file.to_string_lossy(), l.line)
+            }
+            None => String::new(),
+        };
+        for (i, &o) in objs.iter().enumerate() {
+            let nth = if objs.len() > 1 {
+                format!(" (block {})", i + 1)
+            } else {
+                String::new()
+            };
+            self.blocks
+                .entry(o)
+                .or_insert_with(|| format!("the block `{func}`'d{at}{nth}"));
+        }
         let count = self.var(
             format!("{site}.count"),
             Some(0),

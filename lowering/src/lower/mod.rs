@@ -11,6 +11,7 @@
 mod atomics;
 mod buffers;
 mod call;
+mod capabilities;
 mod condvar;
 mod conventions;
 mod expr;
@@ -28,6 +29,7 @@ pub use tails::TAIL_ERROR;
 pub(crate) use ub::Ub;
 
 use std::collections::{HashMap, HashSet, VecDeque};
+use std::fmt::Write as _;
 
 use engine::ir::{Cond, Term, VarId};
 use frontend::lang_c::ast::{
@@ -257,6 +259,10 @@ pub struct Lowerer<'a> {
     /// after the variable that first held them ([`Lowerer::name_heap`]).
     pub(crate) alloc_calls: HashMap<usize, Vec<ObjId>>,
     pub(crate) named_sites: HashSet<ObjId>,
+    /// Per heap object, the block for users: the allocation call and its
+    /// line, and the lvalue that first held it ("the block `malloc`'d at
+    /// pool.c:12, `pool`").
+    pub(crate) blocks: HashMap<ObjId, String>,
     /// The addresses of the functions used as values.
     pub(crate) fn_addrs: std::collections::BTreeMap<String, i64>,
     /// The heap objects with a tail ([`tails`]).
@@ -266,6 +272,8 @@ pub struct Lowerer<'a> {
     /// Whether heap arrays of run-time length get tails
     /// ([`crate::Options::tails`]).
     pub(crate) tails_enabled: bool,
+    /// Clang's thread-safety annotations and their checks ([`capabilities`]).
+    pub(crate) caps: capabilities::CapState,
 }
 
 #[derive(Clone, Debug)]
@@ -432,6 +440,8 @@ impl<'a> Lowerer<'a> {
             tails: Default::default(),
             tail_used: None,
             tails_enabled: true,
+            caps: capabilities::CapState::default(),
+            blocks: HashMap::new(),
         };
         let mut defined = Vec::new();
         for ext in &unit.unit.0 {
@@ -690,6 +700,9 @@ impl<'a> Lowerer<'a> {
         };
         let several = objs.len() > 1;
         for (i, o) in objs.into_iter().enumerate() {
+            if let Some(b) = self.blocks.get_mut(&o) {
+                let _ = write!(b, ", `{base}`");
+            }
             let ty = self.objects[o].ty.clone();
             let mut paths = Vec::new();
             match &ty {
@@ -1049,6 +1062,7 @@ impl<'a> Lowerer<'a> {
                 "the program has no `main` function",
             ));
         }
+        self.read_annotations();
         self.create_pointed_globals();
         self.threads.push(ThreadInst {
             name: "main".into(),

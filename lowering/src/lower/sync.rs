@@ -136,6 +136,20 @@ const EDEADLK: i64 = 35;
 const EPERM: i64 = 1;
 const EAGAIN: i64 = 11;
 
+/// `assigns` and, with a counter of this thread's read locks, one more.
+fn counted(counter: Option<VarId>, assigns: Vec<(VarId, Term)>) -> Vec<(VarId, Term)> {
+    match counter {
+        Some(k) => counted_by(k, 1, assigns),
+        None => assigns,
+    }
+}
+
+/// `assigns` and `k := k + by`.
+fn counted_by(k: VarId, by: i64, mut assigns: Vec<(VarId, Term)>) -> Vec<(VarId, Term)> {
+    assigns.push((k, crate::term::add(Term::Var(k), Term::Const(by))));
+    assigns
+}
+
 /// Collects `pthread_key_create` calls.
 struct KeyCalls(Vec<(usize, Option<Node<Expression>>)>);
 
@@ -222,6 +236,17 @@ impl Lowerer<'_> {
         };
         self.sync.results.insert(k, r);
         Ok(r)
+    }
+
+    /// Notes the cells of a read-write lock or spin lock place (the
+    /// thread-safety check tells locks apart by them).
+    fn note_lock_cells(&mut self, p: &Place, rwlock: bool) {
+        for (_, t) in &p.cases {
+            if let Target::Cell(o, off) = t {
+                let cell = self.objects[*o].cells[*off as usize];
+                self.note_lock_cell(cell, rwlock);
+            }
+        }
     }
 
     /// One step on the cell(s) a place may be: `cases(m)` gives the edges
@@ -523,16 +548,19 @@ impl Lowerer<'_> {
             | "pthread_rwlock_unlock" => self.rwlock_call(&call)?,
             "pthread_spin_lock" => {
                 let p = self.sync_object(arg(0)?, span)?;
+                self.note_lock_cells(&p, false);
                 self.lock(p, span);
                 ok
             }
             "pthread_spin_unlock" => {
                 let p = self.sync_object(arg(0)?, span)?;
+                self.note_lock_cells(&p, false);
                 self.unlock(p, span);
                 ok
             }
             "pthread_spin_trylock" => {
                 let p = self.sync_object(arg(0)?, span)?;
+                self.note_lock_cells(&p, false);
                 self.trylock(p, span)?
             }
             "pthread_barrier_init" => {
@@ -588,8 +616,10 @@ impl Lowerer<'_> {
         let v = match name {
             "pthread_rwlock_rdlock" | "pthread_rwlock_wrlock" => {
                 let p = self.sync_object(arg(0)?, span)?;
+                self.note_lock_cells(&p, true);
                 let read = name.ends_with("rdlock");
-                self.cell_step(&p, span, Some(crate::WaitKind::RwLock), |_, m| {
+                self.cell_step(&p, span, Some(crate::WaitKind::RwLock), |this, m| {
+                    let mine = if read { this.reader_count(m) } else { None };
                     let relock = (
                         c(CmpOp::Eq, m, -me),
                         Some("locking a read-write lock the thread holds for writing".to_string()),
@@ -600,7 +630,7 @@ impl Lowerer<'_> {
                             (
                                 and(c(CmpOp::Ge, m, 0), c(CmpOp::Lt, m, max)),
                                 None,
-                                vec![(m, crate::term::add(var(m), Term::Const(1)))],
+                                counted(mine, vec![(m, crate::term::add(var(m), Term::Const(1)))]),
                             ),
                             (
                                 c(CmpOp::Eq, m, max),
@@ -620,18 +650,23 @@ impl Lowerer<'_> {
             }
             "pthread_rwlock_tryrdlock" | "pthread_rwlock_trywrlock" => {
                 let p = self.sync_object(arg(0)?, span)?;
+                self.note_lock_cells(&p, true);
                 let r = self.int_result(span)?;
                 let read = name.ends_with("rdlock");
-                self.cell_step(&p, span, None, |_, m| {
+                self.cell_step(&p, span, None, |this, m| {
                     if read {
+                        let mine = this.reader_count(m);
                         vec![
                             (
                                 and(c(CmpOp::Ge, m, 0), c(CmpOp::Lt, m, max)),
                                 None,
-                                vec![
-                                    (m, crate::term::add(var(m), Term::Const(1))),
-                                    (r, Term::Const(0)),
-                                ],
+                                counted(
+                                    mine,
+                                    vec![
+                                        (m, crate::term::add(var(m), Term::Const(1))),
+                                        (r, Term::Const(0)),
+                                    ],
+                                ),
                             ),
                             (c(CmpOp::Lt, m, 0), None, vec![(r, Term::Const(EBUSY))]),
                             (
@@ -655,24 +690,31 @@ impl Lowerer<'_> {
             }
             "pthread_rwlock_unlock" => {
                 let p = self.sync_object(arg(0)?, span)?;
-                self.cell_step(&p, span, None, |_, m| {
+                self.note_lock_cells(&p, true);
+                self.cell_step(&p, span, None, |this, m| {
                     let mine = c(CmpOp::Eq, m, -me);
                     let readers = c(CmpOp::Gt, m, 0);
-                    vec![
-                        (mine.clone(), None, vec![(m, Term::Const(0))]),
-                        (
-                            readers.clone(),
-                            None,
-                            vec![(m, crate::term::sub(var(m), Term::Const(1)))],
-                        ),
-                        (
-                            not(or(mine, readers)),
-                            Some(
-                                "unlocking a read-write lock the thread does not hold".to_string(),
+                    let release = vec![(m, crate::term::sub(var(m), Term::Const(1)))];
+                    // A read lock this thread holds is released first.
+                    let reading = match this.reader_count(m) {
+                        Some(k) => vec![
+                            (
+                                and(readers.clone(), c(CmpOp::Gt, k, 0)),
+                                None,
+                                counted_by(k, -1, release.clone()),
                             ),
-                            vec![],
-                        ),
-                    ]
+                            (and(readers.clone(), c(CmpOp::Eq, k, 0)), None, release),
+                        ],
+                        None => vec![(readers.clone(), None, release)],
+                    };
+                    let mut edges = vec![(mine.clone(), None, vec![(m, Term::Const(0))])];
+                    edges.extend(reading);
+                    edges.extend([(
+                        not(or(mine, readers)),
+                        Some("unlocking a read-write lock the thread does not hold".to_string()),
+                        vec![],
+                    )]);
+                    edges
                 });
                 ok
             }

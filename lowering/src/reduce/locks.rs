@@ -100,8 +100,9 @@ fn flow(cfg: &Cfg, clean: &dyn Fn(VarId) -> bool, must: bool) -> Vec<Option<Lock
 }
 
 /// Whether every live edge touching `m` in every thread is a marked
-/// acquire or release of `m`, an edge into a give-up location that does not
-/// write `m`, or an edge of `main` from a location where it runs alone.
+/// acquire or release of `m`, an edge into a give-up or violation location
+/// that does not write `m` (the thread-safety checks read locks there), or
+/// an edge of `main` from a location where it runs alone.
 pub(super) fn is_clean(m: VarId, cfgs: &[&Cfg], alone: &[bool]) -> bool {
     let mut marked = false;
     for (k, cfg) in cfgs.iter().enumerate() {
@@ -117,8 +118,10 @@ pub(super) fn is_clean(m: VarId, cfgs: &[&Cfg], alone: &[bool]) -> bool {
                     owner == k as i64 + 1
                 }
                 _ => {
-                    (matches!(cfg.locs[e.to].kind, LocKind::GiveUp(_))
-                        && !e.assigns.iter().any(|(v, _)| *v == m)
+                    (matches!(
+                        cfg.locs[e.to].kind,
+                        LocKind::GiveUp(_) | LocKind::Violation(_)
+                    ) && !e.assigns.iter().any(|(v, _)| *v == m)
                         && !e.havoc.contains(&m))
                         || (k == 0 && alone.get(e.from).copied().unwrap_or(false))
                 }
