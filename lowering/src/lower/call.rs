@@ -148,6 +148,8 @@ impl Lowerer<'_> {
         let args = &c.node.arguments;
         for hook in [
             Self::harness_call,
+            Self::cleanup_call,
+            Self::libc_call,
             Self::sync_call,
             Self::atomic_call,
             Self::string_call,
@@ -806,6 +808,13 @@ impl Lowerer<'_> {
     ) -> Result<Val> {
         // Recursion and the number of arguments are checked by
         // `inline_values`.
+        let vals = self.eval_args(args)?;
+        self.inline_values(name, def, vals, span)
+    }
+
+    /// The values of a call's arguments, in order (a value is kept in a
+    /// temporary when a later argument has effects).
+    pub(super) fn eval_args(&mut self, args: &[Node<Expression>]) -> Result<Vec<Val>> {
         let mut vals = Vec::new();
         for (i, a) in args.iter().enumerate() {
             let v = self.eval(a)?;
@@ -816,7 +825,7 @@ impl Lowerer<'_> {
                 v
             });
         }
-        self.inline_values(name, def, vals, span)
+        Ok(vals)
     }
 
     /// Inlines a call of `name` with evaluated arguments.

@@ -1,7 +1,9 @@
 //! Other verifiers' harness conventions: CBMC's `__CPROVER_assert`,
 //! `__CPROVER_assume`, `__CPROVER_atomic_begin/end` and
 //! `__CPROVER_ASYNC_n: f(a);` thread spawns, ESBMC's `__ESBMC_assume`,
-//! `__ESBMC_assert` and `__ESBMC_atomic_begin/end`, `assert(c)` called
+//! `__ESBMC_assert` and `__ESBMC_atomic_begin/end`, CBMC's
+//! `__CPROVER_fence` and ESBMC's `__ESBMC_yield` (no-ops under sequential
+//! consistency), `assert(c)` called
 //! without `<assert.h>`, and `nondet_*()` functions without a body (any
 //! value of their declared return type; `int` when undeclared).
 
@@ -32,6 +34,8 @@ pub(crate) fn is_harness_builtin(name: &str) -> bool {
                 | "__ESBMC_assume"
                 | "__ESBMC_atomic_begin"
                 | "__ESBMC_atomic_end"
+                | "__CPROVER_fence"
+                | "__ESBMC_yield"
                 | "assert"
         )
 }
@@ -75,6 +79,9 @@ impl Lowerer<'_> {
                 self.atomic_edge(EdgeKind::AtomicEnd, span);
                 void
             }
+            // A memory fence, a scheduling hint: nothing under sequential
+            // consistency (the fence's arguments name kinds of accesses).
+            "__CPROVER_fence" | "__ESBMC_yield" => void,
             _ => self.nondet_call(name, span)?,
         }))
     }

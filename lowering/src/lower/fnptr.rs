@@ -77,8 +77,18 @@ impl Lowerer<'_> {
                 _ => break,
             }
         }
-        let v = self.eval(callee)?;
-        let v = self.materialize(v, span)?;
+        let f = self.eval(callee)?;
+        let f = self.materialize(f, span)?;
+        let vals = self.eval_args(args)?;
+        self.call_pointer(f, vals, span)
+    }
+
+    /// A call of the function whose address `f` holds, with evaluated
+    /// arguments: a branch per function of the file with that many
+    /// parameters whose address is taken, and a give-up for any other
+    /// value.
+    pub(crate) fn call_pointer(&mut self, f: Val, vals: Vec<Val>, span: Span) -> Result<Val> {
+        let v = self.materialize(f, span)?;
         let ptr = match v.cases.as_slice() {
             [(Cond::True, super::expr::Res::Val(t))] => t.clone(),
             _ => unreachable!("a materialized value is one term"),
@@ -89,7 +99,7 @@ impl Lowerer<'_> {
             // A function being inlined cannot be called again (recursion
             // is not modelled): a pointer to it takes the give-up branch.
             let active = self.t.frames.iter().any(|f| f.func == *name);
-            if !active && self.params(def)?.len() == args.len() {
+            if !active && self.params(def)?.len() == vals.len() {
                 cands.push((name.clone(), addr, def));
             }
         }
@@ -114,7 +124,7 @@ impl Lowerer<'_> {
             self.plain_edge(cur, entry, at, vec![], Some(span));
             self.flush();
             self.t.cur = Some(entry);
-            let r = self.inline(&name, def, args, span)?;
+            let r = self.inline_values(&name, def, vals.clone(), span)?;
             if let Some(tmp) = result {
                 let r = self.convert(r, &ret_ty, span)?;
                 self.assign_temp(tmp, r, span)?;

@@ -12,6 +12,7 @@ mod atomics;
 mod buffers;
 mod call;
 mod capabilities;
+mod cleanup;
 mod condvar;
 mod conventions;
 mod expr;
@@ -19,6 +20,7 @@ mod fnptr;
 mod guard;
 mod handles;
 mod heap;
+mod libc;
 mod scanf;
 mod stmt;
 mod strings;
@@ -145,6 +147,9 @@ struct ThreadState {
     cases: Vec<HashMap<usize, Loc>>,
     pending_havoc: Vec<VarId>,
     pending_guard: Vec<Cond>,
+    /// The clean-up handlers registered (`pthread_cleanup_push`), outermost
+    /// first: their routine and argument objects ([`cleanup`]).
+    cleanups: Vec<(ObjId, ObjId)>,
     /// Reads of shared cells made since the last group of edges, each with
     /// when it happens ([`crate::cfg::Edge::reads`]); the next edges carry
     /// them.

@@ -1130,8 +1130,21 @@ impl Lowerer<'_> {
     /// `pthread_exit(v)`: the thread's result is `v`, and it finishes.
     pub(crate) fn thread_exit(&mut self, args: &[Node<Expression>], span: Span) -> Result<Val> {
         let k = self.t.index;
-        if let Some(a) = args.first() {
-            let v = self.eval(a)?;
+        // The value is the argument's; the clean-up handlers run after the
+        // call starts.
+        let v = match args.first() {
+            Some(a) => {
+                let v = self.eval(a)?;
+                if self.t.cleanups.is_empty() {
+                    Some(v)
+                } else {
+                    Some(self.materialize(v, span)?)
+                }
+            }
+            None => None,
+        };
+        self.run_cleanups(span)?;
+        if let Some(v) = v {
             if let Some(o) = self.thread_result(k, span)? {
                 let p = self.whole(o);
                 self.store(p, v, span)?;
