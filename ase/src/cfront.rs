@@ -54,9 +54,10 @@ pub struct CppArgs {
     #[arg(long, value_name = "FUNCTION[(ARGS)]", requires = "concurrent")]
     pub init: Option<String>,
     /// With `--concurrent`: call this function once (with the same kind of
-    /// arguments, the object `--init` made included) after every thread
-    /// has been joined: the library's destructor.
-    #[arg(long, value_name = "FUNCTION", requires = "concurrent")]
+    /// arguments, the object `--init` made included, or with the arguments
+    /// written after its name, `_` for the harness's: `'pool_free(_, 0)'`)
+    /// after every thread has been joined: the library's destructor.
+    #[arg(long, value_name = "FUNCTION[(ARGS)]", requires = "concurrent")]
     pub fini: Option<String>,
     /// Heap objects per allocation site (`malloc`, `calloc`, `alloca`):
     /// a site that runs more often gives up.
@@ -339,7 +340,11 @@ pub fn hook_plan(path: &Path, cpp: &CppArgs) -> HookPlan {
                     .as_deref()
                     .map(|i| lowering::harness::split_call(i).0),
             )
-            .chain(cpp.fini.as_deref())
+            .chain(
+                cpp.fini
+                    .as_deref()
+                    .map(|f| lowering::harness::split_call(f).0),
+            )
             .filter(|f| !lowering::harness::defines(&unit, f))
             .collect();
         if !missing.is_empty() {

@@ -19,8 +19,10 @@
 //! with the same parameter and return types, or a harness function of that
 //! type that does nothing (and returns 0). An initialisation function
 //! (`--init`) that returns a `T *` is a constructor: the pointer it returns
-//! is what the calls get for their `T *` parameters. `--init` may give the
-//! call's arguments as C text (`pool_new(2, 8)`): they are used as written. A finalisation
+//! is what the calls get for their `T *` parameters. `--init` and `--fini`
+//! may give the call's arguments as C text (`pool_new(2, 8)`): they are used
+//! as written, except `_`, which gets the argument above
+//! (`pool_free(_, 0)`: the constructed object, then 0). A finalisation
 //! function (`--fini`, a destructor) is called once after every thread
 //! has been joined, with the same arguments.
 
@@ -202,9 +204,9 @@ pub fn harness(
         Some((name, literal)) => (Some((name, signature(name)?)), literal),
         None => (None, None),
     };
-    let fini = match fini {
-        Some(name) => Some((name, signature(name)?)),
-        None => None,
+    let (fini, fini_args) = match fini.map(split_call) {
+        Some((name, literal)) => (Some((name, signature(name)?)), literal),
+        None => (None, None),
     };
 
     let object = |ty: &str| objects.iter().position(|o| o == ty).expect("collected");
@@ -230,9 +232,19 @@ pub fn harness(
     let made = init
         .as_ref()
         .and_then(|(name, _)| constructed_type(unit, find(name)?));
-    let call = |out: &mut String, indent: &str, name: &str, args: &[Arg], result: &str| {
+    let call = |out: &mut String,
+                indent: &str,
+                name: &str,
+                args: &[Arg],
+                result: &str,
+                literal: Option<&str>| {
+        let written = literal.map(split_args).unwrap_or_default();
         let mut actual = Vec::new();
         for (i, a) in args.iter().enumerate() {
+            if let Some(text) = written.get(i).filter(|t| **t != "_") {
+                actual.push(text.to_string());
+                continue;
+            }
             match a {
                 Arg::Value(ty) => {
                     let _ = writeln!(out, "{indent}{ty} __ase_arg{i};");
@@ -281,7 +293,7 @@ pub fn harness(
             c.function
         );
         let _ = writeln!(out, "  while (__VERIFIER_nondet_bool()) {{");
-        call(&mut out, "    ", &c.function, args, "");
+        call(&mut out, "    ", &c.function, args, "", None);
         let _ = writeln!(out, "  }}\n  return 0;\n}}");
     }
     let total: u32 = funcs.iter().map(|c| c.threads).sum();
@@ -289,12 +301,7 @@ pub fn harness(
     let _ = writeln!(out, "  pthread_t __ase_thread[{}];", total.max(1));
     if let Some((name, args)) = &init {
         let result = if made.is_some() { "__ase_made = " } else { "" };
-        match init_args {
-            Some(literal) => {
-                let _ = writeln!(out, "  {result}{name}({literal});");
-            }
-            None => call(&mut out, "  ", name, args, result),
-        }
+        call(&mut out, "  ", name, args, result, init_args);
     }
     let mut k = 0;
     for c in funcs {
@@ -311,10 +318,32 @@ pub fn harness(
         let _ = writeln!(out, "  pthread_join(__ase_thread[{i}], 0);");
     }
     if let Some((name, args)) = &fini {
-        call(&mut out, "  ", name, args, "");
+        call(&mut out, "  ", name, args, "", fini_args);
     }
     let _ = writeln!(out, "  return 0;\n}}");
     Ok(out)
+}
+
+/// The arguments of a call's text, split at the commas outside brackets,
+/// trimmed.
+fn split_args(text: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let (mut depth, mut start) = (0usize, 0usize);
+    for (i, c) in text.char_indices() {
+        match c {
+            '(' | '[' | '{' => depth += 1,
+            ')' | ']' | '}' => depth = depth.saturating_sub(1),
+            ',' if depth == 0 => {
+                out.push(text[start..i].trim());
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    if !text.trim().is_empty() {
+        out.push(text[start..].trim());
+    }
+    out
 }
 
 /// `NAME(ARGS)` as the name and the arguments' text; `NAME` alone as the
@@ -550,6 +579,17 @@ fn specifiers(unit: &ParsedUnit, specs: &[Node<DeclarationSpecifier>]) -> String
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn written_calls_split() {
+        assert_eq!(split_call("pool_new"), ("pool_new", None));
+        assert_eq!(
+            split_call(" pool_new(2, f(1, 2)) "),
+            ("pool_new", Some("2, f(1, 2)"))
+        );
+        assert_eq!(split_args("_, f(1, 2), (3)"), ["_", "f(1, 2)", "(3)"]);
+        assert!(split_args(" ").is_empty());
+    }
 
     #[test]
     fn function_lists_parse() {

@@ -1,5 +1,5 @@
 // expect: safe
-// args: --concurrent buf_put:2 --init buf_new(2) --fini buf_destroy --property valid-memcleanup
+// args: --concurrent buf_put:2 --init buf_new(2) --fini buf_destroy(_) --property valid-memcleanup
 // A bounded buffer made by its constructor, with the capacity given on the
 // command line (`--init buf_new(2)`), and freed by its destructor:
 // `--fini buf_destroy` calls it once after both threads' puts. Everything
