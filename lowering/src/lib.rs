@@ -80,6 +80,8 @@ pub enum WaitKind {
     Condition(engine::ir::VarId),
     /// Another thread's atomic section to end.
     Atomic,
+    /// A message on a pipe, or its write end closed.
+    Pipe,
 }
 
 impl WaitKind {
@@ -89,6 +91,7 @@ impl WaitKind {
             WaitKind::Mutex(_) => "a mutex that is not released",
             WaitKind::RwLock => "a read-write lock",
             WaitKind::Semaphore => "a semaphore that is not posted",
+            WaitKind::Pipe => "a pipe that stays empty",
             WaitKind::Barrier => "the other threads of a barrier",
             WaitKind::Once => "another thread's pthread_once",
             WaitKind::Join => "a thread that does not end",

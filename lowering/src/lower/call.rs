@@ -150,6 +150,7 @@ impl Lowerer<'_> {
             Self::harness_call,
             Self::cleanup_call,
             Self::libc_call,
+            Self::pipe_call,
             Self::sync_call,
             Self::atomic_call,
             Self::string_call,

@@ -21,6 +21,7 @@ mod guard;
 mod handles;
 mod heap;
 mod libc;
+mod pipes;
 mod scanf;
 mod stmt;
 mod strings;
@@ -279,6 +280,10 @@ pub struct Lowerer<'a> {
     pub(crate) tails_enabled: bool,
     /// Clang's thread-safety annotations and their checks ([`capabilities`]).
     pub(crate) caps: capabilities::CapState,
+    /// The pipes made so far, and whether the program calls `pipe`
+    /// ([`pipes`]).
+    pipes: Vec<pipes::Pipe>,
+    calls_pipe: Option<bool>,
 }
 
 #[derive(Clone, Debug)]
@@ -447,6 +452,8 @@ impl<'a> Lowerer<'a> {
             tails_enabled: true,
             caps: capabilities::CapState::default(),
             blocks: HashMap::new(),
+            pipes: Vec::new(),
+            calls_pipe: None,
         };
         let mut defined = Vec::new();
         for ext in &unit.unit.0 {
