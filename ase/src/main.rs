@@ -159,8 +159,10 @@ enum Command {
         /// The SV-COMP property to check (its name, e.g. `no-data-race`):
         /// each task is checked with its own property file of that name, and
         /// scored against its expected verdict; tasks without it are unknown.
-        #[arg(long, value_name = "NAME", default_value = sv_comp::runner::DEFAULT_PROPERTY,
-              value_parser = clap::builder::PossibleValuesParser::new(sv_comp::property::NAMES))]
+        /// `all`: every (task, property) pair, for each property a task lists
+        /// that ase checks, scored as SV-COMP scores them.
+        #[arg(long, value_name = "NAME|all", default_value = sv_comp::runner::DEFAULT_PROPERTY,
+              value_parser = bench_property)]
         property: String,
         /// Further arguments of `ase check` (after `--`).
         #[arg(last = true, value_name = "CHECK-ARGS")]
@@ -381,5 +383,17 @@ fn main() -> ExitCode {
             eprintln!("error: {e:#}");
             ExitCode::from(EXIT_INVALID)
         }
+    }
+}
+
+/// `ase bench --property`: a property's name or `all`.
+fn bench_property(s: &str) -> Result<String, String> {
+    if s == sv_comp::runner::ALL_PROPERTIES || sv_comp::property::NAMES.contains(&s) {
+        Ok(s.to_string())
+    } else {
+        Err(format!(
+            "expected `all` or one of {}",
+            sv_comp::property::NAMES.join(", ")
+        ))
     }
 }

@@ -115,6 +115,7 @@ mod tests {
         Row {
             folder: "f".into(),
             task: "t".into(),
+            property: String::new(),
             expected: Some(true),
             verdict: "true".into(),
             status,

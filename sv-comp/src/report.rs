@@ -15,6 +15,10 @@ pub struct Row {
     pub folder: String,
     /// The task's name.
     pub task: String,
+    /// SV-COMP's name of the property checked (empty in results written
+    /// before it was recorded: `unreach-call` unless said otherwise).
+    #[serde(default)]
+    pub property: String,
     /// The expected verdict of the checked property (none when the task
     /// states none or has no property `ase` checks).
     pub expected: Option<bool>,
@@ -81,7 +85,10 @@ impl Row {
 
     /// `folder/task`, the key that matches rows of two runs.
     pub fn key(&self) -> String {
-        format!("{}/{}", self.folder, self.task)
+        match self.property.as_str() {
+            "" | crate::runner::DEFAULT_PROPERTY => format!("{}/{}", self.folder, self.task),
+            p => format!("{}/{} ({p})", self.folder, self.task),
+        }
     }
 }
 
@@ -470,6 +477,7 @@ mod tests {
         Row {
             folder: folder.into(),
             task: task.into(),
+            property: String::new(),
             expected,
             verdict: verdict.into(),
             status: crate::score::status(expected, v),

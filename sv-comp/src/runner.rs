@@ -165,11 +165,40 @@ fn verdict_of(v: &serde_json::Value) -> &'static str {
     }
 }
 
-/// Checks one task in its own process.
+/// Every property `ase` checks: [`RunOptions::property`] for every
+/// (task, property) pair that a task lists, as SV-COMP scores them.
+pub const ALL_PROPERTIES: &str = "all";
+
+/// The (task, property) pairs to check: each task with the property
+/// asked, or, for [`ALL_PROPERTIES`], with each property it lists that
+/// `ase` checks (a task that lists none gets one row saying so).
+pub fn pairs(tasks: &[TaskRef], property: &str) -> Vec<(TaskRef, String)> {
+    let mut out = Vec::new();
+    for t in tasks {
+        if property != ALL_PROPERTIES {
+            out.push((t.clone(), property.to_string()));
+            continue;
+        }
+        let names: Vec<String> = TaskDef::read(&t.path)
+            .map(|d| d.property_names())
+            .unwrap_or_default()
+            .into_iter()
+            .filter(|n| crate::property::NAMES.contains(&n.as_str()))
+            .collect();
+        if names.is_empty() {
+            out.push((t.clone(), DEFAULT_PROPERTY.to_string()));
+        }
+        out.extend(names.into_iter().map(|n| (t.clone(), n)));
+    }
+    out
+}
+
+/// Checks one task for `opts.property` in its own process.
 pub fn run_task(task: &TaskRef, opts: &RunOptions) -> Row {
     let mut row = Row {
         folder: task.folder.clone(),
         task: task.name.clone(),
+        property: opts.property.clone(),
         expected: None,
         verdict: "unknown".into(),
         status: score::Status::Unknown,
@@ -344,7 +373,8 @@ pub fn run_all(
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(opts.jobs.max(1))
         .build()?;
-    let bar = ProgressBar::new(tasks.len() as u64);
+    let pairs = pairs(tasks, &opts.property);
+    let bar = ProgressBar::new(pairs.len() as u64);
     bar.set_style(
         ProgressStyle::with_template("{elapsed_precise} [{bar:30}] {pos}/{len} {msg}")
             .unwrap_or_else(|_| ProgressStyle::default_bar())
@@ -353,13 +383,17 @@ pub fn run_all(
     let score = AtomicI64::new(0);
     let (correct, wrong) = (AtomicUsize::new(0), AtomicUsize::new(0));
     let rows = pool.install(|| {
-        tasks
+        pairs
             .par_iter()
             // One task per split: a worker that runs out of tasks steals
             // single tasks, so the last slow ones run side by side.
             .with_max_len(1)
-            .map(|t| {
-                let row = run_task(t, opts);
+            .map(|(t, property)| {
+                let opts = RunOptions {
+                    property: property.clone(),
+                    ..opts.clone()
+                };
+                let row = run_task(t, &opts);
                 score.fetch_add(row.score, Ordering::Relaxed);
                 match row.status {
                     score::Status::Correct => correct.fetch_add(1, Ordering::Relaxed),
@@ -367,9 +401,8 @@ pub fn run_all(
                     score::Status::Unknown => 0,
                 };
                 let line = format!(
-                    "{}/{}: {} ({:?}, {:.1} s){}",
-                    row.folder,
-                    row.task,
+                    "{}: {} ({:?}, {:.1} s){}",
+                    row.key(),
                     row.verdict,
                     row.status,
                     row.cpu_seconds,
@@ -492,6 +525,51 @@ mod tests {
         let safe = r#"echo '{"verdict": "safe", "verification_result": "TRUE"}'"#;
         let (row, _) = run_for("free", safe, 10.0, &[(RACE, true)], "no-data-race");
         assert_eq!((row.verdict.as_str(), row.score), ("true", 2));
+    }
+
+    #[test]
+    fn all_properties_make_a_pair_each() {
+        let dir = std::env::temp_dir().join(format!("ase-pairs-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let task = |name: &str, props: &[&str]| {
+            let mut yml = "format_version: '2.0'\ninput_files: t.c\nproperties:\n".to_string();
+            for (i, text) in props.iter().enumerate() {
+                let prp = format!("{name}{i}.prp");
+                std::fs::write(dir.join(&prp), text).unwrap();
+                yml += &format!("  - property_file: {prp}\n    expected_verdict: true\n");
+            }
+            let path = dir.join(format!("{name}.yml"));
+            std::fs::write(&path, yml).unwrap();
+            TaskRef {
+                folder: "f".into(),
+                name: name.into(),
+                path,
+            }
+        };
+        let tasks = [
+            task("both", &[UNREACH, RACE]),
+            task("other", &["CHECK( init(main()), LTL(F end) )\n"]),
+        ];
+        let names = |property: &str| -> Vec<(String, String)> {
+            pairs(&tasks, property)
+                .into_iter()
+                .map(|(t, p)| (t.name, p))
+                .collect()
+        };
+        let s = |a: &str, b: &str| (a.to_string(), b.to_string());
+        assert_eq!(
+            names(ALL_PROPERTIES),
+            [
+                s("both", "unreach-call"),
+                s("both", "no-data-race"),
+                s("other", "unreach-call")
+            ]
+        );
+        assert_eq!(
+            names("no-data-race"),
+            [s("both", "no-data-race"), s("other", "no-data-race")]
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
