@@ -81,6 +81,12 @@ fn nondet_type(suffix: &str, long: IntTy) -> Option<IntTy> {
 const MAX_THREADS: usize = 24;
 
 impl Lowerer<'_> {
+    /// Whether a call of `name` is one of the library functions `modelled`
+    /// (and not a function the program defines itself).
+    pub(super) fn models(&self, modelled: &[&str], name: &str) -> bool {
+        modelled.contains(&name) && !self.function_exists(name)
+    }
+
     pub(crate) fn function_exists(&self, name: &str) -> bool {
         self.functions.contains_key(name)
     }

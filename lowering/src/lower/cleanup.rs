@@ -45,17 +45,16 @@ impl Lowerer<'_> {
         args: &[Node<Expression>],
         span: Span,
     ) -> Result<Option<Val>> {
-        let known = matches!(
-            name,
-            "__sigsetjmp_cancel"
-                | "__pthread_register_cancel"
-                | "__pthread_unregister_cancel"
-                | "__pthread_unwind_next"
-                | "pthread_setcancelstate"
-                | "pthread_setcanceltype"
-                | "pthread_testcancel"
-        );
-        if !known || self.function_exists(name) {
+        const MODELLED: &[&str] = &[
+            "__sigsetjmp_cancel",
+            "__pthread_register_cancel",
+            "__pthread_unregister_cancel",
+            "__pthread_unwind_next",
+            "pthread_setcancelstate",
+            "pthread_setcanceltype",
+            "pthread_testcancel",
+        ];
+        if !self.models(MODELLED, name) {
             return Ok(None);
         }
         match name {

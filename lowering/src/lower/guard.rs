@@ -32,6 +32,7 @@ struct Mark {
     evaluated_when: usize,
     split: bool,
     cap_sites: usize,
+    cleanups: Vec<(super::ObjId, super::ObjId)>,
 }
 
 /// Whether control may enter a statement past its start: it holds a
@@ -74,6 +75,7 @@ impl Lowerer<'_> {
             evaluated_when: self.t.evaluated_when.len(),
             split: self.t.split,
             cap_sites: self.cap_sites(),
+            cleanups: self.t.cleanups.clone(),
         }
     }
 
@@ -89,6 +91,7 @@ impl Lowerer<'_> {
         self.t.evaluated_when.truncate(m.evaluated_when);
         self.t.split = m.split;
         self.truncate_cap_sites(m.cap_sites);
+        self.t.cleanups.clone_from(&m.cleanups);
         self.flush();
         self.t.cur = m.cur;
     }

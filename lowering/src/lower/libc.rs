@@ -28,11 +28,10 @@ impl Lowerer<'_> {
         args: &[Node<Expression>],
         span: Span,
     ) -> Result<Option<Val>> {
-        let known = matches!(
-            name,
-            "abs" | "labs" | "llabs" | "rand" | "random" | "srand" | "srandom" | "time"
-        );
-        if !known || self.function_exists(name) {
+        const MODELLED: &[&str] = &[
+            "abs", "labs", "llabs", "rand", "random", "srand", "srandom", "time",
+        ];
+        if !self.models(MODELLED, name) {
             return Ok(None);
         }
         let arg = |i: usize| {

@@ -80,8 +80,7 @@ impl Lowerer<'_> {
         args: &[Node<Expression>],
         span: Span,
     ) -> Result<Option<Val>> {
-        let known = matches!(name, "pipe" | "read" | "write" | "close");
-        if !known || self.function_exists(name) || !self.calls_pipe() {
+        if !self.models(&["pipe", "read", "write", "close"], name) || !self.calls_pipe() {
             return Ok(None);
         }
         let arg = |i: usize| {
