@@ -278,7 +278,14 @@ impl Lowerer<'_> {
     /// global) and the guarded name.
     fn guards_at(&mut self, o: ObjId, off: u64) -> Vec<Guarded> {
         let mut out = Vec::new();
-        if let Some(name) = self.global_name(o) {
+        // Only annotated globals have guards of their own (`global_name`
+        // scans every global: not for each cell when none is annotated).
+        let named = if self.caps.ann.globals.is_empty() {
+            None
+        } else {
+            self.global_name(o)
+        };
+        if let Some(name) = named {
             for g in self
                 .caps
                 .ann
