@@ -296,8 +296,8 @@ struct Search<'a> {
     /// reduction: the node is then expanded fully).
     fired: bool,
     /// Per variable: its sampled inputs and free initial value may be lazy
-    /// ([`lazy`]), and so may values copied into it: the error and initial
-    /// conditions do not read it, and counters are not saturated.
+    /// ([`lazy`]), and so may values copied into it: the initial condition
+    /// does not read it, and counters are not saturated.
     lazy: Vec<bool>,
     /// The domains of the lazy values.
     domains: lazy::Table,
@@ -306,6 +306,8 @@ struct Search<'a> {
     /// Combinations of input values tried: the deadline is also checked
     /// while they yield no new state.
     tries: u64,
+    /// The error state found, and what it decided of its lazy values.
+    error: Option<(usize, Vec<Choice>)>,
 }
 
 impl<'a> Search<'a> {
@@ -364,6 +366,7 @@ impl<'a> Search<'a> {
             back_edge: false,
             fired: false,
             tries: 0,
+            error: None,
             lazy: lazy_variables(program, saturation.is_some()),
             domains: lazy::Table::new(),
             reads: program
@@ -467,13 +470,82 @@ impl<'a> Search<'a> {
         let (id, _) = self.visited.insert_full(key);
         self.parents.push(parent);
         // An error condition that overflows is not reported as reached.
-        match interp::is_error(self.program, state) {
-            Ok(e) => Ok(e.then_some(id)),
-            Err(_) => {
-                self.note_cut(Cut::Overflow);
-                Ok(None)
+        match self.error_in(state)? {
+            Some(choices) => {
+                self.error = Some((id, choices));
+                Ok(Some(id))
+            }
+            None => Ok(None),
+        }
+    }
+
+    /// Whether some error condition holds in `state` for some value of the
+    /// lazy values it reads: `Some(choices)`, what that needs of them (the
+    /// trace to the state takes it). A condition is decided over their
+    /// domains when it can be; else a symbol on which alone it depends is
+    /// narrowed to the values for which it holds; else one takes the few
+    /// values the condition allows, or samples (no proof). A condition
+    /// that overflows is not reported as reached.
+    fn error_in(&mut self, state: &State) -> Result<Option<Vec<Choice>>, Stop> {
+        for c in &self.program.error {
+            if let Some(choices) = self.holds_for_some(c, state, Vec::new())? {
+                return Ok(Some(choices));
             }
         }
+        Ok(None)
+    }
+
+    /// [`Self::error_in`] for one condition, `chosen` already decided.
+    fn holds_for_some(
+        &mut self,
+        c: &Cond,
+        state: &State,
+        mut chosen: Vec<Choice>,
+    ) -> Result<Option<Vec<Choice>>, Stop> {
+        let mut symbols: Vec<(u32, VarId)> = Vec::new();
+        c.for_each_var(&mut |v| {
+            let x = state.vals[v.index()];
+            if is_lazy(x) && !symbols.iter().any(|&(s, _)| s == lazy::symbol(x)) {
+                symbols.push((lazy::symbol(x), v));
+            }
+        });
+        let Some(&(sym, var)) = symbols.first() else {
+            return Ok(match interp::eval_cond(c, state) {
+                Ok(holds) => holds.then_some(chosen),
+                Err(_) => {
+                    self.note_cut(Cut::Overflow);
+                    None
+                }
+            });
+        };
+        match lazy::guard(c, state, &self.domains, self.bound) {
+            lazy::Guard::Never => return Ok(None),
+            lazy::Guard::Always => return Ok(Some(chosen)),
+            lazy::Guard::Sampled | lazy::Guard::Depends => {}
+        }
+        let dom = self.domains.get(lazy::domain(state.vals[var.index()]));
+        if symbols.len() == 1 {
+            if let Some(set) = lazy::exact(c, state, sym, dom) {
+                if set.is_empty() {
+                    return Ok(None);
+                }
+                chosen.push(Choice::Narrowed(var, self.domains.intern(set)));
+                return Ok(Some(chosen));
+            }
+        }
+        let values = match lazy::solve(c, state, sym, dom, MAX_SOLVED) {
+            Some(values) => values,
+            None => self.sample(state.vals[var.index()]),
+        };
+        for x in values {
+            self.tick()?;
+            let mut now = chosen.clone();
+            now.push(Choice::Value(var, x));
+            if let Some(found) = self.holds_for_some(c, &substitute(state, sym, x), now)? {
+                return Ok(Some(found));
+            }
+        }
+        Ok(None)
     }
 
     /// Enumerates the initial states; `Ok(Some(i))` when node `i` is an
@@ -965,6 +1037,23 @@ impl<'a> Search<'a> {
             of_symbol = next;
             steps.push((parent.transition, parent.inputs.clone()));
         }
+        // What the error condition needs of the last state's lazy values.
+        let last = self.state(id);
+        let at_error = self.error.as_ref().filter(|(node, _)| *node == id);
+        for choice in at_error.iter().flat_map(|(_, c)| c) {
+            let (Choice::Value(v, _) | Choice::Narrowed(v, _)) = *choice;
+            let x = last.vals[v.index()];
+            let Some(&o) = is_lazy(x)
+                .then(|| of_symbol.get(&lazy::symbol(x)))
+                .flatten()
+            else {
+                continue;
+            };
+            match *choice {
+                Choice::Value(_, x) => origins[o].value = Some(x),
+                Choice::Narrowed(_, d) => origins[o].domain = d,
+            }
+        }
         for o in &origins {
             let x = o
                 .value
@@ -1293,12 +1382,13 @@ fn search_keeping(
 }
 
 /// The variables whose sampled inputs and free initial values the search
-/// keeps lazy ([`UNDEF`]): those the error and initial conditions do not
-/// read (an error state must be decided on concrete values); none with
-/// saturated counters (their abstract states are certificates as they are).
+/// keeps lazy ([`UNDEF`]): those the initial condition does not read (the
+/// error conditions are decided over the domains, [`Search::error_in`]);
+/// none with saturated counters (their abstract states are certificates as
+/// they are).
 fn lazy_variables(program: &Program, saturated: bool) -> Vec<bool> {
     let mut lazy = vec![!saturated; program.vars.len()];
-    for c in program.error.iter().chain(&program.init) {
+    for c in &program.init {
         c.for_each_var(&mut |v| lazy[v.index()] = false);
     }
     lazy
@@ -1488,10 +1578,13 @@ mod tests {
 
     #[test]
     fn state_limit_and_lazy_initial_states() {
-        // 21^4 initial combinations at bound 10 (the error reads the
-        // variables, so they are not lazy): the limit stops the enumeration
-        // long before the product.
-        let p = program("var a, b, c, d; thread p at 0 { 0 -> 0; } error a + b + c + d > 100;");
+        // 21^4 initial combinations at bound 10 (the initial condition
+        // reads the variables, so they are not lazy): the limit stops the
+        // enumeration long before the product.
+        let p = program(
+            "var a, b, c, d; init a + b + c + d < 1000;
+             thread p at 0 { 0 -> 0; } error a + b + c + d > 100;",
+        );
         let out = check(
             &p,
             &Bounds {
@@ -1660,6 +1753,37 @@ mod tests {
     }
 
     #[test]
+    fn error_conditions_are_decided_over_lazy_domains() {
+        // The race check's condition reads the quotient `t` of a wrapped
+        // conversion at the location after its choice; the guard bounds it
+        // to one value, which the error condition excludes (`t == 1`) or
+        // needs (`t == 0`): a proof, and a trace that replays.
+        let src = |needed: i64| {
+            format!(
+                "var a = 7, t = 0, y = 0;
+                 thread p at s {{
+                   s -> i do t := *;
+                   i -> e when 0 <= a - 16 * t && a - 16 * t <= 15 do y := a - 16 * t;
+                 }}
+                 error p@i && 0 <= a - 16 * t && a - 16 * t <= 15 && t == {needed};"
+            )
+        };
+        let safe = program(&src(1));
+        let out = prove(&safe, &bounds(5), None);
+        assert!(
+            matches!(out.verdict, Verdict::Safe(Proof::ExhaustiveSearch)),
+            "{:?}",
+            out.verdict
+        );
+        let unsafe_ = program(&src(0));
+        let out = prove(&unsafe_, &bounds(5), None);
+        let Verdict::Unsafe(trace) = &out.verdict else {
+            panic!("expected unsafe, got {:?}", out.verdict);
+        };
+        assert!(trace.replay(&unsafe_).is_ok());
+    }
+
+    #[test]
     fn exhaustive_search_proves_finite_programs() {
         let safe = program(
             "var x = 0, c = 0, d = 0;
@@ -1702,11 +1826,23 @@ mod tests {
             check(&unsafe_, &bounds(1), None).verdict,
             Verdict::Unknown(_)
         ));
-        // An unbounded input is only sampled: no proof.
-        let open = program(
+        // An error condition is decided over the domain of an input it
+        // reads: x = 100 is found beyond the bound.
+        let wide = program(
             "var x = 0;
              thread p at a { a -> b do x := *; }
              error x == 100;",
+        );
+        let out = prove(&wide, &bounds(5), None);
+        let Verdict::Unsafe(trace) = &out.verdict else {
+            panic!("expected unsafe, got {:?}", out.verdict);
+        };
+        assert!(trace.replay(&wide).is_ok());
+        // An input that the guards do not decide is only sampled: no proof.
+        let open = program(
+            "var x = 0, y = 0, z = 0;
+             thread p at a { a -> b do x := *, z := *; b -> c when x + z == 100 do y := 1; }
+             error y == 1 && x > 10;",
         );
         let out = prove(&open, &bounds(5), None);
         let Verdict::Unknown(why) = &out.verdict else {

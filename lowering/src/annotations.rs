@@ -179,7 +179,7 @@ fn contracts<'e>(exts: impl IntoIterator<Item = &'e Node<Extension>>) -> (Vec<Co
 /// nearest the name is a function's parameter list (in one declarator the
 /// suffixes bind tighter than the pointers; an inner declarator binds
 /// tighter than its outer one: `(*fp)(void)` is a pointer).
-fn is_function(d: &Declarator) -> bool {
+pub(crate) fn is_function(d: &Declarator) -> bool {
     if let DeclaratorKind::Declarator(inner) = &d.kind.node {
         if derives(&inner.node) {
             return is_function(&inner.node);

@@ -1,6 +1,7 @@
 // expect: safe
 // args: --no-races
-// A recursive function (not modelled) is called only when a counter that
+// A recursive function whose depth depends on a value (deeper than the
+// unrolling bound: a give-up) is called only when a counter that
 // the workers keep even under a lock is odd, which never happens.
 #include <pthread.h>
 

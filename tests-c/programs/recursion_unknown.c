@@ -1,7 +1,8 @@
 // expect: unknown
 // args: --no-races
 // true verdict: safe
-// recursion is not inlined: f(n) returns 0 for every n in [0, 10]
+// recursion is unrolled up to 8 activations of a function: f(n) returns 0
+// for every n in [0, 10], but n >= 8 needs more activations (a give-up)
 extern void reach_error(void);
 extern int __VERIFIER_nondet_int(void);
 extern void __VERIFIER_assume(int);

@@ -12,6 +12,18 @@ use crate::error::{LowerError, Result};
 use crate::term::{and, any, cmp, not, within};
 use crate::types::{CType, IntTy};
 
+/// The most activations of one function a call chain unrolls
+/// ([`Lowerer::recursion_limit`]).
+pub(super) const MAX_RECURSION_DEPTH: usize = 8;
+
+/// The most calls a thread's code inlines while their function is already
+/// being inlined (tree recursion unrolls exponentially).
+pub(super) const MAX_RECURSIVE_INLINES: usize = 256;
+
+/// A thread's code with this many locations unrolls no more recursion
+/// (the reduction's analyses grow with the code).
+pub(super) const MAX_UNROLLING_LOCATIONS: usize = 2000;
+
 /// Which mutex operation [`Lowerer::mutex_step`] lowers.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum MutexOp {
@@ -835,6 +847,27 @@ impl Lowerer<'_> {
         Ok(vals)
     }
 
+    /// Why a call of `name` cannot be inlined here: `name` is already
+    /// being inlined [`MAX_RECURSION_DEPTH`] times, or the thread has used
+    /// up its [`MAX_RECURSIVE_INLINES`] or [`MAX_UNROLLING_LOCATIONS`].
+    /// Recursion is unrolled up to these
+    /// bounds; a deeper call gives up where an execution reaches it.
+    pub(super) fn recursion_limit(&self, name: &str) -> Option<String> {
+        let depth = self.t.frames.iter().filter(|f| f.func == name).count();
+        if depth >= MAX_RECURSION_DEPTH {
+            return Some(format!(
+                "recursion deeper than {MAX_RECURSION_DEPTH} calls of `{name}`"
+            ));
+        }
+        let unrolled = self.t.recursive_inlines >= MAX_RECURSIVE_INLINES
+            || self.t.cfg.locs.len() >= MAX_UNROLLING_LOCATIONS;
+        (depth > 0 && unrolled).then(|| {
+            format!(
+                "recursive call to `{name}` beyond what a thread's code unrolls ({MAX_RECURSIVE_INLINES} recursive calls, {MAX_UNROLLING_LOCATIONS} locations)"
+            )
+        })
+    }
+
     /// Inlines a call of `name` with evaluated arguments.
     pub(super) fn inline_values(
         &mut self,
@@ -843,11 +876,11 @@ impl Lowerer<'_> {
         vals: Vec<Val>,
         span: Span,
     ) -> Result<Val> {
+        if let Some(why) = self.recursion_limit(name) {
+            return Err(LowerError::unsupported(span, why));
+        }
         if self.t.frames.iter().any(|f| f.func == name) {
-            return Err(LowerError::unsupported(
-                span,
-                format!("recursive call to `{name}`"),
-            ));
+            self.t.recursive_inlines += 1;
         }
         let params = self.params(def)?;
         if params.len() != vals.len() {

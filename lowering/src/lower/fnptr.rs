@@ -2,7 +2,8 @@
 //! only called) gets an address of its own, and a call through a pointer
 //! is a case split over those functions with as many parameters as the
 //! call has arguments (each inlined in its branch); a pointer that matches
-//! none of them (or a function already being inlined: recursion) gives up.
+//! none of them (or a function already being inlined: recursion through a
+//! pointer) gives up.
 
 use std::collections::{BTreeMap, HashSet};
 
@@ -96,8 +97,11 @@ impl Lowerer<'_> {
         let mut cands = Vec::new();
         for (name, &addr) in &self.fn_addrs.clone() {
             let def = self.functions[name];
-            // A function being inlined cannot be called again (recursion
-            // is not modelled): a pointer to it takes the give-up branch.
+            // A function being inlined is not called again through a
+            // pointer (recursion is unrolled for direct calls only: every
+            // start routine would otherwise be a candidate of every
+            // pointer call in its thread): its value takes the give-up
+            // branch.
             let active = self.t.frames.iter().any(|f| f.func == *name);
             if !active && self.params(def)?.len() == vals.len() {
                 cands.push((name.clone(), addr, def));

@@ -168,6 +168,9 @@ struct ThreadState {
     /// a `pthread_create` inside one may run any number of times.
     pub(crate) loops: usize,
     inline_counts: HashMap<String, usize>,
+    /// Calls inlined while their function was already being inlined
+    /// ([`call::MAX_RECURSIVE_INLINES`]).
+    recursive_inlines: usize,
     names: HashSet<String>,
     /// Where the thread finishes (`pthread_exit`, the start routine's
     /// return): thread-specific data destructors run there.
@@ -523,19 +526,7 @@ impl<'a> Lowerer<'a> {
             let Some(name) = declarator_name(&id.node.declarator.node) else {
                 continue;
             };
-            let is_function = id.node.declarator.node.derived.iter().any(|dd| {
-                matches!(
-                    dd.node,
-                    frontend::lang_c::ast::DerivedDeclarator::Function(_)
-                        | frontend::lang_c::ast::DerivedDeclarator::KRFunction(_)
-                )
-            }) && !id.node.declarator.node.derived.iter().any(|dd| {
-                matches!(
-                    dd.node,
-                    frontend::lang_c::ast::DerivedDeclarator::Pointer(_)
-                )
-            });
-            if is_function {
+            if crate::annotations::is_function(&id.node.declarator.node) {
                 self.fn_decls.insert(
                     name,
                     GlobalDecl {
@@ -1053,8 +1044,19 @@ impl<'a> Lowerer<'a> {
                 .expect("a literal's address is a constant")
                 .into());
         }
+        // A function designator, `f` or `&f`: the function's address.
+        let function = |e: &Expression| match e {
+            Expression::Identifier(id) => self.fn_addrs.get(&id.node.name).copied(),
+            _ => None,
+        };
+        if let Some(a) = function(&e.node) {
+            return Ok(a.into());
+        }
         if let Expression::UnaryOperator(u) = &e.node {
             if u.node.operator.node == UnaryOperator::Address {
+                if let Some(a) = function(&u.node.operand.node) {
+                    return Ok(a.into());
+                }
                 if let Expression::Identifier(id) = &u.node.operand.node {
                     if let Some(o) = self.global(&id.node.name)? {
                         self.objects[o].addr_taken = true;

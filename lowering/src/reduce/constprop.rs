@@ -49,7 +49,10 @@ pub(super) fn analyse(
     let mut scratch = vec![0i128; nvars];
     envs[0] = Some(entry);
     let mut work: VecDeque<usize> = VecDeque::from([0]);
+    let mut queued = vec![false; cfg.locs.len()];
+    queued[0] = true;
     while let Some(l) = work.pop_front() {
+        queued[l] = false;
         let Some(env) = envs[l].clone() else { continue };
         for &i in &out[l] {
             let e = &cfg.edges[i];
@@ -64,7 +67,8 @@ pub(super) fn analyse(
                 }
                 Some(old) => join(old, &next),
             };
-            if changed && !work.contains(&e.to) {
+            if changed && !queued[e.to] {
+                queued[e.to] = true;
                 work.push_back(e.to);
             }
         }

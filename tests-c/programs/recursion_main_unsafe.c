@@ -1,7 +1,6 @@
-// expect: unknown
+// expect: unsafe
 // args: --no-races
-// true verdict: unsafe
-// recursion is not inlined: sum(3) == 6 (3 + 2 + 1 + 0), which reaches the error
+// recursion is unrolled: sum(3) == 6 (3 + 2 + 1 + 0), which reaches the error
 extern void reach_error(void);
 
 int sum(int n) {
