@@ -21,7 +21,8 @@
 //! - a `pthread_once_t` holds 0 (not run), 1 (running: others wait), 2 (done);
 //! - a semaphore holds its value.
 //!
-//! Thread-specific data: every `pthread_key_create` call site is one key
+//! Thread-specific data: every `pthread_key_create` (or C11 `tss_create`:
+//! `tss_get`, `tss_set` and `tss_delete` are the POSIX calls) call site is one key
 //! (numbered by its position in the file; running a site twice gives up),
 //! and every (thread, key) pair one variable of its thread, `NULL` at
 //! first. When a thread finishes, each non-`NULL` value of a live key with
@@ -60,6 +61,10 @@ pub(crate) fn is_sync_builtin(name: &str) -> bool {
                 | "pthread_once"
                 | "pthread_setspecific"
                 | "pthread_getspecific"
+                | "tss_create"
+                | "tss_delete"
+                | "tss_set"
+                | "tss_get"
                 | "sem_init"
                 | "sem_wait"
                 | "sem_post"
@@ -150,13 +155,19 @@ fn counted_by(k: VarId, by: i64, mut assigns: Vec<(VarId, Term)>) -> Vec<(VarId,
     assigns
 }
 
-/// Collects `pthread_key_create` calls.
+/// Whether a function creates a thread-specific data key: POSIX's, or
+/// C11's `tss_create` (the same arguments: the key's address and the
+/// destructor; both return 0 on success, `thrd_success` in C11).
+fn is_key_create(name: &str) -> bool {
+    matches!(name, "pthread_key_create" | "tss_create")
+}
+
+/// Collects `pthread_key_create` and `tss_create` calls.
 struct KeyCalls(Vec<(usize, Option<Node<Expression>>)>);
 
 impl<'ast> Visit<'ast> for KeyCalls {
     fn visit_call_expression(&mut self, c: &'ast CallExpression, span: &'ast Span) {
-        if matches!(&c.callee.node, Expression::Identifier(id) if id.node.name == "pthread_key_create")
-        {
+        if matches!(&c.callee.node, Expression::Identifier(id) if is_key_create(&id.node.name)) {
             self.0.push((span.start, c.arguments.get(1).cloned()));
         }
         visit::visit_call_expression(self, c, span);
@@ -594,7 +605,11 @@ impl Lowerer<'_> {
             "pthread_key_create"
             | "pthread_key_delete"
             | "pthread_setspecific"
-            | "pthread_getspecific" => self.key_call(&call)?,
+            | "pthread_getspecific"
+            | "tss_create"
+            | "tss_delete"
+            | "tss_set"
+            | "tss_get" => self.key_call(&call)?,
             _ => {
                 return Err(LowerError::unsupported(
                     span,
@@ -804,17 +819,17 @@ impl Lowerer<'_> {
         let arg = |i: usize| call.arg(i);
         let ok = Val::int(0);
         let v = match name {
-            "pthread_key_create" => {
+            "pthread_key_create" | "tss_create" => {
                 self.key_create(arg(0)?, span)?;
                 ok
             }
-            "pthread_key_delete" => {
+            "pthread_key_delete" | "tss_delete" => {
                 let key = self.eval(arg(0)?)?;
                 let targets = self.key_cases(&key, |me, id| me.key_flag(id));
                 self.emit_store(targets, Val::int(2), span)?;
                 ok
             }
-            "pthread_setspecific" => {
+            "pthread_setspecific" | "tss_set" => {
                 let key = self.eval(arg(0)?)?;
                 let key = self.materialize(key, span)?;
                 let v = self.eval(arg(1)?)?;
@@ -824,7 +839,7 @@ impl Lowerer<'_> {
                 self.emit_store(targets, v, span)?;
                 ok
             }
-            "pthread_getspecific" => {
+            "pthread_getspecific" | "tss_get" => {
                 let key = self.eval(arg(0)?)?;
                 let t = self.t.index;
                 let targets = self.key_cases(&key, |me, id| me.tls_var(t, id));
