@@ -850,9 +850,9 @@ impl Lowerer<'_> {
     /// Why a call of `name` cannot be inlined here: `name` is already
     /// being inlined [`MAX_RECURSION_DEPTH`] times, or the thread has used
     /// up its [`MAX_RECURSIVE_INLINES`] or [`MAX_UNROLLING_LOCATIONS`].
-    /// Recursion is unrolled up to these
-    /// bounds; a deeper call gives up where an execution reaches it.
-    pub(super) fn recursion_limit(&self, name: &str) -> Option<String> {
+    /// Recursion is unrolled up to these bounds; a deeper call gives up
+    /// where an execution reaches it.
+    fn recursion_limit(&self, name: &str) -> Option<String> {
         let depth = self.t.frames.iter().filter(|f| f.func == name).count();
         if depth >= MAX_RECURSION_DEPTH {
             return Some(format!(
