@@ -61,10 +61,6 @@ pub(crate) fn is_sync_builtin(name: &str) -> bool {
                 | "pthread_once"
                 | "pthread_setspecific"
                 | "pthread_getspecific"
-                | "tss_create"
-                | "tss_delete"
-                | "tss_set"
-                | "tss_get"
                 | "sem_init"
                 | "sem_wait"
                 | "sem_post"
@@ -73,6 +69,7 @@ pub(crate) fn is_sync_builtin(name: &str) -> bool {
                 | "sem_getvalue"
                 | "__ase_wait_once"
         )
+        || key_function(name).is_some()
 }
 
 /// A barrier's cell, count and released-waiters cell, or why it has none.
@@ -155,11 +152,17 @@ fn counted_by(k: VarId, by: i64, mut assigns: Vec<(VarId, Term)>) -> Vec<(VarId,
     assigns
 }
 
-/// Whether a function creates a thread-specific data key: POSIX's, or
-/// C11's `tss_create` (the same arguments: the key's address and the
-/// destructor; both return 0 on success, `thrd_success` in C11).
-fn is_key_create(name: &str) -> bool {
-    matches!(name, "pthread_key_create" | "tss_create")
+/// The POSIX thread-specific data function that `name` is: itself, or
+/// the one a C11 `tss_*` function is (the same arguments; both return 0
+/// on success, `thrd_success` in C11).
+fn key_function(name: &str) -> Option<&'static str> {
+    Some(match name {
+        "pthread_key_create" | "tss_create" => "pthread_key_create",
+        "pthread_key_delete" | "tss_delete" => "pthread_key_delete",
+        "pthread_setspecific" | "tss_set" => "pthread_setspecific",
+        "pthread_getspecific" | "tss_get" => "pthread_getspecific",
+        _ => return None,
+    })
 }
 
 /// Collects `pthread_key_create` and `tss_create` calls.
@@ -167,7 +170,8 @@ struct KeyCalls(Vec<(usize, Option<Node<Expression>>)>);
 
 impl<'ast> Visit<'ast> for KeyCalls {
     fn visit_call_expression(&mut self, c: &'ast CallExpression, span: &'ast Span) {
-        if matches!(&c.callee.node, Expression::Identifier(id) if is_key_create(&id.node.name)) {
+        if matches!(&c.callee.node, Expression::Identifier(id) if key_function(&id.node.name) == Some("pthread_key_create"))
+        {
             self.0.push((span.start, c.arguments.get(1).cloned()));
         }
         visit::visit_call_expression(self, c, span);
@@ -602,14 +606,7 @@ impl Lowerer<'_> {
                 });
                 ok
             }
-            "pthread_key_create"
-            | "pthread_key_delete"
-            | "pthread_setspecific"
-            | "pthread_getspecific"
-            | "tss_create"
-            | "tss_delete"
-            | "tss_set"
-            | "tss_get" => self.key_call(&call)?,
+            _ if key_function(name).is_some() => self.key_call(&call)?,
             _ => {
                 return Err(LowerError::unsupported(
                     span,
@@ -818,18 +815,18 @@ impl Lowerer<'_> {
         let SyncCall { name, span, .. } = *call;
         let arg = |i: usize| call.arg(i);
         let ok = Val::int(0);
-        let v = match name {
-            "pthread_key_create" | "tss_create" => {
+        let v = match key_function(name) {
+            Some("pthread_key_create") => {
                 self.key_create(arg(0)?, span)?;
                 ok
             }
-            "pthread_key_delete" | "tss_delete" => {
+            Some("pthread_key_delete") => {
                 let key = self.eval(arg(0)?)?;
                 let targets = self.key_cases(&key, |me, id| me.key_flag(id));
                 self.emit_store(targets, Val::int(2), span)?;
                 ok
             }
-            "pthread_setspecific" | "tss_set" => {
+            Some("pthread_setspecific") => {
                 let key = self.eval(arg(0)?)?;
                 let key = self.materialize(key, span)?;
                 let v = self.eval(arg(1)?)?;
@@ -839,7 +836,7 @@ impl Lowerer<'_> {
                 self.emit_store(targets, v, span)?;
                 ok
             }
-            "pthread_getspecific" | "tss_get" => {
+            Some("pthread_getspecific") => {
                 let key = self.eval(arg(0)?)?;
                 let t = self.t.index;
                 let targets = self.key_cases(&key, |me, id| me.tls_var(t, id));
