@@ -49,6 +49,9 @@ pub struct CheckArgs<'a> {
 impl CheckArgs<'_> {
     /// The pipeline's options.
     fn options(&self) -> anyhow::Result<pipeline::Options> {
+        if self.engines.backend == pipeline::Engine::Cegpv {
+            anyhow::bail!("--backend cegpv: the slices of CEGPV are checked by another engine");
+        }
         Ok(pipeline::Options {
             engine: self.engine.into(),
             engines: self.engines.clone(),

@@ -84,6 +84,10 @@ enum Command {
         /// partial-order reduction), for comparison.
         #[arg(long)]
         no_partial_order: bool,
+        /// The engine that checks the slices of `--engine cegpv` (any but
+        /// cegpv).
+        #[arg(long, value_enum, default_value_t = CheckEngine::Auto, value_name = "ENGINE")]
+        backend: CheckEngine,
         #[command(flatten)]
         limits: Limits,
     },
@@ -300,6 +304,7 @@ fn main() -> ExitCode {
             evidence,
             jobs,
             no_partial_order,
+            backend,
             certify,
         } => check::run(&check::CheckArgs {
             path: &files[0],
@@ -310,6 +315,7 @@ fn main() -> ExitCode {
                 depth: depth.map(|d| d as usize),
                 jobs: jobs.map_or_else(default_jobs, usize::from),
                 partial_order: !no_partial_order,
+                backend: backend.into(),
             },
             limits: &limits,
             cpp: &cpp,

@@ -82,6 +82,11 @@ pub enum CheckEngine {
     /// (bounds, sums and differences, equalities of sampled states): proves
     /// safety, never finds bugs.
     Infer,
+    /// Counter-example guided program verification (Abdulla, Atig, Diep):
+    /// slices of the program that keep a subset of its variables, checked
+    /// by the engine of `--backend`, refined with the spurious
+    /// counterexamples.
+    Cegpv,
 }
 
 impl From<CheckEngine> for pipeline::Engine {
@@ -93,6 +98,7 @@ impl From<CheckEngine> for pipeline::Engine {
             CheckEngine::Explicit => pipeline::Engine::Explicit,
             CheckEngine::Bmc => pipeline::Engine::Bmc,
             CheckEngine::Infer => pipeline::Engine::Infer,
+            CheckEngine::Cegpv => pipeline::Engine::Cegpv,
         }
     }
 }

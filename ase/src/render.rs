@@ -73,8 +73,17 @@ pub fn trace_text(p: &Program, trace: &Trace) -> String {
 }
 
 pub(crate) fn stats_text(s: &Stats) -> String {
+    let slicing = s.slicing.as_ref().map_or(String::new(), |c| {
+        format!(
+            ", slices: kept {} of {} variables, {} spurious counterexample{}",
+            c.kept,
+            c.variables,
+            c.spurious,
+            if c.spurious == 1 { "" } else { "s" }
+        )
+    });
     format!(
-        "iterations: {}, prover queries: {}, predicates: {}, symbolic states: {}, abstract states: {}, time: {:.3} s",
+        "iterations: {}, prover queries: {}, predicates: {}, symbolic states: {}, abstract states: {}{slicing}, time: {:.3} s",
         s.iterations,
         s.prover_queries,
         s.predicates.len(),
@@ -178,6 +187,9 @@ pub fn json(p: &Program, o: &Outcome) -> Value {
         }
     });
     let obj = v.as_object_mut().expect("object");
+    if let Some(slicing) = &o.stats.slicing {
+        obj["stats"]["slicing"] = json!(slicing);
+    }
     match &o.verdict {
         Verdict::Safe(proof) => {
             obj.insert("check".into(), json!(proof.short()));

@@ -758,6 +758,7 @@ Notes after the table.
                         symbolic_states: 9,
                         abstract_states: 4,
                         time: Duration::ZERO,
+                        slicing: None,
                     },
                 },
                 bad_trace: None,

@@ -56,7 +56,8 @@ fn expectation(file: &str) -> String {
 /// The program's options from its `// args:` line: `--no-races` for a
 /// program about assertions, `--races` for one about data races,
 /// `--no-memsafety`, `--no-deadlocks`, `--no-thread-safety`, `--overflow`, `--concurrent push:2,pop` and `--init
-/// reset` for a library; `--property NAME` is [`program_property`].
+/// reset` for a library; `--property NAME` is [`program_property`],
+/// `--engine` and `--backend` [`program_engines`].
 fn program_input(file: &str) -> CInput {
     let mut input = CInput::default();
     let args = header(file, "args").unwrap_or_default();
@@ -75,7 +76,7 @@ fn program_input(file: &str) -> CInput {
             "--no-deadlocks" => input.lowering.checks.deadlocks = false,
             "--no-memsafety" => input.lowering.checks.memsafety = false,
             "--overflow" => input.lowering.checks.overflow = true,
-            "--property" => {
+            "--property" | "--engine" | "--backend" => {
                 value();
             }
             "--concurrent" => input
@@ -96,6 +97,29 @@ fn program_property(file: &str) -> Option<PathBuf> {
     let mut words = args.split_whitespace();
     words.find(|w| *w == "--property")?;
     Some(PathBuf::from(words.next().expect("a property name")))
+}
+
+/// The engine a program is checked with (`--engine NAME` of its `// args:`
+/// line, else `auto`) and the back-end of CEGPV (`--backend NAME`).
+fn program_engines(file: &str) -> (pipeline::Engine, pipeline::Engine) {
+    let args = header(file, "args").unwrap_or_default();
+    let named = |option: &str| {
+        let mut words = args.split_whitespace();
+        words.find(|w| *w == option)?;
+        Some(match words.next().expect("an engine name") {
+            "auto" => pipeline::Engine::Auto,
+            "ase" => pipeline::Engine::Ase,
+            "explicit" => pipeline::Engine::Explicit,
+            "bmc" => pipeline::Engine::Bmc,
+            "infer" => pipeline::Engine::Infer,
+            "cegpv" => pipeline::Engine::Cegpv,
+            other => panic!("{file}: engine `{other}` is not known to the test"),
+        })
+    };
+    (
+        named("--engine").unwrap_or(pipeline::Engine::Auto),
+        named("--backend").unwrap_or(pipeline::Engine::Auto),
+    )
 }
 
 /// The job of checking a program as its header says.
@@ -148,6 +172,7 @@ fn verdict_of(file: &str, job: pipeline::task::Job, run: Run) -> String {
     let mut options = Options::default();
     options.budget.timeout = Some(Duration::from_secs(run.timeout));
     options.engines.jobs = run.jobs;
+    (options.engine, options.engines.backend) = program_engines(file);
     options.certify = run.certify;
     let checked = match pipeline::check_c(&job, &options, Instant::now()) {
         Ok(checked) => checked,

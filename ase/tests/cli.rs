@@ -481,6 +481,21 @@ fn directory_without_programs() {
 }
 
 #[test]
+fn cegpv_is_not_its_own_backend() {
+    assert_bad_invocation(
+        &[
+            "check",
+            "--engine",
+            "cegpv",
+            "--backend",
+            "cegpv",
+            "examples/mutex.gc",
+        ],
+        "--backend cegpv",
+    );
+}
+
+#[test]
 fn not_a_gc_file() {
     assert_bad_invocation(&["check", "Cargo.toml"], "unsupported input");
 }

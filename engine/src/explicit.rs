@@ -1377,6 +1377,7 @@ fn search_keeping(
             symbolic_states: visited,
             abstract_states: 0,
             time: start.elapsed(),
+            slicing: None,
         },
     }
 }

@@ -4,6 +4,7 @@
 
 pub mod ase;
 pub mod bmc;
+pub mod cegpv;
 pub mod certify;
 pub mod explicit;
 pub mod generate;

@@ -81,7 +81,8 @@ pub struct Found {
 }
 
 impl Found {
-    fn of(outcome: Outcome) -> Found {
+    /// An outcome without evidence.
+    pub fn of(outcome: Outcome) -> Found {
         Found {
             outcome,
             proof: None,

@@ -256,6 +256,9 @@ pub struct Stats {
     /// Wall-clock time.
     #[serde(serialize_with = "ser_duration_secs")]
     pub time: Duration,
+    /// CEGPV's slicing, when the check was by CEGPV.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub slicing: Option<crate::cegpv::Slicing>,
 }
 
 fn ser_duration_secs<S: serde::Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error> {

@@ -82,6 +82,8 @@ pub enum WaitKind {
     Atomic,
     /// A message on a pipe, or its write end closed.
     Pipe,
+    /// A message in a message queue, or room in it.
+    MessageQueue,
 }
 
 impl WaitKind {
@@ -92,6 +94,7 @@ impl WaitKind {
             WaitKind::RwLock => "a read-write lock",
             WaitKind::Semaphore => "a semaphore that is not posted",
             WaitKind::Pipe => "a pipe that stays empty",
+            WaitKind::MessageQueue => "a message queue that stays empty or full",
             WaitKind::Barrier => "the other threads of a barrier",
             WaitKind::Once => "another thread's pthread_once",
             WaitKind::Join => "a thread that does not end",

@@ -21,6 +21,9 @@ pub enum Engine {
     Bmc,
     /// The invariant inference: proves safety, never finds bugs.
     Infer,
+    /// Counter-example guided program verification: slices of the program
+    /// checked by the back-end of [`EngineOptions::backend`].
+    Cegpv,
 }
 
 /// What the engines are given besides the budgets.
@@ -34,6 +37,8 @@ pub struct EngineOptions {
     pub jobs: usize,
     /// Whether the explicit search is partial-order reduced.
     pub partial_order: bool,
+    /// The back-end of [`Engine::Cegpv`] (any other engine).
+    pub backend: Engine,
 }
 
 impl Default for EngineOptions {
@@ -43,6 +48,7 @@ impl Default for EngineOptions {
             depth: None,
             jobs: default_jobs(),
             partial_order: true,
+            backend: Engine::Auto,
         }
     }
 }
@@ -134,6 +140,21 @@ pub fn run(
                 partial_order: options.partial_order,
             };
             plain(engine::explicit::check(program, &bounds, deadline))
+        }
+        Engine::Cegpv => {
+            let config = engine::cegpv::Config { deadline, target };
+            // A back-end of CEGPV is not CEGPV again.
+            let backend = match options.backend {
+                Engine::Cegpv => Engine::Auto,
+                e => e,
+            };
+            engine::cegpv::check(program, &config, &mut |slice, target, deadline| {
+                let budget = engine::ase::Config {
+                    timeout: deadline.map(|d| d.saturating_duration_since(Instant::now())),
+                    ..*budget
+                };
+                run(backend, slice, &budget, options, target, want_proof)
+            })
         }
     }
 }

@@ -209,6 +209,12 @@ fn outside(v: usize, (lo, hi): (i128, i128)) -> Result<Cond, BuildError> {
 
 /// `v` in the set `dom` (sorted disjoint intervals, `i128::MIN`/`MAX` for
 /// no bound); nothing when it is every integer.
+/// Whether a domain is every integer (it constrains nothing).
+fn unbounded(dom: &[(i128, i128)]) -> bool {
+    dom.iter()
+        .any(|&(lo, hi)| lo == i128::MIN && hi == i128::MAX)
+}
+
 fn within(v: usize, dom: &[(i128, i128)]) -> Result<Option<Cond>, BuildError> {
     let k = |x: i128| Term::literal(x).ok_or(BuildError::ValueTooLarge);
     let x = || Term::Var(VarId::new(v));
@@ -322,26 +328,42 @@ pub fn from_states<'d, I: Iterator<Item = State>>(
         }
         out
     };
-    // Size check before building anything.
-    let mut size = 0usize;
-    let mut per_tuple: HashMap<&Vec<LocId>, usize> = HashMap::new();
+    // Size check before building anything: per state, a conjunct for each
+    // variable that is not constant at its tuple, except a lazy value that
+    // may be any integer and that no other variable holds (it constrains
+    // nothing: a variable a slice of CEGPV never reads, an untouched
+    // buffer), times the subsets of the relaxed variables.
+    let relaxed_count: HashMap<&Vec<LocId>, usize> = summaries
+        .iter()
+        .map(|(locs, sum)| {
+            let r = relaxed_at(locs)
+                .keys()
+                .filter(|&&v| !sum.constant[v])
+                .count();
+            (locs, r)
+        })
+        .collect();
+    let mut size = summaries.len().saturating_mul(nvars);
     for s in states() {
-        if let Some((k, _)) = summaries.get_key_value(&s.locs) {
-            *per_tuple.entry(k).or_default() += 1;
-        }
-    }
-    for (locs, sum) in &summaries {
-        let free = sum.constant.iter().filter(|c| !**c).count();
-        let n = per_tuple.get(locs).copied().unwrap_or(0);
-        let r = relaxed_at(locs)
-            .keys()
-            .filter(|&&v| !sum.constant[v])
+        let Some((locs, sum)) = summaries.get_key_value(&s.locs) else {
+            continue;
+        };
+        let mut symbols = HashSet::new();
+        let conjuncts = (0..nvars)
+            .filter(|&v| !sum.constant[v])
+            .filter(|&v| match lazy(s.vals[v]).filter(|_| is_lazy(s.vals[v])) {
+                Some(value) => !symbols.insert(value.symbol) || !unbounded(value.domain),
+                None => true,
+            })
             .count();
         size = size.saturating_add(
-            n.saturating_mul(free.max(1))
-                .saturating_mul(1usize << r.min(16)),
+            conjuncts
+                .max(1)
+                .saturating_mul(1usize << relaxed_count[locs].min(16)),
         );
-        size = size.saturating_add(nvars);
+        if size > max_conjuncts {
+            break;
+        }
     }
     if size > max_conjuncts {
         return Err(BuildError::TooLarge {

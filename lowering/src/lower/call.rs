@@ -169,6 +169,7 @@ impl Lowerer<'_> {
             Self::cleanup_call,
             Self::libc_call,
             Self::pipe_call,
+            Self::mq_call,
             Self::sync_call,
             Self::atomic_call,
             Self::string_call,

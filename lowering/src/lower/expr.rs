@@ -709,6 +709,54 @@ impl Lowerer<'_> {
         self.emit_store(obj_like, v, span)
     }
 
+    /// Evaluates `e` to one term (a call's argument the model reads as a
+    /// value: a descriptor, a size); `what` names it in the refusal of a
+    /// value with several cases.
+    pub(crate) fn one_term(
+        &mut self,
+        e: &Node<Expression>,
+        what: &str,
+        span: Span,
+    ) -> Result<Term> {
+        let v = self.eval(e)?;
+        self.materialized_term(v, what, span)
+    }
+
+    /// `v` materialized as one term.
+    pub(crate) fn materialized_term(&mut self, v: Val, what: &str, span: Span) -> Result<Term> {
+        let v = self.materialize(v, span)?;
+        match v.cases.as_slice() {
+            [(Cond::True, Res::Val(t))] => Ok(t.clone()),
+            _ => Err(LowerError::unsupported(
+                span,
+                format!("{what} with several cases"),
+            )),
+        }
+    }
+
+    /// Stores `value` into `place` where `c` holds, and leaves its value
+    /// elsewhere (a call that fills a buffer only when it succeeds).
+    pub(crate) fn store_where(
+        &mut self,
+        place: Place,
+        c: Cond,
+        value: Term,
+        what: &str,
+        span: Span,
+    ) -> Result<()> {
+        let ty = place.ty.clone();
+        let old = self.read(place.clone(), span)?;
+        let old = self.materialized_term(old, what, span)?;
+        let new = Val {
+            cases: vec![
+                (c.clone(), Res::Val(value)),
+                (crate::term::not(c), Res::Val(old)),
+            ],
+            ty,
+        };
+        self.store(place, new, span)
+    }
+
     /// Evaluates `v` into a fresh temporary, so later side effects cannot
     /// change it.
     pub(crate) fn materialize(&mut self, v: Val, span: Span) -> Result<Val> {

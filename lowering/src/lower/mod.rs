@@ -21,6 +21,7 @@ mod guard;
 mod handles;
 mod heap;
 mod libc;
+mod mqueue;
 mod pipes;
 mod scanf;
 mod stmt;
@@ -287,6 +288,8 @@ pub struct Lowerer<'a> {
     /// ([`pipes`]).
     pipes: Vec<pipes::Pipe>,
     calls_pipe: Option<bool>,
+    /// The message queues named so far ([`mqueue`]).
+    queues: Vec<mqueue::Queue>,
 }
 
 #[derive(Clone, Debug)]
@@ -457,6 +460,7 @@ impl<'a> Lowerer<'a> {
             blocks: HashMap::new(),
             pipes: Vec::new(),
             calls_pipe: None,
+            queues: Vec::new(),
         };
         let mut defined = Vec::new();
         for ext in &unit.unit.0 {

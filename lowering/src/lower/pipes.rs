@@ -20,7 +20,7 @@ use frontend::lang_c::ast::{BinaryOperator, CallExpression, Expression};
 use frontend::lang_c::span::{Node, Span};
 use frontend::lang_c::visit::{self, Visit};
 
-use super::expr::{Res, Val};
+use super::expr::Val;
 use super::Lowerer;
 use crate::cfg::Loc;
 use crate::error::{LowerError, Result};
@@ -166,15 +166,7 @@ impl Lowerer<'_> {
 
     /// The file descriptor's value as one term.
     fn fd_term(&mut self, fd: &Node<Expression>, span: Span) -> Result<Term> {
-        let v = self.eval(fd)?;
-        let v = self.materialize(v, span)?;
-        match v.cases.as_slice() {
-            [(Cond::True, Res::Val(t))] => Ok(t.clone()),
-            _ => Err(LowerError::unsupported(
-                span,
-                "a file descriptor with several cases",
-            )),
-        }
+        self.one_term(fd, "a file descriptor", span)
     }
 
     fn close_fd(&mut self, fd: &Node<Expression>, span: Span) -> Result<Val> {
@@ -240,14 +232,8 @@ impl Lowerer<'_> {
         let place = self.deref(b, elem.clone(), span)?;
         if write {
             let x = self.read(place, span)?;
-            let x = self.materialize(x, span)?;
-            let [(Cond::True, Res::Val(x))] = x.cases.as_slice() else {
-                return Err(LowerError::unsupported(
-                    span,
-                    "a pipe message with several cases",
-                ));
-            };
-            self.enqueue(&fd, x.clone(), size, span);
+            let x = self.materialized_term(x, "a pipe message", span)?;
+            self.enqueue(&fd, x, size, span);
             Ok(Val::int(size as i64))
         } else {
             let slot = self.temp(&elem, span)?;
@@ -256,22 +242,7 @@ impl Lowerer<'_> {
             let got = cmp(CmpOp::Gt, Term::Var(r), Term::Const(0));
             // The message lands in the buffer (at the end of the stream,
             // the buffer keeps its value).
-            let old = self.read(place.clone(), span)?;
-            let old = self.materialize(old, span)?;
-            let [(Cond::True, Res::Val(old))] = old.cases.as_slice() else {
-                return Err(LowerError::unsupported(
-                    span,
-                    "a pipe buffer with several cases",
-                ));
-            };
-            let new = Val {
-                cases: vec![
-                    (got.clone(), Res::Val(Term::Var(slot))),
-                    (crate::term::not(got), Res::Val(old.clone())),
-                ],
-                ty: elem,
-            };
-            self.store(place, new, span)?;
+            self.store_where(place, got, Term::Var(slot), "a pipe buffer", span)?;
             Ok(Val::term(Term::Var(r), CType::Int(self.types.long(true))))
         }
     }
