@@ -4,7 +4,7 @@
 // queue fails with -1 (EAGAIN) instead of waiting, and so does a second
 // send; a receive buffer shorter than the message size fails (EMSGSIZE),
 // and so does a send through a read-only descriptor. Then the message is
-// received.
+// received, and a receive after mq_close fails (EBADF).
 #include <assert.h>
 #include <fcntl.h>
 #include <mqueue.h>
@@ -21,5 +21,7 @@ int main(void) {
   mqd_t r = mq_open("/one", O_RDONLY);
   assert(mq_send(r, (const char *)&x, sizeof x, 0) == -1);
   assert(mq_receive(q, (char *)&y, sizeof y, 0) == 8 && y == 7);
+  assert(mq_close(q) == 0);
+  assert(mq_receive(q, (char *)&y, sizeof y, 0) == -1);
   return 0;
 }

@@ -288,8 +288,8 @@ pub struct Lowerer<'a> {
     /// ([`pipes`]).
     pipes: Vec<pipes::Pipe>,
     calls_pipe: Option<bool>,
-    /// The message queues named so far ([`mqueue`]).
-    queues: Vec<mqueue::Queue>,
+    /// The message queues named and opened so far ([`mqueue`]).
+    queues: mqueue::Queues,
 }
 
 #[derive(Clone, Debug)]
@@ -460,7 +460,7 @@ impl<'a> Lowerer<'a> {
             blocks: HashMap::new(),
             pipes: Vec::new(),
             calls_pipe: None,
-            queues: Vec::new(),
+            queues: mqueue::Queues::default(),
         };
         let mut defined = Vec::new();
         for ext in &unit.unit.0 {

@@ -7,10 +7,12 @@
 //! message size (from the `struct mq_attr` of the creating call, else
 //! Linux's defaults, 10 messages of 8192 bytes), the messages waiting (a
 //! shift register of [`SLOTS`] values with their sizes; the first is the
-//! oldest) and the priority they share. A descriptor is
-//! `BASE + 8 q + 4 nonblocking + access mode`: a send through a read-only
-//! descriptor, a receive through a write-only one, or a call with any other
-//! value fails with -1, as on Linux (`EBADF`). A send of one integer
+//! oldest) and the priority they share. Each `mq_open` call as lowered
+//! (per thread instance) has a descriptor of its own, `BASE` + its index,
+//! open or not: a call on a closed one, a send through a read-only one or
+//! a receive through a write-only one fails with -1, as on Linux
+//! (`EBADF`); a value that is no descriptor lowered before the call gives
+//! up there. A send of one integer
 //! object (`(char *)&x, sizeof x`) appends it, waiting while the queue is
 //! full (`-1`, `EAGAIN`, when nonblocking); a receive into one integer
 //! object waits while the queue is empty and takes the oldest message. A
@@ -62,31 +64,22 @@ pub(crate) struct Queue {
     slots: Vec<(VarId, VarId)>,
 }
 
-/// A descriptor's parts: the queue, whether nonblocking, the access mode.
-#[derive(Clone, Copy)]
+/// The queues named so far and the `mq_open` calls lowered so far.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Queues {
+    queues: Vec<Queue>,
+    sites: Vec<Descriptor>,
+}
+
+/// The descriptor of one `mq_open` call as lowered (per thread instance):
+/// its queue, whether nonblocking, its access mode, and whether it is open.
+/// Its value is `BASE` + its index.
+#[derive(Clone, Copy, Debug)]
 struct Descriptor {
     queue: usize,
     nonblocking: bool,
     mode: i64,
-}
-
-impl Descriptor {
-    fn value(self) -> i64 {
-        BASE + 8 * self.queue as i64 + 4 * i64::from(self.nonblocking) + self.mode
-    }
-
-    /// Every descriptor of `queues` queues.
-    fn all(queues: usize) -> impl Iterator<Item = Descriptor> {
-        (0..queues).flat_map(|queue| {
-            [false, true].into_iter().flat_map(move |nonblocking| {
-                (0..3).map(move |mode| Descriptor {
-                    queue,
-                    nonblocking,
-                    mode,
-                })
-            })
-        })
-    }
+    open: VarId,
 }
 
 fn var(v: VarId) -> Term {
@@ -143,7 +136,9 @@ impl Lowerer<'_> {
             "mq_unlink" => self.mq_unlink(arg(0)?, ret, span)?,
             "mq_close" => {
                 let d = self.mq_descriptor(arg(0)?, span)?;
-                self.mq_step(&d, ret, span, |_, _, at| vec![(at, vec![], Term::Const(0))]);
+                self.mq_step(&d, ret, span, |_, desc, open| {
+                    vec![(open, vec![(desc.open, Term::Const(0))], Term::Const(0))]
+                });
             }
             "mq_send" => self.mq_send([arg(0)?, arg(1)?, arg(2)?, arg(3)?], ret, span)?,
             _ => self.mq_receive([arg(0)?, arg(1)?, arg(2)?], args.get(3), ret, span)?,
@@ -160,10 +155,10 @@ impl Lowerer<'_> {
             ));
         };
         let name = lit.node.concat();
-        if let Some(q) = self.queues.iter().position(|q| q.name == name) {
+        if let Some(q) = self.queues.queues.iter().position(|q| q.name == name) {
             return Ok(q);
         }
-        let q = self.queues.len();
+        let q = self.queues.queues.len();
         let int = |lo: i64, hi: i64| Range::new(lo.into(), hi.into());
         let any_int = Range::new(i64::MIN.into(), i64::MAX.into());
         let slots = (0..SLOTS)
@@ -183,7 +178,7 @@ impl Lowerer<'_> {
             priority: self.var(format!("mq.{q}.priority"), Some(0), any_int),
             slots,
         };
-        self.queues.push(queue);
+        self.queues.queues.push(queue);
         Ok(q)
     }
 
@@ -203,7 +198,7 @@ impl Lowerer<'_> {
                 "`mq_open` flags that are not a constant",
             ));
         };
-        let queue = self.queues[q].clone();
+        let queue = self.queues.queues[q].clone();
         let attr = match attr {
             Some(a) if flags & O_CREAT != 0 && self.eval(a)?.constant() != Some(0) => {
                 let cap = self.one_term(&member(a, "mq_maxmsg"), "a queue capacity", span)?;
@@ -215,17 +210,35 @@ impl Lowerer<'_> {
         let (cap, size) = attr
             .clone()
             .unwrap_or((Term::Const(SLOTS), Term::Const(DEFAULT_MSGSIZE)));
-        let d = Descriptor {
+        let site = self.queues.sites.len();
+        let open = self.var(
+            format!("mq.descriptor.{site}.open"),
+            Some(0),
+            Range::new(0.into(), 1.into()),
+        );
+        self.queues.sites.push(Descriptor {
             queue: q,
             nonblocking: flags & O_NONBLOCK != 0,
             mode: flags & O_ACCMODE,
-        }
-        .value();
+            open,
+        });
+        let d = BASE + site as i64;
+        self.give_up_where(
+            eq(open, 1),
+            "an `mq_open` call that runs again while its descriptor is open",
+            span,
+        );
         let Some(cur) = self.t.cur else {
             return Ok(());
         };
         let after = self.new_loc(Some(span));
-        let opened = |k: i64| vec![(ret, Term::Const(k))];
+        let opened = |k: i64| {
+            let mut a = vec![(ret, Term::Const(k))];
+            if k == d {
+                a.push((open, Term::Const(1)));
+            }
+            a
+        };
         let exists = eq(queue.exists, 1);
         if flags & O_CREAT == 0 {
             self.plain_edge(cur, after, exists.clone(), opened(d), Some(span));
@@ -276,7 +289,7 @@ impl Lowerer<'_> {
     /// descriptors open on it).
     fn mq_unlink(&mut self, name: &Node<Expression>, ret: VarId, span: Span) -> Result<()> {
         let q = self.mq_queue(name, span)?;
-        let queue = self.queues[q].clone();
+        let queue = self.queues.queues[q].clone();
         let Some(cur) = self.t.cur else {
             return Ok(());
         };
@@ -298,29 +311,44 @@ impl Lowerer<'_> {
         self.one_term(d, "a message-queue descriptor", span)
     }
 
-    /// One step of a call on descriptor `d`: per descriptor of a queue,
-    /// the edges `edges` gives (a guard, assignments and the return value)
-    /// under "`d` is that descriptor"; any other value returns -1.
+    /// One step of a call on descriptor `d`: per open descriptor, the
+    /// edges `edges` gives (a guard, assignments and the return value)
+    /// under "`d` is that descriptor"; a closed one returns -1; any other
+    /// value gives up.
     fn mq_step(
         &mut self,
         d: &Term,
         ret: VarId,
         span: Span,
-        mut edges: impl FnMut(&mut Self, Descriptor, Cond) -> Vec<(Cond, Vec<(VarId, Term)>, Term)>,
+        mut edges: impl FnMut(&Queue, Descriptor, Cond) -> Vec<(Cond, Vec<(VarId, Term)>, Term)>,
     ) -> Option<(Loc, Loc)> {
         let cur = self.t.cur?;
         let after = self.new_loc(Some(span));
-        let mut valid = Vec::new();
-        for desc in Descriptor::all(self.queues.len()) {
-            let at = cmp(CmpOp::Eq, d.clone(), Term::Const(desc.value()));
-            valid.push(at.clone());
-            for (guard, mut assigns, value) in edges(self, desc, at) {
+        let mut known = Vec::new();
+        let queues = self.queues.clone();
+        for (site, desc) in queues.sites.iter().enumerate() {
+            let at = cmp(CmpOp::Eq, d.clone(), Term::Const(BASE + site as i64));
+            known.push(at.clone());
+            let closed = vec![(ret, Term::Const(-1))];
+            self.plain_edge(
+                cur,
+                after,
+                and(at.clone(), eq(desc.open, 0)),
+                closed,
+                Some(span),
+            );
+            let open = and(at, eq(desc.open, 1));
+            for (guard, mut assigns, value) in edges(&queues.queues[desc.queue], *desc, open) {
                 assigns.push((ret, value));
                 self.plain_edge(cur, after, guard, assigns, Some(span));
             }
         }
-        let bad = vec![(ret, Term::Const(-1))];
-        self.plain_edge(cur, after, not(any(valid)), bad, Some(span));
+        self.give_up_edge(
+            cur,
+            not(any(known)),
+            "a message-queue call on a value that is no descriptor opened before it",
+            span,
+        );
         self.flush();
         self.t.cur = Some(after);
         Some((cur, after))
@@ -366,10 +394,8 @@ impl Lowerer<'_> {
         let d = self.mq_descriptor(d, span)?;
         let prio = self.one_term(prio, "a message priority", span)?;
         self.inputs_before_wait(span);
-        let queues = self.queues.clone();
-        let mixed = std::cell::RefCell::new(Vec::new());
-        let steps = self.mq_step(&d, ret, span, |_, desc, at| {
-            let q = &queues[desc.queue];
+        let mut mixed = Vec::new();
+        let steps = self.mq_step(&d, ret, span, |q, desc, at| {
             if desc.mode == O_RDONLY {
                 return vec![(at, vec![], Term::Const(-1))];
             }
@@ -397,11 +423,11 @@ impl Lowerer<'_> {
                 out.push((g, assigns, Term::Const(0)));
             }
             let waiting = cmp(CmpOp::Gt, var(q.count), Term::Const(0));
-            mixed.borrow_mut().push(and(and(room, waiting), not(same)));
+            mixed.push(and(and(room, waiting), not(same)));
             out
         });
         if let Some((cur, _)) = steps {
-            for bad in mixed.into_inner() {
+            for bad in mixed {
                 self.give_up_edge(
                     cur,
                     bad,
@@ -437,10 +463,8 @@ impl Lowerer<'_> {
         self.inputs_before_wait(span);
         let got = self.temp(&elem, span)?;
         let got_prio = self.temp(&CType::Int(IntTy::UINT), span)?;
-        let queues = self.queues.clone();
-        let other_size = std::cell::RefCell::new(Vec::new());
-        let steps = self.mq_step(&d, ret, span, |_, desc, at| {
-            let q = &queues[desc.queue];
+        let mut other_size = Vec::new();
+        let steps = self.mq_step(&d, ret, span, |q, desc, at| {
             if desc.mode == O_WRONLY {
                 return vec![(at, vec![], Term::Const(-1))];
             }
@@ -453,9 +477,7 @@ impl Lowerer<'_> {
             }
             let (first, first_size) = q.slots[0];
             let waiting = and(ok, not(empty));
-            other_size
-                .borrow_mut()
-                .push(and(waiting.clone(), not(eq(first_size, size))));
+            other_size.push(and(waiting.clone(), not(eq(first_size, size))));
             let mut assigns = vec![
                 (got, var(first)),
                 (got_prio, var(q.priority)),
@@ -475,7 +497,7 @@ impl Lowerer<'_> {
         let Some((cur, _)) = steps else {
             return Ok(());
         };
-        for bad in other_size.into_inner() {
+        for bad in other_size {
             self.give_up_edge(
                 cur,
                 bad,
