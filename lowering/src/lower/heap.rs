@@ -69,21 +69,22 @@ impl Lowerer<'_> {
                 .ok_or_else(|| LowerError::invalid(span, format!("`{name}` needs more arguments")))
         };
         Ok(Some(match name {
-            "malloc" => match self.allocated_type(arg(0)?, None) {
-                Ok(ty) => self.allocate(name, ty, Contents::Any, None, span)?,
-                // `n * sizeof(T)` with `n` known at run time only: an
-                // array of the capacity, with its length.
-                Err(refused) => match self.runtime_count(arg(0)?)? {
-                    Some((elem, n)) => {
-                        let Some(n) = self.runtime_length(n, span)? else {
-                            return Err(refused);
-                        };
-                        let ty = self.runtime_array(elem);
-                        self.allocate(name, ty, Contents::Any, Some(n), span)?
+            "malloc" => self.allocate_size(name, arg(0)?, Contents::Any, span)?,
+            // CBMC's allocation primitive: `zero` says whether the block
+            // is zeroed.
+            "__CPROVER_allocate" => {
+                let contents = match self.const_value(arg(1)?) {
+                    Ok(0) => Contents::Any,
+                    Ok(_) => Contents::Zero,
+                    Err(_) => {
+                        return Err(LowerError::unsupported(
+                            span,
+                            "`__CPROVER_allocate` whose `zero` argument is not a constant",
+                        ))
                     }
-                    None => return Err(refused),
-                },
-            },
+                };
+                self.allocate_size(name, arg(0)?, contents, span)?
+            }
             "alloca" | "__builtin_alloca" => {
                 let ty = self.allocated_type(arg(0)?, None)?;
                 self.allocate(name, ty, Contents::Any, None, span)?
@@ -119,6 +120,31 @@ impl Lowerer<'_> {
             }
             _ => return Ok(None),
         }))
+    }
+
+    /// A block of `size` bytes (`malloc`'s argument) with `contents`.
+    fn allocate_size(
+        &mut self,
+        name: &str,
+        size: &Node<Expression>,
+        contents: Contents,
+        span: Span,
+    ) -> Result<Val> {
+        match self.allocated_type(size, None) {
+            Ok(ty) => self.allocate(name, ty, contents, None, span),
+            // `n * sizeof(T)` with `n` known at run time only: an array of
+            // the capacity, with its length.
+            Err(refused) => match self.runtime_count(size)? {
+                Some((elem, n)) => {
+                    let Some(n) = self.runtime_length(n, span)? else {
+                        return Err(refused);
+                    };
+                    let ty = self.runtime_array(elem);
+                    self.allocate(name, ty, contents, Some(n), span)
+                }
+                None => Err(refused),
+            },
+        }
     }
 
     /// The type of the object `sizeof(T)`, `n * sizeof(T)` or
