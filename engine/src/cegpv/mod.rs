@@ -5,8 +5,9 @@
 //! a spurious one is excluded from the slice ([`observer`]), and after
 //! [`EXCLUSIONS_PER_SLICE`] of them the slice keeps more variables
 //! ([`deps`]), as it does when the back-end gives no answer on a slice
-//! without running out of a budget. A proof of a slice (without exclusions) is a proof of the
-//! program: its certificate is checked on the program.
+//! without running out of a budget. A proof of a slice (without
+//! exclusions) is a proof of the program: its certificate is checked on
+//! the program.
 
 pub mod deps;
 pub mod follow;
