@@ -83,7 +83,11 @@ fn locations(c: &Cond, out: &mut Vec<(crate::ir::ThreadId, crate::ir::LocId)>) {
 /// variable back: the refinement ends after at most as many widenings as
 /// there are variables.
 pub fn widen(p: &Program, kept: &mut Kept, steps: &[TransId]) -> usize {
-    let mut read: Vec<VarId> = steps.iter().flat_map(|&t| reads(p, t)).collect();
+    let all_reads = all_reads(p);
+    let mut read: Vec<VarId> = steps
+        .iter()
+        .flat_map(|t| all_reads[t.index()].iter().copied())
+        .collect();
     read.retain(|&v| !kept.has(v));
     read.sort();
     read.dedup();
@@ -96,7 +100,7 @@ pub fn widen(p: &Program, kept: &mut Kept, steps: &[TransId]) -> usize {
         let next: Vec<VarId> = read
             .iter()
             .copied()
-            .filter(|&v| !wider.has(v) && influences_kept(p, &wider, v))
+            .filter(|&v| !wider.has(v) && influences_kept(p, &all_reads, &wider, v))
             .collect();
         if next.is_empty() {
             break;
@@ -125,9 +129,10 @@ pub fn widen(p: &Program, kept: &mut Kept, steps: &[TransId]) -> usize {
 /// the slice): every sliced variable a kept one depends on directly, or
 /// every variable when there is none. Returns how many were added.
 pub fn widen_blind(p: &Program, kept: &mut Kept) -> usize {
+    let all_reads = all_reads(p);
     let mut chosen: Vec<VarId> = kept
         .sliced()
-        .filter(|&v| influences_kept(p, kept, v))
+        .filter(|&v| influences_kept(p, &all_reads, kept, v))
         .collect();
     if chosen.is_empty() {
         chosen = kept.sliced().collect();
@@ -135,12 +140,20 @@ pub fn widen_blind(p: &Program, kept: &mut Kept) -> usize {
     chosen.into_iter().filter(|&v| kept.add(v)).count()
 }
 
+/// What each transition reads ([`reads`]), by index.
+fn all_reads(p: &Program) -> Vec<Vec<VarId>> {
+    (0..p.transitions.len())
+        .map(|i| reads(p, TransId::new(i)))
+        .collect()
+}
+
 /// Whether a kept variable depends on `v`: some transition assigns a kept
-/// variable and reads `v` in its guard or right-hand sides.
-fn influences_kept(p: &Program, kept: &Kept, v: VarId) -> bool {
-    p.transitions.iter().enumerate().any(|(i, tr)| {
-        tr.assigns.iter().any(|a| kept.has(a.var)) && reads(p, TransId::new(i)).contains(&v)
-    })
+/// variable and reads `v` in its guard or right-hand sides (`all_reads`).
+fn influences_kept(p: &Program, all_reads: &[Vec<VarId>], kept: &Kept, v: VarId) -> bool {
+    p.transitions
+        .iter()
+        .zip(all_reads)
+        .any(|(tr, read)| tr.assigns.iter().any(|a| kept.has(a.var)) && read.contains(&v))
 }
 
 #[cfg(test)]

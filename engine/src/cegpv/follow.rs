@@ -56,8 +56,10 @@ struct Path<'a> {
     frame: Frame,
     /// The threads' locations (fixed along a path).
     locs: Vec<LocId>,
-    /// The guards of the steps taken so far.
-    guards: Vec<Bool>,
+    /// The conjunction of the guards of the steps taken so far.
+    taken: Bool,
+    /// The error condition.
+    error: crate::ir::Cond,
     /// Each step's transition and its inputs' symbols.
     steps: Vec<(TransId, Vec<(VarId, u32)>)>,
     /// Symbols used so far (the initial values are `0..vars`).
@@ -88,7 +90,8 @@ impl<'a> Path<'a> {
             smt,
             frame,
             locs,
-            guards: Vec::new(),
+            taken: Bool::from_bool(true),
+            error: p.error_cond(),
             steps: Vec::new(),
             symbols: p.vars.len() as u32,
         }
@@ -96,9 +99,7 @@ impl<'a> Path<'a> {
 
     /// "The steps so far are taken and end in an error state."
     fn error(&self) -> Bool {
-        let mut parts = self.guards.clone();
-        parts.push(cond(&self.p.error_cond(), &self.frame));
-        Bool::and(&parts)
+        Bool::and(&[self.taken.clone(), cond(&self.error, &self.frame)])
     }
 
     /// Takes transition `t`; false when its thread is not at its source.
@@ -108,7 +109,7 @@ impl<'a> Path<'a> {
         if self.locs[thread] != tr.from {
             return false;
         }
-        self.guards.push(cond(&tr.guard, &self.frame));
+        self.taken = Bool::and(&[self.taken.clone(), cond(&tr.guard, &self.frame)]);
         let mut vars = self.frame.vars.clone();
         let mut inputs = Vec::new();
         for a in &tr.assigns {

@@ -351,10 +351,12 @@ pub fn from_states<'d, I: Iterator<Item = State>>(
         let mut symbols = HashSet::new();
         let conjuncts = (0..nvars)
             .filter(|&v| !sum.constant[v])
-            .filter(|&v| match lazy(s.vals[v]).filter(|_| is_lazy(s.vals[v])) {
-                Some(value) => !symbols.insert(value.symbol) || !unbounded(value.domain),
-                None => true,
-            })
+            .filter(
+                |&v| match is_lazy(s.vals[v]).then(|| lazy(s.vals[v])).flatten() {
+                    Some(value) => !symbols.insert(value.symbol) || !unbounded(value.domain),
+                    None => true,
+                },
+            )
             .count();
         size = size.saturating_add(
             conjuncts

@@ -198,18 +198,20 @@ impl Lowerer<'_> {
                 "`mq_open` flags that are not a constant",
             ));
         };
-        let queue = self.queues.queues[q].clone();
-        let attr = match attr {
-            Some(a) if flags & O_CREAT != 0 && self.eval(a)?.constant() != Some(0) => {
-                let cap = self.one_term(&member(a, "mq_maxmsg"), "a queue capacity", span)?;
-                let size = self.one_term(&member(a, "mq_msgsize"), "a message size", span)?;
-                Some((cap, size))
-            }
-            _ => None,
+        let Queue {
+            exists: exists_var,
+            unlinked,
+            capacity,
+            msgsize,
+            ..
+        } = self.queues.queues[q];
+        let (cap, size) = match attr {
+            Some(a) if flags & O_CREAT != 0 && self.eval(a)?.constant() != Some(0) => (
+                self.one_term(&member(a, "mq_maxmsg"), "a queue capacity", span)?,
+                self.one_term(&member(a, "mq_msgsize"), "a message size", span)?,
+            ),
+            _ => (Term::Const(SLOTS), Term::Const(DEFAULT_MSGSIZE)),
         };
-        let (cap, size) = attr
-            .clone()
-            .unwrap_or((Term::Const(SLOTS), Term::Const(DEFAULT_MSGSIZE)));
         let site = self.queues.sites.len();
         let open = self.var(
             format!("mq.descriptor.{site}.open"),
@@ -239,7 +241,7 @@ impl Lowerer<'_> {
             }
             a
         };
-        let exists = eq(queue.exists, 1);
+        let exists = eq(exists_var, 1);
         if flags & O_CREAT == 0 {
             self.plain_edge(cur, after, exists.clone(), opened(d), Some(span));
             self.plain_edge(cur, after, not(exists), opened(-1), Some(span));
@@ -251,12 +253,12 @@ impl Lowerer<'_> {
                 ),
                 cmp(CmpOp::Ge, size.clone(), Term::Const(1)),
             );
-            let fresh = and(not(exists.clone()), eq(queue.unlinked, 0));
+            let fresh = and(not(exists.clone()), eq(unlinked, 0));
             let mut create = opened(d);
             create.extend([
-                (queue.exists, Term::Const(1)),
-                (queue.capacity, cap),
-                (queue.msgsize, size),
+                (exists_var, Term::Const(1)),
+                (capacity, cap),
+                (msgsize, size),
             ]);
             self.plain_edge(
                 cur,
@@ -273,7 +275,7 @@ impl Lowerer<'_> {
             );
             self.give_up_edge(
                 cur,
-                and(not(exists.clone()), eq(queue.unlinked, 1)),
+                and(not(exists.clone()), eq(unlinked, 1)),
                 "a message queue created again after `mq_unlink`",
                 span,
             );
