@@ -818,17 +818,20 @@ fn a_closed_stdout_is_not_a_panic() {
 /// reached, and lists them as warnings, once each.
 #[test]
 fn lower_lists_the_give_ups() {
-    let out = ase(&["lower", "tests-c/programs/giveup_float_branch_safe.c"]);
+    let out = ase(&[
+        "lower",
+        "tests-c/programs/giveup_recursion_unreached_safe.c",
+    ]);
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     assert!(stdout(&out).contains("thread main"), "{}", stdout(&out));
     let warnings: Vec<String> = stderr(&out)
         .lines()
-        .filter(|l| l.contains("floating-point"))
+        .filter(|l| l.contains("gives up"))
         .map(str::to_string)
         .collect();
     assert_eq!(
         warnings,
-        ["warning: gives up where reached: floating-point values are not modelled (line 25)"]
+        ["warning: gives up where reached: recursion deeper than 8 calls of `depth` (line 13)"]
     );
 }
 

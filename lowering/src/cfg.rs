@@ -9,7 +9,7 @@
 
 use std::collections::{BTreeSet, HashMap};
 
-use engine::ir::{Cond, Term, VarId};
+use engine::ir::{CmpOp, Cond, Term, VarId};
 use frontend::lang_c::span::Span;
 
 use crate::term::{and, cond_size, subst_cond, subst_term, term_size};
@@ -216,6 +216,7 @@ impl Cfg {
         self.locs[l].wait = Some(wait);
     }
 
+    /// Adds an edge.
     /// Adds an edge.
     pub fn edge(&mut self, e: Edge) {
         self.edges.push(e);
@@ -577,6 +578,51 @@ impl Edge {
         }
     }
 
+    /// `havoc v; assume v == k ∧ g; a` is `assume g[k/v]; a[k/v], v := k`
+    /// (`v := k` unless `a` assigns `v`): for every havocked variable of
+    /// `only` whose guard fixes it to a literal, the same steps without the
+    /// choice (a plain assignment, which no search has to enumerate).
+    pub fn fix_havocs(&mut self, only: &dyn Fn(VarId) -> bool) {
+        if self.havoc.is_empty() {
+            return;
+        }
+        let mut conjuncts = Vec::new();
+        conjuncts_of(&self.guard, &mut conjuncts);
+        let fixed: Vec<(VarId, Term)> = self
+            .havoc
+            .iter()
+            .filter(|&&v| only(v))
+            .filter_map(|&v| {
+                conjuncts.iter().find_map(|c| match c {
+                    Cond::Cmp(CmpOp::Eq, Term::Var(w), k @ Term::Const(_))
+                    | Cond::Cmp(CmpOp::Eq, k @ Term::Const(_), Term::Var(w))
+                        if *w == v =>
+                    {
+                        Some((v, k.clone()))
+                    }
+                    _ => None,
+                })
+            })
+            .collect();
+        if fixed.is_empty() {
+            return;
+        }
+        let value = |v: VarId| fixed.iter().find(|(w, _)| *w == v).map(|(_, k)| k.clone());
+        self.havoc.retain(|&v| value(v).is_none());
+        self.guard = subst_cond(&self.guard, &value);
+        for (_, t) in &mut self.assigns {
+            *t = subst_term(t, &value);
+        }
+        for (c, _) in &mut self.reads {
+            *c = subst_cond(c, &value);
+        }
+        for (v, k) in fixed {
+            if !self.assigns.iter().any(|(w, _)| *w == v) {
+                self.assigns.push((v, k));
+            }
+        }
+    }
+
     /// Calls `f` on every variable the edge havocs, reads or writes.
     pub fn for_each_var(&self, f: &mut impl FnMut(VarId)) {
         for v in &self.havoc {
@@ -591,6 +637,18 @@ impl Edge {
             c.for_each_var(f);
             f(*v);
         }
+    }
+}
+
+/// The conjuncts of a condition.
+pub(crate) fn conjuncts_of(c: &Cond, out: &mut Vec<Cond>) {
+    match c {
+        Cond::And(a, b) => {
+            conjuncts_of(a, out);
+            conjuncts_of(b, out);
+        }
+        Cond::True => {}
+        c => out.push(c.clone()),
     }
 }
 

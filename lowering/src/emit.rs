@@ -131,6 +131,7 @@ pub(crate) fn emit(mut l: Lowerer<'_>) -> Result<Lowered> {
         lock_sites: lock_sites(&l),
         tails: !l.tails.is_empty(),
         handle_slots: l.handle_slots(),
+        observation_flags: l.observation_flags.clone(),
     })
 }
 
@@ -216,7 +217,7 @@ fn prepare(l: &mut Lowerer<'_>) -> Result<Option<engine::ir::VarId>> {
     }
 
     if l.reduce {
-        crate::reduce::after_compression(&mut l.threads, &l.vars, flag);
+        crate::reduce::after_compression(&mut l.threads, &l.vars, flag, &l.observation_flags);
     }
 
     Ok(flag)
@@ -236,6 +237,13 @@ fn declare(l: &Lowerer<'_>) -> Program {
     for &(v, value) in &l.big_inits {
         let value = Term::literal(value).expect("a value of a C type is a literal");
         p.init.push(Cond::Cmp(CmpOp::Eq, Term::Var(v), value));
+    }
+    // The observation flags of floating-point values are written, never
+    // read: the initial condition names them, so that the liveness pass
+    // does not reset them (a trace's last state must show them).
+    for &f in &l.observation_flags {
+        p.init
+            .push(Cond::Cmp(CmpOp::Eq, Term::Var(f), Term::Const(0)));
     }
     let mut seen = HashSet::new();
     for v in &l.vars {
@@ -576,7 +584,7 @@ fn race_relevant(l: &Lowerer<'_>) -> Vec<bool> {
         let mut scalars = Vec::new();
         l.types.flatten(&o.ty, &mut scalars);
         for (cell, ty) in o.cells.iter().zip(scalars) {
-            relevant[cell.index()] = matches!(ty, CType::Int(_) | CType::Ptr(_));
+            relevant[cell.index()] = matches!(ty, CType::Int(_) | CType::Ptr(_) | CType::Float(_));
         }
     }
     for v in &l.sync_cells {

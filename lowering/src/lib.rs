@@ -231,6 +231,10 @@ pub struct VarMeta {
     /// variable that first held the block (`n->val`), C only where that
     /// variable still points to it (witness invariants leave it out).
     pub heap: bool,
+    /// A cell of a floating-point object: its IR value means nothing (the
+    /// model abstracts floating-point values, `lower::floats`), so traces
+    /// and witnesses do not show it.
+    pub float: bool,
 }
 
 /// The CFG location an IR location stands for. The lowering builds the
@@ -321,6 +325,9 @@ pub struct Lowered {
     /// compare with an index (the counter abstraction keeps them local and
     /// drops those comparisons).
     pub handle_slots: Vec<engine::ir::VarId>,
+    /// Per thread that observes a floating-point value (`lower::floats`):
+    /// its flag, set where it first observes one.
+    pub observation_flags: Vec<engine::ir::VarId>,
 }
 
 /// Which errors the lowered program's error condition holds.
@@ -524,6 +531,33 @@ impl Lowered {
     /// for states satisfying both.
     pub fn bug_condition(&self) -> engine::ir::Cond {
         engine::ir::disjunction(self.program.error[..self.bugs()].iter().cloned())
+    }
+
+    /// Where an error trace of [`Lowered::program`] first observes a
+    /// floating-point value, whose value the model does not know
+    /// (SOUNDNESS.md, "Floating point"): the C source of the step that
+    /// sets an observation flag (`None` inside when none is known); `None` when its last state has no flag set, so that the
+    /// trace rests on no such value.
+    pub fn abstraction_observed(&self, trace: &engine::verdict::Trace) -> Option<Option<Span>> {
+        let set = |s: &State| {
+            self.observation_flags
+                .iter()
+                .any(|f| s.vals[f.index()] != 0)
+        };
+        if !set(trace.steps.last().map_or(&trace.initial, |s| &s.state)) {
+            return None;
+        }
+        let step = trace.steps.iter().find(|s| set(&s.state))?;
+        let span = self
+            .program
+            .source_map
+            .transitions
+            .get(step.transition.index());
+        let t = self.program.transition(step.transition);
+        Some(match span.filter(|s| **s != engine::ir::Span::default()) {
+            Some(s) => Some(Span::span(s.start as usize, s.end as usize)),
+            None => self.loc_spans[t.thread.index()][t.from.index()],
+        })
     }
 
     /// Classifies the final state of an error trace of [`Lowered::program`].

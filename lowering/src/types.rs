@@ -66,11 +66,13 @@ impl IntTy {
             0
         }
     }
+    /// Whether it is `_Bool` (a bit-field of width 1 is not: it wraps).
+    pub fn is_bool(self) -> bool {
+        self == IntTy::BOOL
+    }
     /// The greatest value.
     pub fn max(self) -> i128 {
-        if self.bits == 1 {
-            1
-        } else if self.signed {
+        if self.signed {
             (1i128 << (self.bits - 1)) - 1
         } else {
             (1i128 << self.bits) - 1
@@ -78,7 +80,7 @@ impl IntTy {
     }
     /// The same type with the other signedness (bool stays bool).
     pub fn with_sign(self, signed: bool) -> IntTy {
-        if self.bits == 1 {
+        if self.is_bool() {
             self
         } else {
             IntTy { signed, ..self }
@@ -109,8 +111,11 @@ pub enum CType {
     ThreadHandle,
     /// An opaque attribute object (`pthread_attr_t`, …): no state.
     Opaque(&'static str),
-    /// A floating-point type (not modelled).
-    Float,
+    /// A floating-point type of this many bytes: a cell whose value is
+    /// abstracted (SOUNDNESS.md, "Floating point"): it always holds 0,
+    /// and what C observes of it (a comparison, a conversion to an
+    /// integer) is any value, chosen where observed.
+    Float(u8),
 }
 
 impl CType {
@@ -124,6 +129,7 @@ impl CType {
                 | CType::ThreadHandle
                 | CType::CondVar
                 | CType::Opaque(_)
+                | CType::Float(_)
         )
     }
 }
@@ -191,6 +197,15 @@ impl Types {
         }
     }
 
+    /// `sizeof(long double)`: x87's 80 bits, padded to 12 bytes (ILP32)
+    /// or 16 (LP64).
+    pub fn long_double_bytes(&self) -> u8 {
+        match self.model {
+            DataModel::Ilp32 => 12,
+            DataModel::Lp64 => 16,
+        }
+    }
+
     /// `long` and `unsigned long`.
     pub fn long(&self, signed: bool) -> IntTy {
         let bits = match self.model {
@@ -253,6 +268,7 @@ impl Types {
         // `int` itself adds nothing: it is the default.
         let (mut chars, mut shorts, mut longs) = (0, 0, 0);
         let mut other: Option<CType> = None;
+        let (mut floating, mut complex) = (None, false);
         for s in specs {
             match s {
                 TypeSpecifier::Void => other = Some(CType::Void),
@@ -263,10 +279,12 @@ impl Types {
                 TypeSpecifier::Signed => signed = Some(true),
                 TypeSpecifier::Unsigned => signed = Some(false),
                 TypeSpecifier::Bool => other = Some(CType::Int(IntTy::BOOL)),
-                TypeSpecifier::Float | TypeSpecifier::Double | TypeSpecifier::TS18661Float(_) => {
-                    other = Some(CType::Float)
+                TypeSpecifier::Float => floating = Some(4),
+                TypeSpecifier::Double => floating = Some(8),
+                TypeSpecifier::TS18661Float(f) => {
+                    floating = Some(u8::try_from(f.width / 8).unwrap_or(16))
                 }
-                TypeSpecifier::Complex => other = Some(CType::Float),
+                TypeSpecifier::Complex => complex = true,
                 TypeSpecifier::Struct(st) => other = Some(self.struct_type(&st.node, st.span)?),
                 TypeSpecifier::Enum(en) => {
                     let mut next = 0i128;
@@ -296,6 +314,14 @@ impl Types {
         }
         if let Some(t) = other {
             return Ok(t);
+        }
+        if floating.is_some() || complex {
+            // `_Complex T` is two `T`s.
+            let bytes = match floating.unwrap_or(8) {
+                8 if longs > 0 => self.long_double_bytes(),
+                b => b,
+            };
+            return Ok(CType::Float(if complex { bytes * 2 } else { bytes }));
         }
         let ty = if chars > 0 {
             IntTy {
@@ -412,17 +438,26 @@ impl Types {
             has_atomic |= atomic;
             let base = self.base_type(specs.iter(), f.span)?;
             for sd in &f.node.declarators {
-                if sd.node.bit_width.is_some() {
-                    return Err(LowerError::unsupported(
-                        sd.span,
-                        "bit-fields are not supported",
-                    ));
-                }
                 let Some(decl) = &sd.node.declarator else {
                     continue;
                 };
                 let (name, ty) = self.declarator(base.clone(), &decl.node)?;
                 let Some(name) = name else { continue };
+                let ty = match &sd.node.bit_width {
+                    Some(w) => {
+                        let width = const_expr(self, w)?;
+                        match bit_field(&ty, width) {
+                            Some(t) => t,
+                            None => {
+                                return Err(LowerError::unsupported(
+                                    sd.span,
+                                    "a bit-field of this type or width",
+                                ))
+                            }
+                        }
+                    }
+                    None => ty,
+                };
                 let n = self.cells(&ty);
                 let exts = crate::annotations::field_extensions(&f.node.specifiers, &decl.node);
                 for g in crate::annotations::guards(exts) {
@@ -554,6 +589,7 @@ impl Types {
         Some(match ty {
             CType::Int(i) => u64::from(i.bits.max(8) / 8),
             CType::Ptr(_) | CType::ThreadHandle => ptr,
+            CType::Float(bytes) => u64::from(*bytes),
             CType::Array(e, n) => self.size_of(e)? * n,
             CType::Struct(s) => {
                 let mut total = 0;
@@ -574,6 +610,28 @@ impl Types {
             .find(|(n, _, _)| n == name)
             .map(|(_, t, o)| (t.clone(), *o))
     }
+}
+
+/// The type of a bit-field of `width` bits declared with type `ty`: an
+/// integer type of that width and `ty`'s signedness (gcc's: a plain `int`
+/// bit-field is signed), whose values promote to `int` when narrower than
+/// it (rank below `int`'s; a width-1 field is no `_Bool` and wraps). Its
+/// cell holds the value, so every store wraps into the width, as C's
+/// conversion to the field's type does (gcc: modulo 2^width). `None` for
+/// a non-integer type, a width of 0 or above the type's, and fields wider
+/// than `int` but narrower than their type (their arithmetic is not that
+/// of a C type).
+fn bit_field(ty: &CType, width: i128) -> Option<CType> {
+    let CType::Int(t) = ty else { return None };
+    let bits = u8::try_from(width).ok().filter(|&b| b > 0 && b <= t.bits)?;
+    if t.is_bool() || bits == t.bits {
+        return Some(ty.clone());
+    }
+    (bits < IntTy::INT.bits).then_some(CType::Int(IntTy {
+        bits,
+        signed: t.signed,
+        rank: 1,
+    }))
 }
 
 /// The usual arithmetic conversions of two integer types.

@@ -154,11 +154,42 @@ pub(crate) fn check_one(
         unit: &unit,
     }
     .run(lowered);
+    let report = abstraction_observed(report, &lowered, &unit);
     Ok(CReport {
         report: memtrack_unchecked(job, report, &lowered),
         unit,
         lowered,
     })
+}
+
+/// A counterexample that observes a value the model abstracts (a
+/// floating-point comparison or conversion to an integer, an uninterpreted
+/// function's result) may rest on a value no execution has (SOUNDNESS.md,
+/// "Floating point"). The verdict is `unknown` then.
+fn abstraction_observed(report: Report, lowered: &Lowered, unit: &frontend::ParsedUnit) -> Report {
+    let Verdict::Unsafe(trace) = &report.outcome.verdict else {
+        return report;
+    };
+    let Some(at) = lowered.abstraction_observed(trace) else {
+        return report;
+    };
+    let line = at
+        .and_then(|s| unit.locate(&s))
+        .map(|l| format!(" at line {}", l.line))
+        .unwrap_or_default();
+    let mut unknown = Report::of(Outcome {
+        verdict: Verdict::unknown(
+            UnknownKind::GiveUp,
+            format!(
+                "the counterexample observes a value the model abstracts{line} (a \
+                 floating-point comparison or conversion to an integer, or the result of an \
+                 uninterpreted function): it may be no execution"
+            ),
+        ),
+        stats: report.outcome.stats,
+    });
+    unknown.notes = report.notes;
+    unknown
 }
 
 /// `valid-memsafety` includes `valid-memtrack` (no allocated block

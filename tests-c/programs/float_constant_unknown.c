@@ -1,7 +1,9 @@
 // expect: unknown
 // args: --no-races
 // true verdict: safe
-// floating point is not modelled, even with constants only: 0.1 + 0.2 != 0.3 in binary doubles
+// floating-point values are abstracted, even constants: the comparison may
+// be true in the model (0.1 + 0.2 != 0.3 in binary doubles), and the
+// counterexample that takes it observes a value no execution has
 extern void reach_error(void);
 
 int main(void) {

@@ -1,7 +1,9 @@
 // expect: unknown
 // args: --no-races
 // true verdict: unsafe
-// floating point is not modelled: a nondet double can exceed 0.5
+// floating-point values are abstracted: a nondet double can exceed 0.5, but
+// the counterexample observes an abstracted comparison, so it is not
+// reported
 extern void reach_error(void);
 extern double __VERIFIER_nondet_double(void);
 extern void __VERIFIER_assume(int);

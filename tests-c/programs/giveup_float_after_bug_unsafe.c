@@ -1,7 +1,7 @@
 // expect: unsafe
 // args: --no-races
 // The worker may not have run when main tests the flag: the error is
-// reached before the floating-point code (not modelled) that follows it.
+// reached before the floating-point code (abstracted) that follows it.
 #include <pthread.h>
 
 extern void reach_error(void);

@@ -1,7 +1,7 @@
 // expect: safe
 // args: --no-races
-// Floating point is not modelled, but only a branch that no execution takes
-// uses it: the statements give up where they are reached, which is never.
+// Floating-point values are abstracted, and only a branch that no
+// execution takes uses them.
 #include <pthread.h>
 #include <stdio.h>
 

@@ -55,7 +55,7 @@ fn c_var(
     function: Option<&str>,
     globals_only: bool,
 ) -> Option<String> {
-    let meta = lowered.vars.get(v).filter(|m| !m.heap)?;
+    let meta = lowered.vars.get(v).filter(|m| !m.heap && !m.float)?;
     let name = meta.c_name.as_ref()?;
     match &meta.origin {
         VarOrigin::Object {

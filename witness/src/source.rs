@@ -468,6 +468,10 @@ pub fn build(unit: &ParsedUnit, file: &Path, lowered: &Lowered, trace: &Trace) -
                 continue;
             }
             let meta = &lowered.vars[a.var.index()];
+            if meta.float {
+                // An abstracted floating-point cell: its value means nothing.
+                continue;
+            }
             if let (Some(name), VarOrigin::Object { mutex, thread, .. }) =
                 (&meta.c_name, &meta.origin)
             {

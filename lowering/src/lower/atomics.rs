@@ -313,14 +313,14 @@ impl Lowerer<'_> {
         };
         let exp_val = self.convert(exp_val, &ty, span)?;
         let exp_val = self.materialize(exp_val, span)?;
-        let res = self.temp(&CType::Int(IntTy::BOOL), span)?;
+        let res = self.temp(&CType::Int(IntTy::BOOL));
         let old = self.atomic_step(span, |l| {
             let old = l.read(p.clone(), span)?;
             let old = l.materialize(old, span)?;
             let eq = l.binary(B::Equals, old.clone(), exp_val, span)?;
             let (mut ok, mut fail, ub) = l.truth(&eq);
             if weak {
-                let s = l.temp(&CType::Int(IntTy::BOOL), span)?;
+                let s = l.temp(&CType::Int(IntTy::BOOL));
                 l.t.pending_havoc.push(s);
                 l.t.pending_guard.push(within(&Term::Var(s), 0, 1));
                 let spurious = cmp(CmpOp::Eq, Term::Var(s), Term::Const(1));

@@ -118,7 +118,7 @@ impl Lowerer<'_> {
     /// The arguments of a library call whose effect the model ignores
     /// (output, sleeping): evaluated for their reads and side effects. An
     /// argument whose value cannot be formed gives up where it is reached.
-    fn evaluate_ignored(
+    pub(super) fn evaluate_ignored(
         &mut self,
         name: &str,
         args: &[Node<Expression>],
@@ -168,6 +168,7 @@ impl Lowerer<'_> {
             Self::harness_call,
             Self::cleanup_call,
             Self::libc_call,
+            Self::math_call,
             Self::pipe_call,
             Self::mq_call,
             Self::sync_call,
@@ -345,6 +346,14 @@ impl Lowerer<'_> {
             _ => {}
         }
         if let Some(suffix) = name.strip_prefix("__VERIFIER_nondet_") {
+            if let Some(bytes) = match suffix {
+                "float" => Some(4),
+                "double" => Some(8),
+                _ => None,
+            } {
+                // Any floating-point value: the abstract one (`floats`).
+                return Ok(Val::term(Term::Const(0), CType::Float(bytes)));
+            }
             let known = nondet_type(suffix, self.types.long(true));
             if known.is_none() && self.declared_function(&name) {
                 // `__VERIFIER_nondet_pointer`, `__VERIFIER_nondet_loff_t`, …:
@@ -357,7 +366,7 @@ impl Lowerer<'_> {
                     format!("`{name}` (nondeterministic values of this type are not modelled)"),
                 )
             })?;
-            let tmp = self.temp(&CType::Int(ty), span)?;
+            let tmp = self.temp(&CType::Int(ty));
             self.vars[tmp.index()].meta.origin = crate::VarOrigin::Nondet {
                 function: name.clone(),
                 call: span,
@@ -584,7 +593,7 @@ impl Lowerer<'_> {
     }
 
     pub(super) fn trylock(&mut self, p: super::expr::Place, span: Span) -> Result<Val> {
-        let tmp = self.temp(&CType::Int(IntTy::INT), span)?;
+        let tmp = self.temp(&CType::Int(IntTy::INT));
         let me = self.me();
         self.mutex_step(&p, span, MutexOp::TryLock, |m| {
             let free = cmp(CmpOp::Eq, Term::Var(m), Term::Const(0));

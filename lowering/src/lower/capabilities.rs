@@ -664,6 +664,7 @@ impl Lowerer<'_> {
                 let mut e = Edge::new(s.loc, to, guard, vec![]);
                 e.span = Some(s.span);
                 e.havoc = s.havoc.clone();
+                e.fix_havocs(&|v| self.observation_flags.contains(&v));
                 cfg.edge(e);
             }
         }

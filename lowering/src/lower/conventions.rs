@@ -4,8 +4,11 @@
 //! `__ESBMC_assert` and `__ESBMC_atomic_begin/end`, CBMC's
 //! `__CPROVER_fence` and ESBMC's `__ESBMC_yield` (no-ops under sequential
 //! consistency), `assert(c)` called
-//! without `<assert.h>`, and `nondet_*()` functions without a body (any
-//! value of their declared return type; `int` when undeclared).
+//! without `<assert.h>`, `nondet_*()` functions without a body (any
+//! value of their declared return type; `int` when undeclared), and
+//! CBMC's `__CPROVER_uninterpreted_*` functions (any value of their
+//! integer return type per call, an abstracted value: SOUNDNESS.md,
+//! "Uninterpreted functions").
 
 use engine::ir::{CmpOp, Term};
 use frontend::lang_c::ast::{DerivedDeclarator, Expression, Statement};
@@ -21,9 +24,13 @@ use crate::types::{CType, IntTy, Types};
 /// The label prefix of CBMC's thread spawns.
 pub(crate) const ASYNC_PREFIX: &str = "__CPROVER_ASYNC_";
 
+/// The name prefix of CBMC's uninterpreted functions.
+const UNINTERPRETED_PREFIX: &str = "__CPROVER_uninterpreted_";
+
 /// Functions this module lowers (when the program does not define them).
 pub(crate) fn is_harness_builtin(name: &str) -> bool {
     name.starts_with("nondet_")
+        || name.starts_with(UNINTERPRETED_PREFIX)
         || matches!(
             name,
             "__CPROVER_assert"
@@ -51,6 +58,9 @@ impl Lowerer<'_> {
     ) -> Result<Option<Val>> {
         if !is_harness_builtin(name) || self.function_exists(name) {
             return Ok(None);
+        }
+        if name.starts_with(UNINTERPRETED_PREFIX) {
+            return self.uninterpreted_call(name, args, span).map(Some);
         }
         let void = Val::term(Term::Const(0), CType::Void);
         let arg0 = || {
@@ -106,6 +116,30 @@ impl Lowerer<'_> {
         Ok(self.declarator_type(base, &d)?.1)
     }
 
+    /// `__CPROVER_uninterpreted_f(a, ...)`: CBMC's fixed unknown function
+    /// of its arguments. The arguments are evaluated; the result is any
+    /// value of the integer return type, an abstracted value (the model
+    /// does not make two calls with equal arguments agree, so a
+    /// counterexample that observes one is `unknown`); a floating-point
+    /// result is the placeholder of `floats`.
+    fn uninterpreted_call(
+        &mut self,
+        name: &str,
+        args: &[Node<Expression>],
+        span: Span,
+    ) -> Result<Val> {
+        self.evaluate_ignored(name, args, span)?;
+        match self.declared_return_type(name, span)? {
+            CType::Int(t) => Ok(Val::term(self.abstract_choice(t), CType::Int(t))),
+            ty @ CType::Float(_) => Ok(Val::term(Term::Const(0), ty)),
+            CType::Void => Ok(Val::term(Term::Const(0), CType::Void)),
+            _ => Err(LowerError::unsupported(
+                span,
+                format!("`{name}` returns a type uninterpreted functions are not modelled for"),
+            )),
+        }
+    }
+
     /// Whether a function is declared (with or without a body).
     pub(super) fn declared_function(&self, name: &str) -> bool {
         self.fn_decls.contains_key(name) || self.function_exists(name)
@@ -118,6 +152,8 @@ impl Lowerer<'_> {
             CType::Int(i) => (i.min(), i.max()),
             CType::Ptr(_) => (0, super::tails::POINTER_MAX.into()),
             CType::Void => return Ok(Val::term(Term::Const(0), CType::Void)),
+            // Any floating-point value: the abstract one (`floats`).
+            CType::Float(_) => return Ok(Val::term(Term::Const(0), ty)),
             _ => {
                 return Err(LowerError::unsupported(
                     span,
@@ -127,7 +163,7 @@ impl Lowerer<'_> {
                 ))
             }
         };
-        let tmp = self.temp(&ty, span)?;
+        let tmp = self.temp(&ty);
         self.vars[tmp.index()].meta.origin = crate::VarOrigin::Nondet {
             function: name.to_string(),
             call: span,

@@ -192,7 +192,7 @@ impl Lowerer<'_> {
     }
 
     /// Combines two values case by case.
-    fn combine(
+    pub(crate) fn combine(
         &mut self,
         a: &Val,
         b: &Val,
@@ -244,7 +244,7 @@ impl Lowerer<'_> {
     pub(crate) fn wrap(&mut self, t: Term, ty: IntTy, span: Span) -> Result<Vec<(Cond, Res)>> {
         let r = self.range(&t);
         let (min, max) = (ty.min(), ty.max());
-        if ty.bits == 1 {
+        if ty.is_bool() {
             return Ok(vec![
                 (
                     cmp(CmpOp::Ne, t.clone(), Term::Const(0)),
@@ -301,14 +301,7 @@ impl Lowerer<'_> {
             )]);
         }
         // Many wraps: a quotient chosen by a local havoc, fixed by a guard.
-        let q = self.temp(
-            &CType::Int(IntTy {
-                bits: 64,
-                signed: true,
-                rank: 5,
-            }),
-            span,
-        )?;
+        let q = self.temp(&CType::Int(IntTy::LLONG));
         self.vars[q.index()].range = Range::ALL;
         self.t.pending_havoc.push(q);
         let rem = match i64::try_from(m) {
@@ -329,20 +322,22 @@ impl Lowerer<'_> {
             }),
             CType::Int(t) => {
                 let t = *t;
-                if matches!(v.ty, CType::Float) {
-                    return Err(LowerError::unsupported(
-                        span,
-                        "floating-point values are not modelled",
-                    ));
+                if matches!(v.ty, CType::Float(_)) {
+                    return Ok(self.observe_float(&v, t));
                 }
                 if v.ty == *to {
                     return Ok(v);
                 }
                 self.map(&v, to.clone(), span, |me, x| me.wrap(x.clone(), t, span))
             }
-            CType::Float => Err(LowerError::unsupported(
+            CType::Float(_) if matches!(v.ty, CType::Ptr(_)) => Err(LowerError::invalid(
                 span,
-                "floating-point values are not modelled",
+                "a pointer converted to a floating-point type",
+            )),
+            CType::Float(_) => Ok(Self::to_float(v, to)),
+            CType::Ptr(_) if matches!(v.ty, CType::Float(_)) => Err(LowerError::invalid(
+                span,
+                "a floating-point value converted to a pointer",
             )),
             _ => Ok(Val {
                 cases: v.cases,
@@ -354,6 +349,10 @@ impl Lowerer<'_> {
     /// The conditions under which a value is non-zero and zero, and its
     /// give-up cases.
     pub(crate) fn truth(&mut self, v: &Val) -> (Cond, Cond, Vec<(Cond, super::Ub)>) {
+        if matches!(v.ty, CType::Float(_)) {
+            let observed = self.observe_float(v, IntTy::BOOL);
+            return self.truth(&observed);
+        }
         let (mut t, mut f, mut ub) = (Cond::False, Cond::False, Vec::new());
         for (c, r) in &v.cases {
             match r {
@@ -430,10 +429,7 @@ impl Lowerer<'_> {
                     })?;
                     Ok(Val::int(v as i64))
                 }
-                Constant::Float(_) => Err(LowerError::unsupported(
-                    span,
-                    "floating-point values are not modelled",
-                )),
+                Constant::Float(f) => Ok(self.float_constant(f)),
             },
             Expression::StringLiteral(lit) => self.string_literal(&lit.node, span),
             Expression::Member(_) | Expression::BinaryOperator(_) if is_place_expr(e) => {
@@ -624,7 +620,7 @@ impl Lowerer<'_> {
     /// effects) by branching into a temporary.
     fn eval_by_branching(&mut self, e: &Node<Expression>) -> Result<Val> {
         let span = e.span;
-        let tmp = self.temp(&CType::Int(IntTy::INT), span)?;
+        let tmp = self.temp(&CType::Int(IntTy::INT));
         let (cond, then_e, else_e, logical): Branches<'_> = match &e.node {
             Expression::Conditional(c) => (
                 &c.node.condition,
@@ -764,7 +760,7 @@ impl Lowerer<'_> {
             return Ok(v);
         }
         let ty = v.ty.clone();
-        let tmp = self.temp(&ty, span)?;
+        let tmp = self.temp(&ty);
         self.assign_temp(tmp, v, span)?;
         Ok(Val::term(Term::Var(tmp), ty))
     }
@@ -854,12 +850,6 @@ impl Lowerer<'_> {
                     "struct values are only supported in assignments",
                 ))
             }
-            CType::Float => {
-                return Err(LowerError::unsupported(
-                    span,
-                    "floating-point values are not modelled",
-                ))
-            }
             _ => {}
         }
         let shared = p
@@ -879,10 +869,9 @@ impl Lowerer<'_> {
                     self.note_read(c, *o, cell);
                     (c.clone(), Res::Val(Term::Var(cell)))
                 }
-                Target::Tail { obj, tracked, .. } => (
-                    c.clone(),
-                    Res::Val(self.tail_read(*obj, *tracked, &p.ty, span)?),
-                ),
+                Target::Tail { obj, tracked, .. } => {
+                    (c.clone(), Res::Val(self.tail_read(*obj, *tracked, &p.ty)))
+                }
                 Target::Ub(r) => (c.clone(), Res::Ub(r.clone())),
             });
         }
@@ -890,6 +879,10 @@ impl Lowerer<'_> {
             cases,
             ty: p.ty.clone(),
         };
+        if let CType::Float(_) = v.ty {
+            // The read is noted; the value is the abstract one.
+            return Ok(Self::to_float(v, &p.ty));
+        }
         if shared && self.t.split {
             return self.materialize(v, span);
         }
@@ -1357,11 +1350,18 @@ impl Lowerer<'_> {
             }
             U::Plus => {
                 let v = self.eval(operand)?;
+                if let CType::Float(_) = v.ty {
+                    return Ok(v);
+                }
                 let t = self.int_type(&v, span)?;
                 self.convert(v, &CType::Int(promote(t)), span)
             }
             U::Minus | U::Complement => {
                 let v = self.eval(operand)?;
+                if let (CType::Float(_), U::Minus) = (&v.ty, &op) {
+                    // The negation of the abstract value is the abstract value.
+                    return Ok(v);
+                }
                 let t = promote(self.int_type(&v, span)?);
                 let v = self.convert(v, &CType::Int(t), span)?;
                 self.map(&v, CType::Int(t), span, |me, x| {
@@ -1525,9 +1525,9 @@ impl Lowerer<'_> {
         match &v.ty {
             CType::Int(t) => Ok(*t),
             CType::Ptr(_) | CType::ThreadHandle => Ok(IntTy::UINT),
-            CType::Float => Err(LowerError::unsupported(
+            CType::Float(_) => Err(LowerError::unsupported(
                 span,
-                "floating-point values are not modelled",
+                "an integer operation on a floating-point value",
             )),
             _ => Err(LowerError::unsupported(
                 span,
@@ -1563,6 +1563,9 @@ impl Lowerer<'_> {
         }
         if let (CType::Ptr(_), B::Plus) = (&b.ty, &op) {
             return self.binary(op, b, a, span);
+        }
+        if matches!(a.ty, CType::Float(_)) || matches!(b.ty, CType::Float(_)) {
+            return self.float_binary(op, a, b, span);
         }
         let is_cmp = matches!(
             op,
@@ -1660,12 +1663,12 @@ impl Lowerer<'_> {
                             Term::literal(ct.min()).expect("64-bit"),
                         );
                         let mut out = vec![(min.clone(), Res::Ub(overflow()))];
-                        for (c, r) in me.divide(x.clone(), *k, rem, false, span)? {
+                        for (c, r) in me.divide(x.clone(), *k, rem, false)? {
                             out.push((and(not(min.clone()), c), r));
                         }
                         return Ok(out);
                     }
-                    me.divide(x.clone(), *k, rem, false, span)
+                    me.divide(x.clone(), *k, rem, false)
                 })
             }
             B::BitwiseAnd | B::BitwiseOr | B::BitwiseXor => {
@@ -1679,14 +1682,7 @@ impl Lowerer<'_> {
 
     /// `x / k` or `x % k` (truncating) or `x >> log2 k` (flooring), with a
     /// quotient chosen by a local havoc and fixed by a guard.
-    fn divide(
-        &mut self,
-        x: Term,
-        k: i64,
-        rem: bool,
-        floor: bool,
-        span: Span,
-    ) -> Result<Vec<(Cond, Res)>> {
+    fn divide(&mut self, x: Term, k: i64, rem: bool, floor: bool) -> Result<Vec<(Cond, Res)>> {
         if let Term::Const(v) = x {
             let (q, r) = if floor {
                 (v.div_euclid(k), v.rem_euclid(k))
@@ -1698,14 +1694,7 @@ impl Lowerer<'_> {
                 Res::Val(Term::Const(if rem { r } else { q })),
             )]);
         }
-        let q = self.temp(
-            &CType::Int(IntTy {
-                bits: 64,
-                signed: true,
-                rank: 5,
-            }),
-            span,
-        )?;
+        let q = self.temp(&CType::Int(IntTy::LLONG));
         self.vars[q.index()].range = Range::ALL;
         self.t.pending_havoc.push(q);
         let r = sub(x.clone(), mul(k, Term::Var(q)));
@@ -1761,7 +1750,7 @@ impl Lowerer<'_> {
                         return Ok(vec![(Cond::True, Res::Val(Term::Const(0)))]);
                     }
                     if *mask > 0 && (mask & (mask + 1)) == 0 && rv.lo.is_some_and(|l| l >= 0) {
-                        return self.divide(v.clone(), mask + 1, true, true, span);
+                        return self.divide(v.clone(), mask + 1, true, true);
                     }
                 }
             }
@@ -1816,7 +1805,7 @@ impl Lowerer<'_> {
                 self.wrap(t, ct, span)
             }
         } else {
-            self.divide(x.clone(), 1i64 << k, false, true, span)
+            self.divide(x.clone(), 1i64 << k, false, true)
         }
     }
 
@@ -1896,7 +1885,11 @@ impl Lowerer<'_> {
                     _ => Err(LowerError::unsupported(e.span, "sizeof of this expression")),
                 }
             }
-            Expression::Constant(_) | Expression::Conditional(_) => Ok(CType::Int(IntTy::INT)),
+            Expression::Constant(c) => match &c.node {
+                Constant::Float(f) => Ok(self.float_constant(f).ty),
+                _ => Ok(CType::Int(IntTy::INT)),
+            },
+            Expression::Conditional(_) => Ok(CType::Int(IntTy::INT)),
             Expression::BinaryOperator(b)
                 if matches!(
                     b.node.operator.node,

@@ -113,7 +113,7 @@ impl Lowerer<'_> {
         };
         let result = match ret_ty {
             CType::Void => None,
-            ref t => Some(self.temp(t, span)?),
+            ref t => Some(self.temp(t)),
         };
         let Some(cur) = self.t.cur else {
             self.flush();

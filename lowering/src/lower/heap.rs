@@ -290,7 +290,7 @@ impl Lowerer<'_> {
             Range::new(0, budget as i128),
         );
         let ptr = CType::Ptr(Box::new(ty.clone()));
-        let result = self.temp(&ptr, span)?;
+        let result = self.temp(&ptr);
         // The contents of `malloc`: one havocked temporary per cell, copied
         // into the object handed out.
         let ncells = self.types.cells(&ty) as usize;
@@ -299,12 +299,12 @@ impl Lowerer<'_> {
             let mut scalars = Vec::new();
             self.types.flatten(&ty, &mut scalars);
             for (j, s) in scalars.iter().enumerate() {
-                fill[j] = Term::Var(self.havoc_temp(s, span)?);
+                fill[j] = Term::Var(self.havoc_temp(s));
             }
         }
         // `--malloc-may-fail`: a havocked bit chooses failure (NULL).
         let fails = if self.malloc_may_fail && func != "alloca" && func != "__builtin_alloca" {
-            let b = self.temp(&CType::Int(crate::types::IntTy::BOOL), span)?;
+            let b = self.temp(&CType::Int(crate::types::IntTy::BOOL));
             self.t.pending_havoc.push(b);
             self.t.pending_guard.push(within(&Term::Var(b), 0, 1));
             Some(b)
@@ -314,7 +314,7 @@ impl Lowerer<'_> {
         // A tail: its tracked index, havocked.
         let tracked = match objs.first() {
             Some(o) if self.tails.contains_key(o) => {
-                let index = self.temp(&CType::Int(IntTy::LLONG), span)?;
+                let index = self.temp(&CType::Int(IntTy::LLONG));
                 self.t.pending_havoc.push(index);
                 Some(index)
             }

@@ -55,7 +55,7 @@ impl Lowerer<'_> {
                 } else {
                     self.types.long(true)
                 };
-                let r = self.havoc_temp(&CType::Int(ty), span)?;
+                let r = self.havoc_temp(&CType::Int(ty));
                 self.t
                     .pending_guard
                     .push(crate::term::within(&Term::Var(r), 0, RAND_MAX.into()));
@@ -67,7 +67,7 @@ impl Lowerer<'_> {
             }
             _ => {
                 let ty = self.types.long(true);
-                let t = self.havoc_temp(&CType::Int(ty), span)?;
+                let t = self.havoc_temp(&CType::Int(ty));
                 self.t
                     .pending_guard
                     .push(cmp(CmpOp::Ge, Term::Var(t), Term::Const(0)));

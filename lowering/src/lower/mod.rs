@@ -16,6 +16,7 @@ mod cleanup;
 mod condvar;
 mod conventions;
 mod expr;
+mod floats;
 mod fnptr;
 mod guard;
 mod handles;
@@ -149,6 +150,8 @@ struct ThreadState {
     cases: Vec<HashMap<usize, Loc>>,
     pending_havoc: Vec<VarId>,
     pending_guard: Vec<Cond>,
+    /// The thread's flag "a floating-point value was observed" ([`floats`]).
+    observation_flag: Option<VarId>,
     /// The clean-up handlers registered (`pthread_cleanup_push`), outermost
     /// first: their routine and argument objects ([`cleanup`]).
     cleanups: Vec<(ObjId, ObjId)>,
@@ -214,6 +217,9 @@ pub struct Lowerer<'a> {
     t: ThreadState,
     /// The flag of atomic sections, once one is used.
     pub(crate) atomic_flag: Option<VarId>,
+    /// Per thread that observes a floating-point value, its observation
+    /// flag ([`floats`]).
+    pub(crate) observation_flags: Vec<VarId>,
     thread_counts: HashMap<String, usize>,
     /// `static` locals, by declaration.
     statics: HashMap<String, ObjId>,
@@ -429,6 +435,7 @@ impl<'a> Lowerer<'a> {
             queue: VecDeque::new(),
             t: ThreadState::default(),
             atomic_flag: None,
+            observation_flags: Vec::new(),
             thread_counts: HashMap::new(),
             statics: HashMap::new(),
             literals: HashMap::new(),
@@ -597,6 +604,7 @@ impl<'a> Lowerer<'a> {
                 origin: crate::VarOrigin::Internal,
                 int_type: None,
                 heap: false,
+                float: false,
             },
         });
         VarId::new(self.vars.len() - 1)
@@ -626,7 +634,7 @@ impl<'a> Lowerer<'a> {
         self.types.flatten(&ty, &mut scalars);
         let mut cells = Vec::new();
         for (i, s) in scalars.iter().enumerate() {
-            let range = self.scalar_range(s, span)?;
+            let range = self.scalar_range(s);
             let cname = if scalars.len() == 1 {
                 name.to_string()
             } else {
@@ -676,6 +684,7 @@ impl<'a> Lowerer<'a> {
                     _ => None,
                 },
                 heap: self.heap.contains_key(&o),
+                float: matches!(cty, CType::Float(_)),
             };
         }
     }
@@ -750,20 +759,15 @@ impl<'a> Lowerer<'a> {
     }
 
     /// The values a cell of a scalar type holds.
-    pub(crate) fn scalar_range(&self, ty: &CType, span: Span) -> Result<Range> {
-        Ok(match ty {
+    pub(crate) fn scalar_range(&self, ty: &CType) -> Range {
+        match ty {
             CType::Int(i) => Range::new(i.min(), i.max()),
             CType::Ptr(_) => Range::new(0, tails::POINTER_MAX.into()),
             CType::Mutex | CType::ThreadHandle => Range::new(0, 1 << 20),
             CType::CondVar | CType::Opaque(_) => Range::new(0, 0),
-            CType::Float => {
-                return Err(LowerError::unsupported(
-                    span,
-                    "floating-point values are not modelled",
-                ))
-            }
+            CType::Float(_) => Range::new(0, 0),
             CType::Void | CType::Func | CType::Array(..) | CType::Struct(_) => Range::ALL,
-        })
+        }
     }
 
     /// The object of a global, created on first use.
@@ -817,13 +821,54 @@ impl<'a> Lowerer<'a> {
     fn global_type(&mut self, g: &GlobalDecl<'a>) -> Result<CType> {
         let specs = Types::specifiers(g.specs);
         let base = self.base_type(&specs, g.decl.span)?;
-        let (_, mut ty) = self.declarator_type(base, &g.decl.node.declarator.node)?;
-        if let (CType::Array(e, 0), Some(init)) = (&ty, &g.decl.node.initializer) {
-            if let frontend::lang_c::ast::Initializer::List(items) = &init.node {
-                ty = CType::Array(e.clone(), items.len() as u64);
+        let (_, ty) = self.declarator_type(base, &g.decl.node.declarator.node)?;
+        self.complete_array(ty, g.decl.node.initializer.as_ref())
+    }
+
+    /// An array type of unspecified length (`T a[] = ...`) completed by
+    /// its initializer: a list's length (past its last designated index),
+    /// or a string literal's characters with the terminating 0.
+    pub(crate) fn complete_array(
+        &mut self,
+        ty: CType,
+        init: Option<&Node<frontend::lang_c::ast::Initializer>>,
+    ) -> Result<CType> {
+        use frontend::lang_c::ast::{Designator, Initializer};
+        let (CType::Array(elem, 0), Some(init)) = (&ty, init) else {
+            return Ok(ty);
+        };
+        let string_length = |e: &Node<Expression>| match &e.node {
+            Expression::StringLiteral(lit) => {
+                strings::literal_chars(&lit.node).map(|c| c.len() + 1)
             }
-        }
-        Ok(ty)
+            _ => None,
+        };
+        let len = match &init.node {
+            // `char s[] = {"abc"}`
+            Initializer::List(items)
+                if items.len() == 1 && items[0].node.designation.is_empty() =>
+            {
+                match &items[0].node.initializer.node {
+                    Initializer::Expression(e) => string_length(e).unwrap_or(1),
+                    Initializer::List(_) => 1,
+                }
+            }
+            Initializer::List(items) => {
+                let (mut next, mut len) = (0, 0);
+                for item in items {
+                    if let Some(Designator::Index(x)) =
+                        item.node.designation.first().map(|d| &d.node)
+                    {
+                        next = self.designator_index(x)?;
+                    }
+                    next += 1;
+                    len = len.max(next);
+                }
+                len
+            }
+            Initializer::Expression(e) => string_length(e).unwrap_or(0),
+        };
+        Ok(CType::Array(elem.clone(), len as u64))
     }
 
     fn create_global(&mut self, name: &str, g: &GlobalDecl<'a>) -> Result<ObjId> {
@@ -883,6 +928,8 @@ impl<'a> Lowerer<'a> {
     ) -> Result<()> {
         use frontend::lang_c::ast::Initializer;
         match (&init.node, ty) {
+            // A floating-point cell holds the abstract value (`floats`).
+            (Initializer::Expression(_), CType::Float(_)) => {}
             (Initializer::Expression(e), t) if t.is_scalar() => {
                 let v = self.const_value(e)?;
                 cells[0] = match t {
@@ -1362,7 +1409,7 @@ impl<'a> Lowerer<'a> {
             if guard == Cond::False {
                 continue;
             }
-            self.t.cfg.edge(Edge {
+            let mut edge = Edge {
                 from,
                 to,
                 havoc: self.t.pending_havoc.clone(),
@@ -1375,7 +1422,11 @@ impl<'a> Lowerer<'a> {
                 dead: false,
                 accesses: Vec::new(),
                 reads: self.t.pending_reads.clone(),
-            });
+            };
+            // The observation flag of floating-point values is set, not
+            // chosen (`floats`).
+            edge.fix_havocs(&|v| Some(v) == self.t.observation_flag);
+            self.t.cfg.edge(edge);
         }
     }
 
@@ -1578,11 +1629,10 @@ impl<'a> Lowerer<'a> {
         Ok(None)
     }
 
-    /// A fresh thread-local temporary of a type (any initial value).
     /// A temporary holding any value of `ty`, havocked by the pending
     /// edges.
-    pub(crate) fn havoc_temp(&mut self, ty: &CType, span: Span) -> Result<VarId> {
-        let h = self.temp(ty, span)?;
+    pub(crate) fn havoc_temp(&mut self, ty: &CType) -> VarId {
+        let h = self.temp(ty);
         let r = self.vars[h.index()].range;
         self.t.pending_havoc.push(h);
         self.t.pending_guard.push(crate::term::within(
@@ -1590,14 +1640,15 @@ impl<'a> Lowerer<'a> {
             r.lo.unwrap_or(i128::MIN),
             r.hi.unwrap_or(i128::MAX),
         ));
-        Ok(h)
+        h
     }
 
-    pub(crate) fn temp(&mut self, ty: &CType, span: Span) -> Result<VarId> {
+    /// A fresh thread-local temporary of a type.
+    pub(crate) fn temp(&mut self, ty: &CType) -> VarId {
         let prefix = self.threads[self.t.index].name.clone();
         let name = self.unique(&format!("{prefix}.tmp"));
-        let range = self.scalar_range(ty, span)?;
-        Ok(self.var(name, Some(0), range))
+        let range = self.scalar_range(ty);
+        self.var(name, Some(0), range)
     }
 }
 
@@ -1644,7 +1695,7 @@ pub(crate) fn sanitize(name: &str) -> String {
 
 /// `v` wrapped into the range of an integer type.
 pub(crate) fn wrap_const(v: i128, t: IntTy) -> i128 {
-    if t.bits == 1 {
+    if t.is_bool() {
         return i128::from(v != 0);
     }
     let m = 1i128 << t.bits;

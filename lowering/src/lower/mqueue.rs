@@ -130,7 +130,7 @@ impl Lowerer<'_> {
             args.get(i)
                 .ok_or_else(|| LowerError::invalid(span, format!("`{name}` needs more arguments")))
         };
-        let ret = self.temp(&CType::Int(IntTy::INT), span)?;
+        let ret = self.temp(&CType::Int(IntTy::INT));
         match name {
             "mq_open" => self.mq_open(arg(0)?, arg(1)?, args.get(3), ret, span)?,
             "mq_unlink" => self.mq_unlink(arg(0)?, ret, span)?,
@@ -463,8 +463,8 @@ impl Lowerer<'_> {
             _ => None,
         };
         self.inputs_before_wait(span);
-        let got = self.temp(&elem, span)?;
-        let got_prio = self.temp(&CType::Int(IntTy::UINT), span)?;
+        let got = self.temp(&elem);
+        let got_prio = self.temp(&CType::Int(IntTy::UINT));
         let mut other_size = Vec::new();
         let steps = self.mq_step(&d, ret, span, |q, desc, at| {
             if desc.mode == O_WRONLY {

@@ -236,8 +236,8 @@ impl Lowerer<'_> {
             self.enqueue(&fd, x, size, span);
             Ok(Val::int(size as i64))
         } else {
-            let slot = self.temp(&elem, span)?;
-            let r = self.temp(&CType::Int(self.types.long(true)), span)?;
+            let slot = self.temp(&elem);
+            let r = self.temp(&CType::Int(self.types.long(true)));
             self.dequeue(&fd, slot, r, size, span);
             let got = cmp(CmpOp::Gt, Term::Var(r), Term::Const(0));
             // The message lands in the buffer (at the end of the stream,

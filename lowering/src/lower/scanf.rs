@@ -1,8 +1,9 @@
-//! `sscanf` with integer conversions: the string is not modelled, so the
-//! call returns any count `r` in `[-1, n]` (`EOF`, or how many of its `n`
-//! conversions succeeded) and gives the first `r` targets arbitrary values
-//! of their types; the others keep theirs. This is every behaviour the
-//! call can have on some input string.
+//! `sscanf` with integer and floating-point conversions: the string is
+//! not modelled, so the call returns any count `r` in `[-1, n]` (`EOF`, or
+//! how many of its `n` conversions succeeded) and gives the first `r`
+//! targets arbitrary values of their types (a floating-point target the
+//! abstract value, `floats`); the others keep theirs. This is every
+//! behaviour the call can have on some input string.
 
 use engine::ir::{CmpOp, Term};
 use frontend::lang_c::ast::Expression;
@@ -15,9 +16,10 @@ use crate::term::{and, cmp, within};
 use crate::types::{CType, IntTy};
 
 /// The conversions of a `scanf` format that assign a value (not `%%`, not
-/// suppressed with `*`): their count, or the first conversion that is not
-/// an integer one (`d i o u x X`), as text.
-pub(crate) fn integer_conversions(format: &[i64]) -> std::result::Result<usize, String> {
+/// suppressed with `*`): their count, or the first conversion that is
+/// neither an integer one (`d i o u x X`) nor a floating-point one
+/// (`a e f g`, also upper case), as text.
+pub(crate) fn value_conversions(format: &[i64]) -> std::result::Result<usize, String> {
     let chars: Vec<char> = format
         .iter()
         .map(|&c| u8::try_from(c).map_or('\u{fffd}', char::from))
@@ -44,12 +46,14 @@ pub(crate) fn integer_conversions(format: &[i64]) -> std::result::Result<usize, 
         }
         while chars
             .get(i)
-            .is_some_and(|c| matches!(c, 'h' | 'l' | 'j' | 'z' | 't'))
+            .is_some_and(|c| matches!(c, 'h' | 'l' | 'j' | 'z' | 't' | 'L'))
         {
             i += 1;
         }
         match chars.get(i) {
-            Some('d' | 'i' | 'o' | 'u' | 'x' | 'X') => {
+            Some(
+                'd' | 'i' | 'o' | 'u' | 'x' | 'X' | 'a' | 'e' | 'f' | 'g' | 'A' | 'E' | 'F' | 'G',
+            ) => {
                 if !suppressed {
                     n += 1;
                 }
@@ -86,9 +90,10 @@ impl Lowerer<'_> {
         };
         let chars = strings::literal_chars(&lit.node)
             .ok_or_else(|| unsupported("with this kind of format literal".into()))?;
-        let n = integer_conversions(&chars).map_err(|c| {
+        let n = value_conversions(&chars).map_err(|c| {
             unsupported(format!(
-                "conversion `{c}` is not modelled (only the integer conversions d, i, o, u, x, X)"
+                "conversion `{c}` is not modelled (only the integer conversions d, i, o, u, x, \
+                 X and the floating-point ones a, e, f, g)"
             ))
         })?;
         if targets.len() != n {
@@ -103,31 +108,29 @@ impl Lowerer<'_> {
         let mut places = Vec::with_capacity(n);
         for t in targets {
             let p = self.pointee(t, span)?;
-            let CType::Int(ty) = p.ty else {
-                return Err(unsupported("into a target that is not an integer".into()));
-            };
-            places.push((p, ty));
+            if !matches!(p.ty, CType::Int(_) | CType::Float(_)) {
+                return Err(unsupported(
+                    "into a target that is not an integer or floating-point object".into(),
+                ));
+            }
+            places.push(p);
         }
         // The count of successful conversions, or EOF.
         let int = CType::Int(IntTy::INT);
-        let r = self.temp(&int, span)?;
+        let r = self.temp(&int);
         self.t.pending_havoc.push(r);
         self.t
             .pending_guard
             .push(within(&Term::Var(r), -1, n as i128));
-        for (i, (p, ty)) in places.into_iter().enumerate() {
+        for (i, p) in places.into_iter().enumerate() {
             let k = Term::Const(i as i64);
-            let value = self.temp(&p.ty, span)?;
-            self.t.pending_havoc.push(value);
-            self.t
-                .pending_guard
-                .push(within(&Term::Var(value), ty.min(), ty.max()));
+            let value = match p.ty {
+                CType::Float(_) => Term::Const(0),
+                _ => Term::Var(self.havoc_temp(&p.ty)),
+            };
             // Converted when `r > i`, else unchanged.
             let old = self.read(p.clone(), span)?;
-            let mut cases = vec![(
-                cmp(CmpOp::Gt, Term::Var(r), k.clone()),
-                Res::Val(Term::Var(value)),
-            )];
+            let mut cases = vec![(cmp(CmpOp::Gt, Term::Var(r), k.clone()), Res::Val(value))];
             for (c, res) in old.cases {
                 cases.push((and(cmp(CmpOp::Le, Term::Var(r), k.clone()), c), res));
             }
@@ -140,11 +143,11 @@ impl Lowerer<'_> {
 
 #[cfg(test)]
 mod tests {
-    use super::integer_conversions;
+    use super::value_conversions;
 
     fn count(f: &str) -> std::result::Result<usize, String> {
         let chars: Vec<i64> = f.bytes().map(i64::from).collect();
-        integer_conversions(&chars)
+        value_conversions(&chars)
     }
 
     #[test]
@@ -154,7 +157,8 @@ mod tests {
         assert_eq!(count("100%% %*d %5ld %hhu"), Ok(2));
         assert_eq!(count("no conversions"), Ok(0));
         assert_eq!(count("%d %s"), Err("%s".into()));
-        assert_eq!(count("%f"), Err("%f".into()));
+        assert_eq!(count("%f %lf %Lg %*e"), Ok(3));
+        assert_eq!(count("%c"), Err("%c".into()));
         assert_eq!(count("%"), Err("%".into()));
     }
 }

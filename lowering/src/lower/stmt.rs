@@ -705,21 +705,12 @@ impl Lowerer<'_> {
             self.types.vla_sizes = Some(Vec::new());
             let declared = self.declarator_type(base.clone(), &id.node.declarator.node);
             let vla = self.types.vla_sizes.take().unwrap_or_default();
-            let (name, mut ty) = declared?;
+            let (name, ty) = declared?;
             let Some(name) = name else { continue };
             if ty == CType::Func {
                 continue;
             }
-            if let (
-                CType::Array(e, 0),
-                Some(Node {
-                    node: Initializer::List(items),
-                    ..
-                }),
-            ) = (&ty, &id.node.initializer)
-            {
-                ty = CType::Array(e.clone(), items.len() as u64);
-            }
+            let ty = self.complete_array(ty, id.node.initializer.as_ref())?;
             let frame = self.t.frames.last().expect("frame");
             let base_name = format!(
                 "{}.{}",

@@ -459,6 +459,8 @@ impl Lowerer<'_> {
             let v = match &p.ty {
                 CType::Int(t) if t.bits == 8 => byte.clone(),
                 CType::Int(_) | CType::Ptr(_) if c.constant() == Some(0) => Val::int(0),
+                // Any bytes make a floating-point value: the abstract one.
+                CType::Float(_) => Val::term(Term::Const(0), p.ty.clone()),
                 CType::Int(_) | CType::Ptr(_) => {
                     return Err(LowerError::unsupported(
                         span,
@@ -511,7 +513,7 @@ impl Lowerer<'_> {
         for i in 0..cells {
             let v = self.read_cell(src, i, &from, span)?;
             let p = self.region_cell(dst, i, &to);
-            if !matches!(p.ty, CType::Int(_) | CType::Ptr(_)) {
+            if !matches!(p.ty, CType::Int(_) | CType::Ptr(_) | CType::Float(_)) {
                 return Err(LowerError::unsupported(
                     span,
                     format!("`{name}` of a pthread object is not modelled"),
@@ -681,7 +683,7 @@ impl Lowerer<'_> {
         }
         let from = format!("`{name}` reads beyond the end of the object (no terminating 0)");
         let n = self.scan_limit(src, name, span)?;
-        let len = self.temp(&size_t, span)?;
+        let len = self.temp(&size_t);
         if self.t.cur.is_none() {
             return Ok(Val::term(Term::Var(len), size_t));
         }
@@ -709,7 +711,7 @@ impl Lowerer<'_> {
             .scan_limit(a, name, span)?
             .min(self.scan_limit(b, name, span)?);
         let int = CType::Int(IntTy::INT);
-        let res = self.temp(&int, span)?;
+        let res = self.temp(&int);
         if self.t.cur.is_none() {
             return Ok(Val::term(Term::Var(res), int));
         }

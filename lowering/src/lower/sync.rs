@@ -301,8 +301,8 @@ impl Lowerer<'_> {
         self.t.cur = Some(next);
     }
 
-    fn int_result(&mut self, span: Span) -> Result<VarId> {
-        self.temp(&CType::Int(IntTy::INT), span)
+    fn int_result(&mut self) -> VarId {
+        self.temp(&CType::Int(IntTy::INT))
     }
 
     /// The place of a pthread object argument (`&lock`). Its cells are
@@ -422,7 +422,7 @@ impl Lowerer<'_> {
         }
         let cell = self.single_cell(p, "an operation on a typed mutex", span)?;
         let kind = self.sync.mutex_kinds[&cell];
-        let r = self.int_result(span)?;
+        let r = self.int_result();
         let me = self.me();
         let max = i64::from(i32::MAX);
         let at = |x: i64| cmp(CmpOp::Eq, Term::Var(cell), Term::Const(x));
@@ -663,7 +663,7 @@ impl Lowerer<'_> {
             "pthread_rwlock_tryrdlock" | "pthread_rwlock_trywrlock" => {
                 let p = self.sync_object(arg(0)?, span)?;
                 self.note_lock_cells(&p, true);
-                let r = self.int_result(span)?;
+                let r = self.int_result();
                 let read = name.ends_with("rdlock");
                 self.cell_step(&p, span, None, |this, m| {
                     if read {
@@ -762,7 +762,7 @@ impl Lowerer<'_> {
             }
             "sem_trywait" => {
                 let p = self.sync_object(arg(0)?, span)?;
-                let r = self.int_result(span)?;
+                let r = self.int_result();
                 self.cell_step(&p, span, None, |_, m| {
                     vec![
                         (
@@ -965,10 +965,10 @@ impl Lowerer<'_> {
     }
 
     fn barrier_wait(&mut self, p: Place, span: Span) -> Result<Val> {
-        let r = self.int_result(span)?;
+        let r = self.int_result();
         // Which case of the place was taken, and the parity seen (2: last).
-        let sel = self.temp(&CType::Int(IntTy::INT), span)?;
-        let seen = self.temp(&CType::Int(IntTy::INT), span)?;
+        let sel = self.temp(&CType::Int(IntTy::INT));
+        let seen = self.temp(&CType::Int(IntTy::INT));
         let cells: Vec<(usize, Cond, BarrierCell)> = p
             .cases
             .iter()
@@ -1249,7 +1249,7 @@ impl Lowerer<'_> {
             let flag = self.key_flag(id);
             let Some(cur) = self.t.cur else { break };
             let (call, skip) = (self.new_loc(None), self.new_loc(None));
-            let arg = self.temp(&CType::Ptr(Box::new(CType::Void)), span)?;
+            let arg = self.temp(&CType::Ptr(Box::new(CType::Void)));
             let live = and(
                 cmp(CmpOp::Ne, Term::Var(var), Term::Const(0)),
                 cmp(CmpOp::Eq, Term::Var(flag), Term::Const(1)),

@@ -187,18 +187,12 @@ impl Lowerer<'_> {
 
     /// The value read from a tail target: the tracked cell, or any value of
     /// the element type (a havocked temporary).
-    pub(crate) fn tail_read(
-        &mut self,
-        o: ObjId,
-        tracked: bool,
-        ty: &CType,
-        span: Span,
-    ) -> Result<Term> {
-        Ok(Term::Var(if tracked {
+    pub(crate) fn tail_read(&mut self, o: ObjId, tracked: bool, ty: &CType) -> Term {
+        Term::Var(if tracked {
             self.tails[&o].cell
         } else {
-            self.havoc_temp(ty, span)?
-        }))
+            self.havoc_temp(ty)
+        })
     }
 
     /// After a read whose cases are `cases`: the thread's exactness flag

@@ -122,7 +122,7 @@ pub(super) fn dead_inputs(cfg: &mut Cfg, local: &dyn Fn(VarId) -> bool) {
             .collect();
         for v in candidates {
             let mut conjuncts = Vec::new();
-            flatten(&e.guard, &mut conjuncts);
+            crate::cfg::conjuncts_of(&e.guard, &mut conjuncts);
             let (about, rest): (Vec<Cond>, Vec<Cond>) = conjuncts.into_iter().partition(|c| {
                 let mut m = false;
                 c.for_each_var(&mut |w| m |= w == v);
@@ -179,17 +179,6 @@ fn read_vars(e: &Edge, f: &mut impl FnMut(VarId)) {
     e.guard.for_each_var(f);
     for (_, t) in &e.assigns {
         t.for_each_var(f);
-    }
-}
-
-fn flatten(c: &Cond, out: &mut Vec<Cond>) {
-    match c {
-        Cond::And(a, b) => {
-            flatten(a, out);
-            flatten(b, out);
-        }
-        Cond::True => {}
-        c => out.push(c.clone()),
     }
 }
 

@@ -279,11 +279,14 @@ pub(crate) fn reduce(
 /// guard is `false`. The atomic flag is read by the guards emission adds,
 /// so it stays; so do the cells of racing accesses ([`crate::races`]) and
 /// the variables of the conditions of their recorded reads: which of a
-/// step's reads happen is decided on its final guard and those.
+/// step's reads happen is decided on its final guard and those. The
+/// observation flags of floating-point values (`observation_flags`) are read by
+/// no step, only by the check of a trace's last state: they stay too.
 pub(crate) fn after_compression(
     threads: &mut [ThreadInst],
     vars: &[VarInfo],
     atomic_flag: Option<VarId>,
+    observation_flags: &[VarId],
 ) {
     let mut raced: HashSet<VarId> = HashSet::new();
     for a in threads
@@ -296,7 +299,8 @@ pub(crate) fn after_compression(
             raced.insert(v);
         });
     }
-    let keep = |v: VarId| Some(v) == atomic_flag || raced.contains(&v);
+    let keep =
+        |v: VarId| Some(v) == atomic_flag || raced.contains(&v) || observation_flags.contains(&v);
     cleanup::invariant_constants(threads, vars, &keep);
     cleanup::unread_variables(threads, vars.len(), &keep);
     let users = thread_users(
@@ -306,7 +310,7 @@ pub(crate) fn after_compression(
     for (k, t) in threads.iter_mut().enumerate() {
         let local = |v: VarId| {
             let u = &users[v.index()];
-            u.len() == 1 && u.contains(&k)
+            u.len() == 1 && u.contains(&k) && !keep(v)
         };
         cleanup::dead_inputs(&mut t.cfg, &local);
         t.cfg

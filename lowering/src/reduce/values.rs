@@ -378,6 +378,7 @@ mod tests {
                 origin: crate::VarOrigin::Internal,
                 int_type: None,
                 heap: false,
+                float: false,
             },
         }
     }

@@ -1,0 +1,34 @@
+// expect: unsafe
+// args: --no-races
+// Two workers add square roots into a shared double under a mutex and
+// count their turns in an int; the assertion expects three turns. The
+// counterexample observes no floating-point value, so it stands.
+#include <assert.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+
+double total = 0.0;
+int count = 0;
+pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+
+void *worker(void *arg) {
+  double x = 1.5 * *(int *)arg;
+  pthread_mutex_lock(&m);
+  total += sqrt(x);
+  count++;
+  pthread_mutex_unlock(&m);
+  return 0;
+}
+
+int main(void) {
+  pthread_t t1, t2;
+  int a = 1, b = 2;
+  pthread_create(&t1, 0, worker, &a);
+  pthread_create(&t2, 0, worker, &b);
+  pthread_join(t1, 0);
+  pthread_join(t2, 0);
+  printf("mean %f\n", total / count);
+  assert(count == 3);
+  return 0;
+}
