@@ -655,7 +655,49 @@ pub(crate) fn conjuncts_of(c: &Cond, out: &mut Vec<Cond>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use engine::ir::CmpOp;
+    use crate::term::cmp;
+
+    #[test]
+    fn a_havoc_the_guard_fixes_becomes_an_assignment() {
+        // havoc f, t; assume f == 1 && t <= 1 && x == f; y := f + t
+        // is havoc t; assume t <= 1 && x == 1; y := 1 + t, f := 1.
+        let (f, t, x, y) = (VarId(0), VarId(1), VarId(2), VarId(3));
+        let var = Term::Var;
+        let mut e = Edge::new(
+            0,
+            1,
+            and(
+                and(
+                    cmp(CmpOp::Eq, var(f), Term::Const(1)),
+                    cmp(CmpOp::Le, var(t), Term::Const(1)),
+                ),
+                cmp(CmpOp::Eq, var(x), var(f)),
+            ),
+            vec![(y, crate::term::add(var(f), var(t)))],
+        );
+        e.havoc = vec![f, t];
+        e.fix_havocs(&|v| v == f);
+        assert_eq!(e.havoc, vec![t]);
+        assert_eq!(
+            e.guard,
+            and(
+                cmp(CmpOp::Le, var(t), Term::Const(1)),
+                cmp(CmpOp::Eq, var(x), Term::Const(1))
+            )
+        );
+        assert_eq!(
+            e.assigns,
+            vec![
+                (y, crate::term::add(Term::Const(1), var(t))),
+                (f, Term::Const(1))
+            ]
+        );
+        // A variable outside `only` stays a choice.
+        let mut g = Edge::new(0, 1, cmp(CmpOp::Eq, var(t), Term::Const(2)), vec![]);
+        g.havoc = vec![t];
+        g.fix_havocs(&|v| v == f);
+        assert_eq!(g.havoc, vec![t]);
+    }
 
     #[test]
     fn local_prefix_merges_into_shared_step() {

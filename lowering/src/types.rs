@@ -659,3 +659,41 @@ pub fn promote(a: IntTy) -> IntTy {
         a
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bit_fields_take_their_width_and_promote_to_int() {
+        let uint = CType::Int(IntTy::UINT);
+        let int = CType::Int(IntTy::INT);
+        let CType::Int(u3) = bit_field(&uint, 3).expect("unsigned : 3") else {
+            panic!("not an integer type")
+        };
+        assert_eq!((u3.bits, u3.signed, u3.min(), u3.max()), (3, false, 0, 7));
+        assert_eq!(promote(u3), IntTy::INT);
+        let CType::Int(s4) = bit_field(&int, 4).expect("int : 4") else {
+            panic!("not an integer type")
+        };
+        assert_eq!((s4.min(), s4.max()), (-8, 7));
+        // Width 1 wraps: it is no `_Bool`.
+        let CType::Int(u1) = bit_field(&uint, 1).expect("unsigned : 1") else {
+            panic!("not an integer type")
+        };
+        assert!(!u1.is_bool());
+        assert_eq!(crate::lower::wrap_const(2, u1), 0);
+        assert_eq!(crate::lower::wrap_const(13, s4), -3);
+        // The full width is the type itself; zero, too wide and
+        // non-integer fields are not modelled.
+        assert_eq!(bit_field(&uint, 32), Some(uint.clone()));
+        assert_eq!(bit_field(&uint, 0), None);
+        assert_eq!(bit_field(&uint, 33), None);
+        assert_eq!(bit_field(&CType::Float(8), 3), None);
+        assert_eq!(
+            bit_field(&CType::Int(IntTy::LLONG), 40),
+            None,
+            "wider than int, narrower than long long"
+        );
+    }
+}
