@@ -980,6 +980,11 @@ impl Lowerer<'_> {
             self.atomic_edge(EdgeKind::AtomicEnd, span);
         }
         Ok(match ret {
+            // A struct value is the address of its object (`Lowerer::read`).
+            Some(o) if matches!(ret_ty, CType::Struct(_)) => {
+                let p = self.whole(o);
+                self.address(p, ret_ty)
+            }
             Some(o) => Val::term(Term::Var(self.objects[o].cells[0]), ret_ty),
             None => Val::term(Term::Const(0), CType::Void),
         })

@@ -437,6 +437,10 @@ impl Lowerer<'_> {
                 self.read(p, span)
             }
             Expression::Call(c) => self.call(c, span),
+            Expression::CompoundLiteral(cl) => {
+                let p = self.compound_literal(cl, span)?;
+                self.read(p, span)
+            }
             Expression::SizeOfTy(s) => {
                 let t = self.type_name(&s.node.0)?;
                 let n = self
@@ -819,7 +823,7 @@ impl Lowerer<'_> {
 
     /// The address of a place, as a pointer of type `ty`; pointers may now
     /// point into its object.
-    fn address(&mut self, p: Place, ty: CType) -> Val {
+    pub(crate) fn address(&mut self, p: Place, ty: CType) -> Val {
         let mut cases = Vec::new();
         for (c, t) in p.cases {
             cases.push(match t {
@@ -844,11 +848,11 @@ impl Lowerer<'_> {
                 let ty = CType::Ptr(elem.clone());
                 return Ok(self.address(p, ty));
             }
+            // A struct value is the address of the object holding it: a
+            // store copies from there (`store_struct`).
             CType::Struct(_) => {
-                return Err(LowerError::unsupported(
-                    span,
-                    "struct values are only supported in assignments",
-                ))
+                let ty = p.ty.clone();
+                return Ok(self.address(p, ty));
             }
             _ => {}
         }
@@ -910,11 +914,17 @@ impl Lowerer<'_> {
         self.emit_store(targets, v, span)
     }
 
-    fn store_struct(&mut self, _p: Place, _v: Val, span: Span) -> Result<()> {
-        Err(LowerError::unsupported(
-            span,
-            "struct assignment is not supported",
-        ))
+    /// Stores a struct value (the address of the object holding it,
+    /// [`Lowerer::read`]): a copy, cell by cell.
+    fn store_struct(&mut self, p: Place, v: Val, span: Span) -> Result<()> {
+        if v.ty != p.ty {
+            return Err(LowerError::unsupported(
+                span,
+                "struct assignment between different types",
+            ));
+        }
+        let src = self.deref(v, p.ty.clone(), span)?;
+        self.copy_struct(p, src, span)
     }
 
     /// The place an lvalue expression designates.
@@ -1084,6 +1094,19 @@ impl Lowerer<'_> {
                 self.check_pointee(&u.node.operand, how, span);
                 let v = self.eval(&u.node.operand)?;
                 self.deref_val(v, span)
+            }
+            Expression::CompoundLiteral(cl) => self.compound_literal(cl, span),
+            // A call of a function that returns a struct: the object its
+            // value is in.
+            Expression::Call(c) => {
+                let v = self.call(c, span)?;
+                match v.ty.clone() {
+                    ty @ CType::Struct(_) => self.deref(v, ty, span),
+                    _ => Err(LowerError::unsupported(
+                        span,
+                        "not an lvalue the lowering supports",
+                    )),
+                }
             }
             _ => Err(LowerError::unsupported(
                 span,
@@ -1482,7 +1505,7 @@ impl Lowerer<'_> {
     /// `dst = src` for structs: cell by cell, each read from the cell at
     /// its offset in every object `src` may be and written likewise (an
     /// invalid pointer gives up where the copy runs).
-    fn copy_struct(&mut self, dst: Place, src: Place, span: Span) -> Result<()> {
+    pub(crate) fn copy_struct(&mut self, dst: Place, src: Place, span: Span) -> Result<()> {
         if dst.ty != src.ty {
             return Err(LowerError::unsupported(
                 span,

@@ -19,7 +19,7 @@ use crate::types::{CType, Types};
 impl Lowerer<'_> {
     /// Makes sure there is a current location (code after a jump is
     /// unreachable unless a label makes it reachable).
-    fn ensure_cur(&mut self, span: Span) -> Loc {
+    pub(super) fn ensure_cur(&mut self, span: Span) -> Loc {
         match self.t.cur {
             Some(l) => l,
             None => {
@@ -33,7 +33,7 @@ impl Lowerer<'_> {
     /// Decides whether the shared reads of an expression go through
     /// temporaries: when it may access shared memory more than once, so
     /// that every transition performs at most one shared access.
-    fn set_split(&mut self, exprs: &[&Node<Expression>]) -> Result<()> {
+    pub(super) fn set_split(&mut self, exprs: &[&Node<Expression>]) -> Result<()> {
         let mut n = 0;
         for e in exprs {
             n += self.accesses(e)?;
@@ -476,6 +476,10 @@ impl Lowerer<'_> {
             Ok(v) => v,
             Err(err) => return self.touch_places(e, &err),
         };
+        if let (CType::Struct(_), true) = (&v.ty, is_place_expr(e)) {
+            // A struct value is its object's address: C reads its cells.
+            return self.touch_place(e);
+        }
         let ubs: Vec<(Cond, super::Ub)> = v
             .cases
             .iter()
@@ -751,16 +755,8 @@ impl Lowerer<'_> {
                     self.store(p, v, id.span)?;
                 }
                 Some(init) => {
-                    let mut values = Vec::new();
-                    self.const_initializer(&ty, init, &mut values)?;
-                    let assigns: Vec<_> = self.objects[o]
-                        .cells
-                        .clone()
-                        .into_iter()
-                        .zip(values)
-                        .map(|(c, v)| (c, Term::literal(v).expect("a C value is a literal")))
-                        .collect();
-                    self.advance(Cond::True, assigns, id.span);
+                    self.t.cur = Some(cur);
+                    self.local_initializer(o, &ty, init, id.span)?;
                 }
                 None => {
                     // An uninitialised local holds an arbitrary value of its type.
