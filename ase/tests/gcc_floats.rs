@@ -18,8 +18,6 @@
 
 mod common;
 
-use common::ASE;
-
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -161,31 +159,6 @@ fn run(dir: &Path, text: &str, cmp: &str) -> (String, String, bool) {
     (n, k, truth == "1")
 }
 
-/// `ase check`'s verdict per file.
-fn verdicts(files: &[PathBuf]) -> Vec<String> {
-    let out = Command::new(ASE)
-        .args(["check", "--no-races", "--format", "json", "--no-certify"])
-        .args(["--timeout", "20", "--jobs", "2"])
-        .args(files)
-        .output()
-        .expect("run ase");
-    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
-        panic!(
-            "ase's output is not JSON ({e}): {}{}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        )
-    });
-    let list = match json {
-        serde_json::Value::Array(list) => list,
-        one => vec![one],
-    };
-    assert_eq!(list.len(), files.len(), "one report per file");
-    list.iter()
-        .map(|r| r["verdict"].as_str().unwrap_or("missing").to_string())
-        .collect()
-}
-
 #[test]
 fn float_abstraction_agrees_with_gcc() {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("gcc_floats");
@@ -224,7 +197,7 @@ fn float_abstraction_agrees_with_gcc() {
         }
     }
     let files: Vec<PathBuf> = checks.iter().map(|c| c.0.clone()).collect();
-    let got = verdicts(&files);
+    let got = common::json_verdicts(&["--no-races"], &files);
     let mut decided = 0;
     let mut wrong = Vec::new();
     for ((file, holds, integers), verdict) in checks.iter().zip(&got) {

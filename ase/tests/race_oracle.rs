@@ -17,15 +17,12 @@
 
 mod common;
 
-use common::ASE;
-
 mod race_oracle {
     pub mod oracle;
     pub mod program;
 }
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use race_oracle::oracle::{self, Outcome};
 use race_oracle::program;
@@ -59,31 +56,6 @@ fn dir() -> PathBuf {
     Path::new(env!("CARGO_TARGET_TMPDIR")).join("race_oracle")
 }
 
-/// `ase check --races` on the files: per file, its verdict.
-fn ase_verdicts(files: &[PathBuf]) -> Vec<String> {
-    let out = Command::new(ASE)
-        .args(["check", "--races", "--format", "json", "--no-certify"])
-        .args(["--timeout", "20", "--jobs", "2"])
-        .args(files)
-        .output()
-        .expect("run ase");
-    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
-        panic!(
-            "ase's output is not JSON ({e}): {}{}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        )
-    });
-    let list = match json {
-        serde_json::Value::Array(list) => list,
-        one => vec![one],
-    };
-    assert_eq!(list.len(), files.len(), "one report per file");
-    list.iter()
-        .map(|r| r["verdict"].as_str().unwrap_or("missing").to_string())
-        .collect()
-}
-
 fn run(first: u64, n: u64) -> Counts {
     let dir = dir();
     std::fs::create_dir_all(&dir).expect("temp dir");
@@ -99,7 +71,7 @@ fn run(first: u64, n: u64) -> Counts {
             files.push(path);
             outcomes.push(oracle::search(&p, MAX_STATES));
         }
-        let verdicts = ase_verdicts(&files);
+        let verdicts = common::json_verdicts(&["--races"], &files);
         for ((seed, outcome), verdict) in chunk.iter().zip(outcomes).zip(verdicts) {
             counts.programs += 1;
             match outcome {

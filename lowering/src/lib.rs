@@ -325,8 +325,9 @@ pub struct Lowered {
     /// compare with an index (the counter abstraction keeps them local and
     /// drops those comparisons).
     pub handle_slots: Vec<engine::ir::VarId>,
-    /// Per thread that observes a floating-point value (`lower::floats`):
-    /// its flag, set where it first observes one.
+    /// Per thread that observes an abstracted value (a floating-point one,
+    /// an uninterpreted function's result; `lower::floats`): its flag, set
+    /// where it first observes one.
     pub observation_flags: Vec<engine::ir::VarId>,
 }
 

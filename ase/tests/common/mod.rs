@@ -126,3 +126,38 @@ pub fn venv_python(
     }
     Ok(python)
 }
+
+/// `ase check ARGS --format json --no-certify --timeout 20 --jobs 2 FILES`
+/// (the differential tests' batches): per file, its verdict word.
+pub fn json_verdicts(args: &[&str], files: &[PathBuf]) -> Vec<String> {
+    let out = Command::new(ASE)
+        .arg("check")
+        .args(args)
+        .args([
+            "--format",
+            "json",
+            "--no-certify",
+            "--timeout",
+            "20",
+            "--jobs",
+            "2",
+        ])
+        .args(files)
+        .output()
+        .expect("run ase");
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "ase's output is not JSON ({e}): {}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        )
+    });
+    let list = match json {
+        serde_json::Value::Array(list) => list,
+        one => vec![one],
+    };
+    assert_eq!(list.len(), files.len(), "one report per file");
+    list.iter()
+        .map(|r| r["verdict"].as_str().unwrap_or("missing").to_string())
+        .collect()
+}

@@ -15,7 +15,7 @@ use frontend::lang_c::ast::{DerivedDeclarator, Expression, Statement};
 use frontend::lang_c::span::{Node, Span};
 
 use super::expr::{Res, Val};
-use super::{Lowerer, ERROR};
+use super::{Lowerer, ObjId, ERROR};
 use crate::cfg::EdgeKind;
 use crate::error::{LowerError, Result};
 use crate::term::{and, cmp, not, within};
@@ -174,40 +174,30 @@ impl Lowerer<'_> {
     }
 
     /// `__CPROVER_ASYNC_n: f(a);`: starts a thread running `f(a)` (one
-    /// thread instance per site, like `pthread_create`).
+    /// thread instance per site, like `pthread_create`); on another
+    /// statement (a block, an assignment, a call of a function the file
+    /// does not define), a thread running that statement with the locals
+    /// in scope ([`Lowerer::new_async_thread`]).
     pub(crate) fn async_spawn(&mut self, s: &Node<Statement>, span: Span) -> Result<()> {
-        let not_call = || {
-            LowerError::unsupported(
-                span,
-                "`__CPROVER_ASYNC_` label on a statement that is not a call",
-            )
+        let call = match &s.node {
+            Statement::Expression(Some(e)) => match &e.node {
+                Expression::Call(call) => self
+                    .function_name(&call.node.callee)
+                    .filter(|f| self.function_exists(f) && call.node.arguments.len() <= 1)
+                    .map(|f| (f, call)),
+                _ => None,
+            },
+            _ => None,
         };
-        let Statement::Expression(Some(e)) = &s.node else {
-            return Err(not_call());
+        let Some((func, call)) = call else {
+            let k = self.new_async_thread(s, span);
+            return self.start_async(k, None, Val::int(0), span);
         };
-        let Expression::Call(call) = &e.node else {
-            return Err(not_call());
-        };
-        let func = self.function_name(&call.node.callee).ok_or_else(|| {
-            LowerError::unsupported(
-                span,
-                "`__CPROVER_ASYNC_` call of a function that is not known",
-            )
-        })?;
-        if call.node.arguments.len() > 1 {
-            return Err(LowerError::unsupported(
-                span,
-                "`__CPROVER_ASYNC_` call with more than one argument",
-            ));
-        }
         let argv = match call.node.arguments.first() {
             Some(a) => Some(self.eval(a)?),
             None => None,
         };
         let k = self.new_thread(&func, span)?;
-        let run = self.threads[k]
-            .run
-            .expect("created threads have a run flag");
         let param = self.threads[k].param;
         let argv = match (param, argv) {
             (Some(o), Some(a)) => {
@@ -222,6 +212,16 @@ impl Lowerer<'_> {
             }
             (None, _) => Val::int(0),
         };
+        self.start_async(k, param, argv, span)
+    }
+
+    /// The step that starts thread instance `k` (its `run` flag, and its
+    /// parameter `param` set to `argv`), once: a second run of the spawn
+    /// gives up.
+    fn start_async(&mut self, k: usize, param: Option<ObjId>, argv: Val, span: Span) -> Result<()> {
+        let run = self.threads[k]
+            .run
+            .expect("created threads have a run flag");
         let Some(cur) = self.t.cur else {
             return Ok(());
         };

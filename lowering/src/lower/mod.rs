@@ -101,6 +101,16 @@ pub struct ThreadInst {
     pub handles: Option<usize>,
 }
 
+/// The name of the threads CBMC's `__CPROVER_ASYNC_n:` spawns for a
+/// statement that is not a call.
+const ASYNC_THREAD: &str = "async";
+
+/// What such a thread runs: the statement, and the scopes it sees.
+type AsyncBody = (
+    Node<frontend::lang_c::ast::Statement>,
+    Vec<HashMap<String, Binding>>,
+);
+
 /// Fixed locations of every thread's CFG.
 pub const ENTRY: Loc = 0;
 /// The thread has finished.
@@ -151,7 +161,7 @@ struct ThreadState {
     cases: Vec<HashMap<usize, Loc>>,
     pending_havoc: Vec<VarId>,
     pending_guard: Vec<Cond>,
-    /// The thread's flag "a floating-point value was observed" ([`floats`]).
+    /// The thread's flag "an abstracted value was observed" ([`floats`]).
     observation_flag: Option<VarId>,
     /// The clean-up handlers registered (`pthread_cleanup_push`), outermost
     /// first: their routine and argument objects ([`cleanup`]).
@@ -218,8 +228,11 @@ pub struct Lowerer<'a> {
     t: ThreadState,
     /// The flag of atomic sections, once one is used.
     pub(crate) atomic_flag: Option<VarId>,
-    /// Per thread that observes a floating-point value, its observation
-    /// flag ([`floats`]).
+    /// The statements CBMC's `__CPROVER_ASYNC_n:` spawns as threads, with
+    /// the scopes they see, by thread instance ([`Lowerer::new_async_thread`]).
+    async_bodies: HashMap<usize, AsyncBody>,
+    /// Per thread that observes an abstracted value (floating point, an
+    /// uninterpreted function's result), its observation flag ([`floats`]).
     pub(crate) observation_flags: Vec<VarId>,
     thread_counts: HashMap<String, usize>,
     /// `static` locals, by declaration.
@@ -436,6 +449,7 @@ impl<'a> Lowerer<'a> {
             queue: VecDeque::new(),
             t: ThreadState::default(),
             atomic_flag: None,
+            async_bodies: HashMap::new(),
             observation_flags: Vec::new(),
             thread_counts: HashMap::new(),
             statics: HashMap::new(),
@@ -1008,6 +1022,44 @@ impl<'a> Lowerer<'a> {
         Ok(k)
     }
 
+    /// A thread instance running `body`, a statement of the current
+    /// function (CBMC's `__CPROVER_ASYNC_n:` on a statement that is not a
+    /// call): it sees the locals in scope where it is spawned, which
+    /// become shared objects.
+    pub(crate) fn new_async_thread(
+        &mut self,
+        body: &Node<frontend::lang_c::ast::Statement>,
+        span: Span,
+    ) -> usize {
+        let n = self
+            .thread_counts
+            .entry(ASYNC_THREAD.to_string())
+            .or_insert(0);
+        *n += 1;
+        let name = format!("{ASYNC_THREAD}.{n}");
+        let run = self.var(format!("{name}.run"), Some(0), Range::new(0, 1));
+        let frame = self.t.frames.last().expect("a frame");
+        let (func, scopes) = (frame.func.clone(), frame.scopes.clone());
+        for b in scopes.iter().flat_map(|s| s.values()) {
+            if let Binding::Obj(o) = b {
+                self.objects[*o].owner = None;
+            }
+        }
+        self.threads.push(ThreadInst {
+            name,
+            func,
+            created_at: Some(span),
+            run: Some(run),
+            param: None,
+            cfg: Cfg::default(),
+            handles: None,
+        });
+        let k = self.threads.len() - 1;
+        self.async_bodies.insert(k, (body.clone(), scopes));
+        self.queue.push_back(k);
+        k
+    }
+
     /// Parameter names and types of a function definition.
     pub(crate) fn params(
         &mut self,
@@ -1073,6 +1125,7 @@ impl<'a> Lowerer<'a> {
     fn lower_thread(&mut self, k: usize) -> Result<()> {
         let inst = self.threads[k].clone();
         let def = self.functions[&inst.func];
+        let spawned = self.async_bodies.remove(&k);
         self.t = ThreadState {
             index: k,
             ..ThreadState::default()
@@ -1102,7 +1155,10 @@ impl<'a> Lowerer<'a> {
             None => self.plain_edge(ENTRY, body, Cond::True, vec![], None),
         }
         self.t.cur = Some(body);
-        let ret = self.thread_result(k, def.span)?;
+        let ret = match spawned {
+            Some(_) => None,
+            None => self.thread_result(k, def.span)?,
+        };
         // `main` returning stops the program; a thread returning ends it
         // (after the destructors of its thread-specific data).
         let finish = self.new_loc(None);
@@ -1124,16 +1180,20 @@ impl<'a> Lowerer<'a> {
                 scope.insert(pname, Binding::Obj(o));
             }
         }
+        let (statement, scopes) = match &spawned {
+            Some((statement, captured)) => (statement, captured.clone()),
+            None => (&def.node.statement, vec![scope]),
+        };
         self.t.frames.push(Frame {
             func: inst.func.clone(),
             prefix: inst.name.clone(),
             ret,
             exit: exit_to,
             labels: HashMap::new(),
-            scopes: vec![scope],
+            scopes,
         });
         self.t.names.insert(inst.name.clone());
-        self.stmt(&def.node.statement)?;
+        self.stmt(statement)?;
         if let Some(cur) = self.t.cur {
             self.plain_edge(cur, exit_to, Cond::True, vec![], None);
         }
