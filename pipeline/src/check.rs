@@ -177,15 +177,22 @@ fn abstraction_observed(report: Report, lowered: &Lowered, unit: &frontend::Pars
         .and_then(|s| unit.locate(&s))
         .map(|l| format!(" at line {}", l.line))
         .unwrap_or_default();
-    let mut unknown = Report::of(Outcome {
-        verdict: Verdict::unknown(
-            UnknownKind::GiveUp,
-            format!(
-                "the counterexample observes a value the model abstracts{line} (a \
-                 floating-point comparison or conversion to an integer, or the result of an \
-                 uninterpreted function): it may be no execution"
-            ),
+    turned_unknown(
+        report,
+        UnknownKind::GiveUp,
+        format!(
+            "the counterexample observes a value the model abstracts{line} (a floating-point \
+             comparison or conversion to an integer, or the result of an uninterpreted \
+             function): it may be no execution"
         ),
+    )
+}
+
+/// `report` with its verdict turned `unknown` (its statistics and notes
+/// kept).
+fn turned_unknown(report: Report, kind: UnknownKind, reason: impl Into<String>) -> Report {
+    let mut unknown = Report::of(Outcome {
+        verdict: Verdict::unknown(kind, reason),
         stats: report.outcome.stats,
     });
     unknown.notes = report.notes;
@@ -201,17 +208,13 @@ fn memtrack_unchecked(job: &Job, report: Report, lowered: &Lowered) -> Report {
     if !memsafety || !lowered.allocates || !matches!(report.outcome.verdict, Verdict::Safe(_)) {
         return report;
     }
-    let mut unknown = Report::of(Outcome {
-        verdict: Verdict::unknown(
-            UnknownKind::Unsupported,
-            "no invalid dereference or free is reachable (valid-deref and valid-free hold), \
-             but valid-memtrack (no allocated block becomes unreachable) is not checked for \
-             programs that allocate heap memory",
-        ),
-        stats: report.outcome.stats,
-    });
-    unknown.notes = report.notes;
-    unknown
+    turned_unknown(
+        report,
+        UnknownKind::Unsupported,
+        "no invalid dereference or free is reachable (valid-deref and valid-free hold), but \
+         valid-memtrack (no allocated block becomes unreachable) is not checked for programs \
+         that allocate heap memory",
+    )
 }
 
 /// An unknown outcome.

@@ -352,7 +352,7 @@ impl Lowerer<'_> {
                 _ => None,
             } {
                 // Any floating-point value: the abstract one (`floats`).
-                return Ok(Val::term(Term::Const(0), CType::Float(bytes)));
+                return Ok(super::floats::placeholder(CType::Float(bytes)));
             }
             let known = nondet_type(suffix, self.types.long(true));
             if known.is_none() && self.declared_function(&name) {

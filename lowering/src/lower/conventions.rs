@@ -131,7 +131,7 @@ impl Lowerer<'_> {
         self.evaluate_ignored(name, args, span)?;
         match self.declared_return_type(name, span)? {
             CType::Int(t) => Ok(Val::term(self.abstract_choice(t), CType::Int(t))),
-            ty @ CType::Float(_) => Ok(Val::term(Term::Const(0), ty)),
+            ty @ CType::Float(_) => Ok(super::floats::placeholder(ty)),
             CType::Void => Ok(Val::term(Term::Const(0), CType::Void)),
             _ => Err(LowerError::unsupported(
                 span,
@@ -153,7 +153,7 @@ impl Lowerer<'_> {
             CType::Ptr(_) => (0, super::tails::POINTER_MAX.into()),
             CType::Void => return Ok(Val::term(Term::Const(0), CType::Void)),
             // Any floating-point value: the abstract one (`floats`).
-            CType::Float(_) => return Ok(Val::term(Term::Const(0), ty)),
+            CType::Float(_) => return Ok(super::floats::placeholder(ty)),
             _ => {
                 return Err(LowerError::unsupported(
                     span,

@@ -27,7 +27,26 @@ use crate::term::{cmp, Range};
 use crate::types::{CType, IntTy};
 
 /// The value every floating-point cell holds.
-const TOKEN: Term = Term::Const(0);
+pub(crate) const TOKEN: Term = Term::Const(0);
+
+/// The abstract value of the floating-point type `ty`.
+pub(crate) fn placeholder(ty: CType) -> Val {
+    Val::term(TOKEN, ty)
+}
+
+/// `v` with every value replaced by `x`, of type `ty` (its give-up cases
+/// kept).
+fn replaced(v: &Val, x: &Term, ty: CType) -> Val {
+    let cases = v
+        .cases
+        .iter()
+        .map(|(c, r)| match r {
+            Res::Val(_) => (c.clone(), Res::Val(x.clone())),
+            ub => (c.clone(), ub.clone()),
+        })
+        .collect();
+    Val { cases, ty }.pruned()
+}
 
 /// Math functions of `<math.h>` (and their `f`/`l` variants) that return
 /// a floating-point value computed from their arguments alone: any value
@@ -95,12 +114,14 @@ impl Lowerer<'_> {
             return Ok(None);
         }
         self.evaluate_ignored(name, args, span)?;
-        let bytes = match name.chars().last() {
-            _ if MATH.contains(&name) => 8,
-            Some('f') => 4,
-            _ => self.types.long_double_bytes(),
+        let bytes = if MATH.contains(&name) {
+            8
+        } else if name.ends_with('f') {
+            4
+        } else {
+            self.types.long_double_bytes()
         };
-        Ok(Some(Val::term(TOKEN, CType::Float(bytes))))
+        Ok(Some(placeholder(CType::Float(bytes))))
     }
 
     /// A floating-point constant: the abstract value, of the type its
@@ -112,44 +133,20 @@ impl Lowerer<'_> {
             FloatFormat::LongDouble => self.types.long_double_bytes(),
             FloatFormat::TS18661Format(t) => u8::try_from(t.width / 8).unwrap_or(16),
         };
-        Val::term(TOKEN, CType::Float(bytes))
+        placeholder(CType::Float(bytes))
     }
 
     /// `v` as a value of the floating-point type `to`: the abstract value
     /// where `v` has one, its give-up cases kept.
     pub(crate) fn to_float(v: Val, to: &CType) -> Val {
-        let cases = v
-            .cases
-            .into_iter()
-            .map(|(c, r)| match r {
-                Res::Val(_) => (c, Res::Val(TOKEN)),
-                ub => (c, ub),
-            })
-            .collect();
-        Val {
-            cases,
-            ty: to.clone(),
-        }
-        .pruned()
+        replaced(&v, &TOKEN, to.clone())
     }
 
     /// A floating-point value observed as a value of the integer type
     /// `to` (a conversion, a comparison's result): any value of `to`.
     pub(crate) fn observe_float(&mut self, v: &Val, to: IntTy) -> Val {
         let x = self.abstract_choice(to);
-        let cases = v
-            .cases
-            .iter()
-            .map(|(c, r)| match r {
-                Res::Val(_) => (c.clone(), Res::Val(x.clone())),
-                ub => (c.clone(), ub.clone()),
-            })
-            .collect();
-        Val {
-            cases,
-            ty: CType::Int(to),
-        }
-        .pruned()
+        replaced(v, &x, CType::Int(to))
     }
 
     /// A binary operator with a floating-point operand: arithmetic gives

@@ -125,7 +125,7 @@ impl Lowerer<'_> {
         for (i, p) in places.into_iter().enumerate() {
             let k = Term::Const(i as i64);
             let value = match p.ty {
-                CType::Float(_) => Term::Const(0),
+                CType::Float(_) => super::floats::TOKEN,
                 _ => Term::Var(self.havoc_temp(&p.ty)),
             };
             // Converted when `r > i`, else unchanged.

@@ -460,7 +460,7 @@ impl Lowerer<'_> {
                 CType::Int(t) if t.bits == 8 => byte.clone(),
                 CType::Int(_) | CType::Ptr(_) if c.constant() == Some(0) => Val::int(0),
                 // Any bytes make a floating-point value: the abstract one.
-                CType::Float(_) => Val::term(Term::Const(0), p.ty.clone()),
+                CType::Float(_) => super::floats::placeholder(p.ty.clone()),
                 CType::Int(_) | CType::Ptr(_) => {
                     return Err(LowerError::unsupported(
                         span,
