@@ -67,6 +67,10 @@ const CONSTRUCTS: &[Construct] = &[
         "w@.i = #; w@.c[0] = 1;",
     ),
     c(
+        "struct m@ { int k; union { int n; struct { short a, b; } p; }; } q@ = { .k = 1, .p = { #, 2 } };",
+        "{ struct m@ r = q@; r.n = r.p.a + #; q@ = r; union { long l; char c; } z = { .c = 3 }; q@.k = z.c; }",
+    ),
+    c(
         "struct s@ { int a, b; } x@, y@ = { #, 2 };\nstruct s@ mk@(int v) { struct s@ r = { v, v + 1 }; return r; }",
         "{ struct s@ *p = &x@; *p = y@; x@ = mk@(#); y@.a = mk@(1).b; }",
     ),

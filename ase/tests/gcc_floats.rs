@@ -19,7 +19,6 @@
 mod common;
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use engine::generate::Rng;
 
@@ -119,40 +118,10 @@ fn program(rng: &mut Rng) -> String {
     )
 }
 
-fn gcc_works(dir: &Path) -> bool {
-    let probe = dir.join("probe.c");
-    std::fs::write(
-        &probe,
-        "#include <math.h>\nint main(void) { return (int)sqrt(0.0); }\n",
-    )
-    .unwrap();
-    let exe = dir.join("probe");
-    Command::new("gcc")
-        .args(["-w", "-o"])
-        .arg(&exe)
-        .arg(&probe)
-        .arg("-lm")
-        .status()
-        .is_ok_and(|s| s.success())
-        && Command::new(&exe).status().is_ok_and(|s| s.success())
-}
-
 /// The run's final `n`, `k` and the truth of `cmp`.
 fn run(dir: &Path, text: &str, cmp: &str) -> (String, String, bool) {
-    let src = dir.join("run.c");
     let print = format!("printf(\"%d %lld %d\\n\", n, k, ({cmp}) ? 1 : 0)");
-    std::fs::write(&src, text.replace("CHECK", &print)).unwrap();
-    let exe = dir.join("run");
-    let built = Command::new("gcc")
-        .args(["-w", "-O0", "-pthread", "-o"])
-        .arg(&exe)
-        .arg(&src)
-        .arg("-lm")
-        .status()
-        .unwrap();
-    assert!(built.success(), "gcc failed on\n{text}");
-    let out = Command::new(&exe).output().unwrap();
-    let line = String::from_utf8(out.stdout).unwrap();
+    let line = common::gcc_output(dir, &text.replace("CHECK", &print));
     let mut words = line.split_whitespace().map(str::to_string);
     let mut next = || words.next().expect("three values");
     let (n, k, truth) = (next(), next(), next());
@@ -163,7 +132,7 @@ fn run(dir: &Path, text: &str, cmp: &str) -> (String, String, bool) {
 fn float_abstraction_agrees_with_gcc() {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("gcc_floats");
     std::fs::create_dir_all(&dir).unwrap();
-    let gcc = if gcc_works(&dir) {
+    let gcc = if common::gcc_works(&dir) {
         Ok(())
     } else {
         Err("no gcc with libm".to_string())

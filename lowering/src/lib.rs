@@ -235,6 +235,14 @@ pub struct VarMeta {
     /// model abstracts floating-point values, `lower::floats`), so traces
     /// and witnesses do not show it.
     pub float: bool,
+    /// A union's tag (`lower::unions`): no C memory, so traces and
+    /// witnesses do not show it, and a race on it alone is no data race
+    /// the model can tell (SOUNDNESS.md, "Unions").
+    pub tag: bool,
+    /// For a cell of a union member: the tag of each union it lies in and
+    /// the member's code; the cell holds C's value only where every tag is
+    /// 0 or the code (`lower::unions`), so traces show it only there.
+    pub members: Vec<(engine::ir::VarId, i64)>,
 }
 
 /// The CFG location an IR location stands for. The lowering builds the
@@ -561,6 +569,19 @@ impl Lowered {
         })
     }
 
+    /// For an error trace ending in a race on a union's tag alone (two
+    /// threads about to access different members, SOUNDNESS.md "Unions"):
+    /// the union's C name. Whether the members' bytes overlap is not
+    /// modelled, so the trace is no counterexample.
+    pub fn union_member_race(&self, trace: &engine::verdict::Trace) -> Option<String> {
+        let last = trace.steps.last().map_or(&trace.initial, |s| &s.state);
+        let TraceEnd::Race(a, _) = self.trace_end(last) else {
+            return None;
+        };
+        let meta = &self.vars[self.races[a].var.index()];
+        meta.tag.then(|| meta.c_name.clone().unwrap_or_default())
+    }
+
     /// Classifies the final state of an error trace of [`Lowered::program`].
     pub fn trace_end(&self, last: &State) -> TraceEnd {
         if self.checks.assertions
@@ -585,7 +606,7 @@ impl Lowered {
         {
             return TraceEnd::Violation(x.violated.clone());
         }
-        if let Some((a, b)) = races::find(&self.races, last) {
+        if let Some((a, b)) = races::find(&self.races, last, &|v| self.vars[v.index()].tag) {
             return TraceEnd::Race(a, b);
         }
         if let Some(shape) = self

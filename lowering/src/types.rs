@@ -134,11 +134,15 @@ impl CType {
     }
 }
 
-/// A struct's fields: name, type, offset in cells.
+/// A struct's or union's fields: name, type, offset in cells.
 #[derive(Clone, Debug, Default)]
 pub struct StructDef {
-    /// Fields in order, with their offset in cells.
+    /// Fields in order, with their offset in cells (an anonymous struct
+    /// or union member has the name `""`; [`Types::field`] looks into it).
     pub fields: Vec<(String, CType, u64)>,
+    /// A union: its members' cells follow each other, and a last cell, the
+    /// *tag*, holds which member was stored last (`lower::unions`).
+    pub union: bool,
     /// Cells of the whole struct.
     pub cells: u64,
     /// The guarded fields (`guarded_by`, `pt_guarded_by`): field index and
@@ -241,6 +245,19 @@ impl Types {
         }
     }
 
+    /// Whether a type has a cell only the pthread API accesses (a mutex, a
+    /// condition variable, a thread handle, an attribute object).
+    fn holds_pthread_object(&self, ty: &CType) -> bool {
+        let mut scalars = Vec::new();
+        self.flatten(ty, &mut scalars);
+        scalars.iter().any(|t| {
+            matches!(
+                t,
+                CType::Mutex | CType::CondVar | CType::ThreadHandle | CType::Opaque(_)
+            )
+        })
+    }
+
     /// The scalar types of the cells of a type, in order.
     pub fn flatten(&self, ty: &CType, out: &mut Vec<CType>) {
         match ty {
@@ -252,6 +269,9 @@ impl Types {
             CType::Struct(s) => {
                 for (_, f, _) in &self.structs[*s].fields {
                     self.flatten(f, out);
+                }
+                if self.structs[*s].union {
+                    out.push(CType::Int(IntTy::INT));
                 }
             }
             t => out.push(t.clone()),
@@ -396,16 +416,8 @@ impl Types {
             }
         };
         let Some(decls) = &st.declarations else {
-            if is_union {
-                return Ok(CType::Opaque("union"));
-            }
             return Ok(CType::Struct(idx));
         };
-        if is_union {
-            // Unions alias their members; writes through one member and reads
-            // through another cannot be modelled cell by cell.
-            return Ok(CType::Opaque("union"));
-        }
         let mut fields = Vec::new();
         let mut guards = Vec::new();
         let mut offset = 0u64;
@@ -437,6 +449,13 @@ impl Types {
             // definition without declarators.
             has_atomic |= atomic;
             let base = self.base_type(specs.iter(), f.span)?;
+            if f.node.declarators.is_empty() && matches!(base, CType::Struct(_)) {
+                // An anonymous struct or union member (C11 6.7.2.1p13).
+                let n = self.cells(&base);
+                fields.push((String::new(), base, offset));
+                offset = offset.saturating_add(n);
+                continue;
+            }
             for sd in &f.node.declarators {
                 let Some(decl) = &sd.node.declarator else {
                     continue;
@@ -467,11 +486,20 @@ impl Types {
                 offset = offset.saturating_add(n);
             }
         }
+        if is_union {
+            if fields.iter().any(|(_, t, _)| self.holds_pthread_object(t)) {
+                // Not modelled: the pthread API does not keep the tag.
+                return Ok(CType::Opaque("union"));
+            }
+            // The tag.
+            offset = offset.saturating_add(1);
+        }
         if offset > MAX_CELLS {
             return Err(LowerError::unsupported(span, "struct too large to flatten"));
         }
         let def = &mut self.structs[idx];
         def.fields = fields;
+        def.union = is_union;
         self.guarded_fields |= !guards.is_empty();
         def.guards = guards;
         def.cells = offset.max(1);
@@ -594,7 +622,12 @@ impl Types {
             CType::Struct(s) => {
                 let mut total = 0;
                 for (_, f, _) in &self.structs[*s].fields {
-                    total += self.size_of(f)?;
+                    let n = self.size_of(f)?;
+                    total = if self.structs[*s].union {
+                        total.max(n)
+                    } else {
+                        total + n
+                    };
                 }
                 total
             }
@@ -602,13 +635,20 @@ impl Types {
         })
     }
 
-    /// The type of a field and its offset in cells.
+    /// The type of a field and its offset in cells (also a member of an
+    /// anonymous struct or union member).
     pub fn field(&self, s: usize, name: &str) -> Option<(CType, u64)> {
-        self.structs[s]
-            .fields
-            .iter()
-            .find(|(n, _, _)| n == name)
-            .map(|(_, t, o)| (t.clone(), *o))
+        let fields = &self.structs[s].fields;
+        if let Some((_, t, o)) = fields.iter().find(|(n, _, _)| n == name) {
+            return Some((t.clone(), *o));
+        }
+        fields.iter().find_map(|(n, t, o)| match t {
+            CType::Struct(inner) if n.is_empty() => {
+                let (ft, fo) = self.field(*inner, name)?;
+                Some((ft, o + fo))
+            }
+            _ => None,
+        })
     }
 }
 

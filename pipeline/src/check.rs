@@ -155,6 +155,7 @@ pub(crate) fn check_one(
     }
     .run(lowered);
     let report = abstraction_observed(report, &lowered, &unit);
+    let report = union_member_race(report, &lowered);
     Ok(CReport {
         report: memtrack_unchecked(job, report, &lowered),
         unit,
@@ -184,6 +185,26 @@ fn abstraction_observed(report: Report, lowered: &Lowered, unit: &frontend::Pars
             "the counterexample observes a value the model abstracts{line} (a floating-point \
              comparison or conversion to an integer, or the result of an uninterpreted \
              function): it may be no execution"
+        ),
+    )
+}
+
+/// A race found on a union's tag alone is between accesses to two
+/// different members, which may not overlap (SOUNDNESS.md, "Unions"): the
+/// verdict is `unknown` then.
+fn union_member_race(report: Report, lowered: &Lowered) -> Report {
+    let Verdict::Unsafe(trace) = &report.outcome.verdict else {
+        return report;
+    };
+    let Some(name) = lowered.union_member_race(trace) else {
+        return report;
+    };
+    turned_unknown(
+        report,
+        UnknownKind::GiveUp,
+        format!(
+            "two threads are about to access different members of the union `{name}`, one \
+             writing: whether the members' bytes overlap (a data race) is not modelled"
         ),
     )
 }

@@ -55,7 +55,10 @@ fn c_var(
     function: Option<&str>,
     globals_only: bool,
 ) -> Option<String> {
-    let meta = lowered.vars.get(v).filter(|m| !m.heap && !m.float)?;
+    let meta = lowered
+        .vars
+        .get(v)
+        .filter(|m| !m.heap && !m.float && !m.tag && m.members.is_empty())?;
     let name = meta.c_name.as_ref()?;
     match &meta.origin {
         VarOrigin::Object {

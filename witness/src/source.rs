@@ -468,8 +468,14 @@ pub fn build(unit: &ParsedUnit, file: &Path, lowered: &Lowered, trace: &Trace) -
                 continue;
             }
             let meta = &lowered.vars[a.var.index()];
-            if meta.float {
-                // An abstracted floating-point cell: its value means nothing.
+            let stale = |&(t, code): &(VarId, i64)| {
+                let tag = ts.state.vals[t.index()];
+                tag != 0 && tag != i128::from(code)
+            };
+            if meta.float || meta.tag || meta.members.iter().any(stale) {
+                // An abstracted floating-point cell: its value means
+                // nothing; a union's tag is no C memory, nor a member
+                // other than the one stored last.
                 continue;
             }
             if let (Some(name), VarOrigin::Object { mutex, thread, .. }) =

@@ -161,3 +161,40 @@ pub fn json_verdicts(args: &[&str], files: &[PathBuf]) -> Vec<String> {
         .map(|r| r["verdict"].as_str().unwrap_or("missing").to_string())
         .collect()
 }
+
+/// Whether gcc builds and runs a C program with the math library here.
+pub fn gcc_works(dir: &Path) -> bool {
+    let probe = dir.join("probe.c");
+    std::fs::write(
+        &probe,
+        "#include <math.h>\nint main(void) { return (int)sqrt(0.0); }\n",
+    )
+    .unwrap();
+    let exe = dir.join("probe");
+    Command::new("gcc")
+        .args(["-w", "-o"])
+        .arg(&exe)
+        .arg(&probe)
+        .arg("-lm")
+        .status()
+        .is_ok_and(|s| s.success())
+        && Command::new(&exe).status().is_ok_and(|s| s.success())
+}
+
+/// Builds `text` with gcc (`-O0 -pthread -lm`) in `dir`, runs it once and
+/// returns what it printed.
+pub fn gcc_output(dir: &Path, text: &str) -> String {
+    let src = dir.join("run.c");
+    std::fs::write(&src, text).unwrap();
+    let exe = dir.join("run");
+    let built = Command::new("gcc")
+        .args(["-w", "-O0", "-pthread", "-o"])
+        .arg(&exe)
+        .arg(&src)
+        .arg("-lm")
+        .status()
+        .unwrap();
+    assert!(built.success(), "gcc failed on\n{text}");
+    let out = Command::new(&exe).output().unwrap();
+    String::from_utf8(out.stdout).unwrap()
+}

@@ -44,6 +44,14 @@ impl Val {
     pub fn int(k: i64) -> Val {
         Val::term(Term::Const(k), CType::Int(IntTy::INT))
     }
+    /// The value's term when it has one case only, without condition.
+    pub fn single(&self) -> Option<Term> {
+        match self.cases.as_slice() {
+            [(Cond::True, Res::Val(t))] => Some(t.clone()),
+            _ => None,
+        }
+    }
+
     /// The single constant of the value, if it is one.
     pub fn constant(&self) -> Option<i64> {
         match self.cases.as_slice() {
@@ -791,6 +799,11 @@ impl Lowerer<'_> {
                     (TargetVar::Var(x), Res::Val(t)) => {
                         self.plain_edge(cur, next, c, vec![(*x, t.clone())], Some(span));
                     }
+                    (TargetVar::Tagged(x, tags), Res::Val(t)) => {
+                        let mut assigns = vec![(*x, t.clone())];
+                        assigns.extend(tags.iter().cloned());
+                        self.plain_edge(cur, next, c, assigns, Some(span));
+                    }
                     (TargetVar::Skip, Res::Val(_)) => {
                         self.plain_edge(cur, next, c, vec![], Some(span));
                     }
@@ -827,6 +840,9 @@ impl Lowerer<'_> {
         let mut cases = Vec::new();
         for (c, t) in p.cases {
             cases.push(match t {
+                Target::Cell(o, off) if self.in_later_member(o, off) => {
+                    (c, Res::Ub(super::unions::MEMBER_ADDRESS.into()))
+                }
                 Target::Cell(o, off) => {
                     self.objects[o].addr_taken = true;
                     (c, Res::Val(Term::Const(self.objects[o].base + off as i64)))
@@ -849,13 +865,43 @@ impl Lowerer<'_> {
                 return Ok(self.address(p, ty));
             }
             // A struct value is the address of the object holding it: a
-            // store copies from there (`store_struct`).
+            // store copies from there (`store_struct`). (Not a C pointer:
+            // in a union member, it is no member's address.)
             CType::Struct(_) => {
                 let ty = p.ty.clone();
-                return Ok(self.address(p, ty));
+                return Ok(self.struct_value(p, ty));
             }
             _ => {}
         }
+        self.read_cells(p, None, span)
+    }
+
+    /// The address of the object a struct value is in (see [`Lowerer::read`]).
+    fn struct_value(&mut self, p: Place, ty: CType) -> Val {
+        let cases = p
+            .cases
+            .into_iter()
+            .map(|(c, t)| match t {
+                Target::Cell(o, off) => {
+                    self.objects[o].addr_taken = true;
+                    (c, Res::Val(Term::Const(self.objects[o].base + off as i64)))
+                }
+                other => {
+                    let place = Place {
+                        cases: vec![(c, other)],
+                        ty: ty.clone(),
+                    };
+                    self.address(place, ty.clone()).cases.remove(0)
+                }
+            })
+            .collect();
+        Val { cases, ty }
+    }
+
+    /// The value of a scalar place. `copy`: the place is cell `i` of a copy
+    /// of `n` cells (`(i, n)`), which copies the tags of the unions it
+    /// covers: their members are read whatever their tags.
+    fn read_cells(&mut self, p: Place, copy: Option<(u64, u64)>, span: Span) -> Result<Val> {
         let shared = p
             .cases
             .iter()
@@ -867,17 +913,23 @@ impl Lowerer<'_> {
         self.note_tail_read(&p.cases);
         let mut cases = Vec::new();
         for (c, t) in &p.cases {
-            cases.push(match t {
+            match t {
                 Target::Cell(o, off) => {
                     let cell = self.objects[*o].cells[*off as usize];
                     self.note_read(c, *o, cell);
-                    (c.clone(), Res::Val(Term::Var(cell)))
+                    let ok = self.union_readable(*o, *off, &copied(*off, copy));
+                    if ok != Cond::True {
+                        let punning = super::unions::PUNNING.into();
+                        cases.push((and(c.clone(), not(ok.clone())), Res::Ub(punning)));
+                    }
+                    cases.push((and(c.clone(), ok), Res::Val(Term::Var(cell))));
                 }
                 Target::Tail { obj, tracked, .. } => {
-                    (c.clone(), Res::Val(self.tail_read(*obj, *tracked, &p.ty)))
+                    let v = self.tail_read(*obj, *tracked, &p.ty);
+                    cases.push((c.clone(), Res::Val(v)));
                 }
-                Target::Ub(r) => (c.clone(), Res::Ub(r.clone())),
-            });
+                Target::Ub(r) => cases.push((c.clone(), Res::Ub(r.clone()))),
+            }
         }
         let v = Val {
             cases,
@@ -899,19 +951,35 @@ impl Lowerer<'_> {
             return self.store_struct(p, v, span);
         }
         let v = self.convert(v, &p.ty.clone(), span)?;
-        let targets = p
-            .cases
-            .into_iter()
-            .map(|(c, t)| match t {
-                Target::Cell(o, off) => (c, TargetVar::Var(self.objects[o].cells[off as usize])),
+        let targets = self.store_targets(&p, None);
+        self.emit_store(targets, v, span)
+    }
+
+    /// The variables a store into a scalar place sets, per case (a cell in
+    /// a union also sets the tags). `copy` as for [`Lowerer::read_cells`].
+    fn store_targets(&self, p: &Place, copy: Option<(u64, u64)>) -> Vec<(Cond, TargetVar)> {
+        let mut targets = Vec::new();
+        for (c, t) in &p.cases {
+            match t {
+                Target::Cell(o, off) => {
+                    let cell = self.objects[*o].cells[*off as usize];
+                    for (tc, tags) in self.union_store(*o, *off, &copied(*off, copy)) {
+                        let target = if tags.is_empty() {
+                            TargetVar::Var(cell)
+                        } else {
+                            TargetVar::Tagged(cell, tags)
+                        };
+                        targets.push((and(c.clone(), tc), target));
+                    }
+                }
                 Target::Tail {
                     obj, tracked: true, ..
-                } => (c, TargetVar::Var(self.tails[&obj].cell)),
-                Target::Tail { tracked: false, .. } => (c, TargetVar::Skip),
-                Target::Ub(r) => (c, TargetVar::Ub(r)),
-            })
-            .collect();
-        self.emit_store(targets, v, span)
+                } => targets.push((c.clone(), TargetVar::Var(self.tails[obj].cell))),
+                Target::Tail { tracked: false, .. } => targets.push((c.clone(), TargetVar::Skip)),
+                Target::Ub(r) => targets.push((c.clone(), TargetVar::Ub(r.clone()))),
+            }
+        }
+        targets
     }
 
     /// Stores a struct value (the address of the object holding it,
@@ -1526,19 +1594,18 @@ impl Lowerer<'_> {
                 })
                 .collect::<Result<_>>()?;
             let ty = CType::Int(IntTy::INT);
-            let v = self.read(Place { cases, ty }, span)?;
-            let targets = dst
+            let v = self.read_cells(Place { cases, ty }, Some((i, n)), span)?;
+            let cases = dst
                 .cases
                 .iter()
                 .map(|(c, t)| match t {
-                    Target::Cell(o, off) => Ok((
-                        c.clone(),
-                        TargetVar::Var(self.objects[*o].cells[(off + i) as usize]),
-                    )),
-                    Target::Ub(r) => Ok((c.clone(), TargetVar::Ub(r.clone()))),
+                    Target::Cell(o, off) => Ok((c.clone(), Target::Cell(*o, off + i))),
+                    Target::Ub(r) => Ok((c.clone(), Target::Ub(r.clone()))),
                     Target::Tail { .. } => Err(tail()),
                 })
                 .collect::<Result<_>>()?;
+            let ty = CType::Int(IntTy::INT);
+            let targets = self.store_targets(&Place { cases, ty }, Some((i, n)));
             self.emit_store(targets, v, span)?;
         }
         Ok(())
@@ -1946,6 +2013,9 @@ type Branches<'e> = (
 #[derive(Clone, Debug)]
 pub enum TargetVar {
     Var(VarId),
+    /// A cell in a union: the store also sets the tags
+    /// ([`super::unions`]).
+    Tagged(VarId, Vec<(VarId, Term)>),
     /// A tail element that is not tracked: the store does nothing.
     Skip,
     Ub(super::Ub),
@@ -1956,6 +2026,15 @@ impl Val {
     pub fn pruned(mut self) -> Val {
         self.cases.retain(|(c, _)| *c != Cond::False);
         self
+    }
+}
+
+/// The cells of the copy a cell at `off` is part of (`copy`: its index in
+/// the copy and the copy's length); none outside a copy.
+fn copied(off: u64, copy: Option<(u64, u64)>) -> std::ops::Range<u64> {
+    match copy {
+        Some((i, n)) => off - i..off - i + n,
+        None => off..off,
     }
 }
 

@@ -15,7 +15,7 @@ use engine::ir::{CmpOp, Cond, Term, VarId};
 use frontend::lang_c::ast::{BinaryOperator as B, Expression};
 use frontend::lang_c::span::{Node, Span};
 
-use super::expr::{Res, Val};
+use super::expr::{Place, Res, Target, Val};
 use super::tails::TAIL_SPACE;
 use super::{Lowerer, ObjId, Ub};
 use crate::error::{LowerError, Result};
@@ -112,6 +112,7 @@ impl Lowerer<'_> {
                     self.allocate(name, ty, Contents::Zero, Some(n), span)?
                 }
             },
+            "realloc" => self.realloc(arg(0)?, arg(1)?, span)?,
             "free" if self.buffer_free(arg(0)?, span)? => Val::term(Term::Const(0), CType::Void),
             "free" => {
                 let v = self.eval(arg(0)?)?;
@@ -120,6 +121,125 @@ impl Lowerer<'_> {
             }
             _ => return Ok(None),
         }))
+    }
+
+    /// `realloc(p, size)`: where `p` is null, `malloc(size)`; else a new
+    /// block of `size` bytes (as `malloc`'s, which may fail: then `p`
+    /// stays allocated), the elements both blocks have copied from `p`'s
+    /// block, and `p`'s block freed. A size of 0 (whose result C leaves to
+    /// the implementation) and blocks of types without a common part give
+    /// up; a pointer that is not the start of a heap block is an invalid
+    /// free.
+    fn realloc(
+        &mut self,
+        old: &Node<Expression>,
+        size: &Node<Expression>,
+        span: Span,
+    ) -> Result<Val> {
+        if self.const_value(size).ok() == Some(0) {
+            return Err(LowerError::unsupported(span, "`realloc` to 0 bytes"));
+        }
+        if self.const_value(old).ok() == Some(0) {
+            return self.allocate_size("realloc", size, Contents::Any, span);
+        }
+        let p = self.eval(old)?;
+        let p = self.materialize(p, span)?;
+        let new = self.allocate_size("realloc", size, Contents::Any, span)?;
+        let new = self.materialize(new, span)?;
+        let (Some(pt), Some(nt), CType::Ptr(elem)) = (p.single(), new.single(), &p.ty) else {
+            return Err(LowerError::unsupported(span, "`realloc` of this pointer"));
+        };
+        let elem = match &**elem {
+            CType::Void => CType::Int(IntTy::CHAR),
+            t => t.clone(),
+        };
+        let src = self.deref(p.clone(), elem.clone(), span)?;
+        let dst = self.deref(new.clone(), elem, span)?;
+        let blocks = self
+            .alloc_calls
+            .get(&span.start)
+            .cloned()
+            .unwrap_or_default();
+        let Some(new_ty) = blocks.first().map(|&o| self.objects[o].ty.clone()) else {
+            return Err(LowerError::unsupported(span, "`realloc` to this size"));
+        };
+        // The old block's candidates, by the part they share with the new.
+        let mut groups: Vec<(CType, Vec<Cond>)> = Vec::new();
+        let mut others = Vec::new();
+        for (c, t) in &src.cases {
+            let common = match t {
+                Target::Cell(o, 0) if self.heap.contains_key(o) => {
+                    common_part(&self.objects[*o].ty, &new_ty)
+                }
+                _ => None,
+            };
+            let Some(ty) = common else {
+                others.push(c.clone());
+                continue;
+            };
+            match groups.iter_mut().find(|g| g.0 == ty) {
+                Some(g) => g.1.push(c.clone()),
+                None => groups.push((ty, vec![c.clone()])),
+            }
+        }
+        let moving = and(
+            cmp(CmpOp::Ne, pt, Term::Const(0)),
+            cmp(CmpOp::Ne, nt, Term::Const(0)),
+        );
+        let (freeing, done) = (self.new_loc(Some(span)), self.new_loc(Some(span)));
+        let Some(cur) = self.t.cur.take() else {
+            self.flush();
+            return Ok(new);
+        };
+        self.plain_edge(cur, done, not(moving.clone()), vec![], Some(span));
+        self.give_up_edge(
+            cur,
+            and(moving.clone(), any(others)),
+            Ub::violates(
+                Violation::Free,
+                "`realloc` of a pointer that is not the start of a heap block, or of a block \
+                 of another type",
+            ),
+            span,
+        );
+        for (ty, conds) in groups {
+            let copy = self.new_loc(Some(span));
+            self.plain_edge(
+                cur,
+                copy,
+                and(moving.clone(), any(conds.clone())),
+                vec![],
+                Some(span),
+            );
+            self.flush();
+            self.t.cur = Some(copy);
+            let from = Place {
+                cases: src
+                    .cases
+                    .iter()
+                    .filter(|(c, _)| conds.contains(c))
+                    .cloned()
+                    .collect(),
+                ty: ty.clone(),
+            };
+            let to = Place {
+                cases: blocks_of(&dst, &blocks),
+                ty,
+            };
+            self.copy_struct(to, from, span)?;
+            if let Some(end) = self.t.cur.take() {
+                self.plain_edge(end, freeing, Cond::True, vec![], Some(span));
+            }
+        }
+        self.flush();
+        self.t.cur = Some(freeing);
+        self.free(p, span)?;
+        if let Some(end) = self.t.cur.take() {
+            self.plain_edge(end, done, Cond::True, vec![], Some(span));
+        }
+        self.flush();
+        self.t.cur = Some(done);
+        Ok(new)
     }
 
     /// A block of `size` bytes (`malloc`'s argument) with `contents`.
@@ -300,6 +420,12 @@ impl Lowerer<'_> {
             self.types.flatten(&ty, &mut scalars);
             for (j, s) in scalars.iter().enumerate() {
                 fill[j] = Term::Var(self.havoc_temp(s));
+            }
+            // Unions' tags: 0, every member as indeterminate as the bytes.
+            let mut tags = Vec::new();
+            super::unions::tags(&self.types, &ty, 0, &mut tags);
+            for t in tags {
+                fill[t as usize] = Term::Const(0);
             }
         }
         // `--malloc-may-fail`: a havocked bit chooses failure (NULL).
@@ -529,4 +655,38 @@ impl Lowerer<'_> {
             .get(&o)
             .map(|f| cmp(CmpOp::Eq, Term::Var(*f), Term::Const(1)))
     }
+}
+
+/// The type of the part two blocks of types `x` and `y` have in common:
+/// the whole when the types are equal, the shorter of two arrays of one
+/// element type (or one element and an array of it); `None` otherwise.
+fn common_part(x: &CType, y: &CType) -> Option<CType> {
+    if x == y {
+        return Some(x.clone());
+    }
+    let elements = |t: &CType| match t {
+        CType::Array(e, n) => ((**e).clone(), *n),
+        t => (t.clone(), 1),
+    };
+    let ((ex, nx), (ey, ny)) = (elements(x), elements(y));
+    (ex == ey).then(|| match nx.min(ny) {
+        1 => ex,
+        n => CType::Array(Box::new(ex), n),
+    })
+}
+
+/// The cases of a place (a fresh allocation's pointer dereferenced) that
+/// start one of its `blocks`; the others, whose address conditions that
+/// pointer never meets, give up.
+fn blocks_of(p: &Place, blocks: &[ObjId]) -> Vec<(Cond, Target)> {
+    p.cases
+        .iter()
+        .map(|(c, t)| match t {
+            Target::Cell(o, 0) if blocks.contains(o) => (c.clone(), t.clone()),
+            _ => (
+                c.clone(),
+                Target::Ub("`realloc` into another object".into()),
+            ),
+        })
+        .collect()
 }

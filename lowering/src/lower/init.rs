@@ -26,6 +26,18 @@ enum Leaf<'e> {
     Expr(&'e Node<Expression>),
 }
 
+/// The element of an aggregate a list item initialises
+/// ([`Lowerer::designated`]).
+struct Designated {
+    /// Its type and first cell (`None` past the end).
+    element: Option<(CType, usize)>,
+    /// Its position.
+    index: usize,
+    /// The designator names a member of it (an anonymous struct or union
+    /// member), not it.
+    descend: bool,
+}
+
 /// A leaf: the offset of its (first) cell in the object, its type, its
 /// value.
 type Leaves<'e> = Vec<(usize, CType, Leaf<'e>)>;
@@ -195,18 +207,30 @@ impl Lowerer<'_> {
             (Initializer::List(items), CType::Array(..) | CType::Struct(_)) => {
                 let mut next = 0usize;
                 for item in items {
-                    let (element, index) =
-                        self.designated(ty, &item.node.designation, next, item.span)?;
+                    let Designated {
+                        element,
+                        index,
+                        descend,
+                    } = self.designated(ty, &item.node.designation, next, item.span)?;
                     next = index + 1;
                     let Some((elem, off)) = element else {
                         // Excess elements (gcc warns and drops them).
                         continue;
                     };
+                    if self.union_tag(ty).is_some() && index > 0 && item.node.designation.is_empty()
+                    {
+                        // A union's list initialises one member.
+                        continue;
+                    }
+                    self.tag_leaf(ty, index, base, out);
                     let size = self.types.cells(&elem) as usize;
                     if off + size > len {
                         continue;
                     }
-                    let rest = item.node.designation.get(1..).unwrap_or_default();
+                    let rest = match descend {
+                        true => &item.node.designation[..],
+                        false => item.node.designation.get(1..).unwrap_or_default(),
+                    };
                     self.designated_leaves(
                         &elem,
                         rest,
@@ -246,13 +270,23 @@ impl Lowerer<'_> {
         };
         let outside =
             || LowerError::invalid(first.span, "designator outside the object it initialises");
-        let (element, _) = self.designated(ty, std::slice::from_ref(first), 0, first.span)?;
+        let Designated {
+            element,
+            index,
+            descend,
+        } = self.designated(ty, std::slice::from_ref(first), 0, first.span)?;
         let (elem, off) = element.ok_or_else(outside)?;
+        self.tag_leaf(ty, index, base, out);
         let size = self.types.cells(&elem) as usize;
         if off + size > len {
             return Err(outside());
         }
-        self.designated_leaves(&elem, &designators[1..], init, base + off, size, out)
+        let rest = if descend {
+            designators
+        } else {
+            &designators[1..]
+        };
+        self.designated_leaves(&elem, rest, init, base + off, size, out)
     }
 
     /// An array type of unspecified length (`T a[] = ...`) completed by
@@ -302,15 +336,14 @@ impl Lowerer<'_> {
 
     /// The element of an aggregate of type `ty` that a list item
     /// initialises: the one its first designator names, else the one at
-    /// position `next`. Returns its type and first cell (`None` past the
-    /// end) and its position.
+    /// position `next`.
     fn designated(
         &mut self,
         ty: &CType,
         designation: &[Node<Designator>],
         next: usize,
         span: Span,
-    ) -> Result<(Option<(CType, usize)>, usize)> {
+    ) -> Result<Designated> {
         match ty {
             CType::Array(elem, n) => {
                 let index = match designation.first().map(|d| &d.node) {
@@ -331,21 +364,42 @@ impl Lowerer<'_> {
                 };
                 let esz = self.types.cells(elem) as usize;
                 let inside = (index as u64) < *n;
-                Ok((inside.then(|| ((**elem).clone(), index * esz)), index))
+                Ok(Designated {
+                    element: inside.then(|| ((**elem).clone(), index * esz)),
+                    index,
+                    descend: false,
+                })
             }
             CType::Struct(s) => {
                 let fields = self.types.structs[*s].fields.clone();
+                let mut descend = false;
                 let index = match designation.first().map(|d| &d.node) {
                     None => next,
-                    Some(Designator::Member(id)) => fields
-                        .iter()
-                        .position(|(name, _, _)| *name == id.node.name)
-                        .ok_or_else(|| {
-                            LowerError::invalid(
-                                id.span,
-                                format!("no member `{}` to initialise", id.node.name),
-                            )
-                        })?,
+                    Some(Designator::Member(id)) => {
+                        let name = &id.node.name;
+                        let direct = fields.iter().position(|(n, _, _)| n == name);
+                        // A member of an anonymous member: that member's.
+                        let anonymous = || {
+                            fields.iter().position(|(n, t, _)| match t {
+                                CType::Struct(inner) if n.is_empty() => {
+                                    self.types.field(*inner, name).is_some()
+                                }
+                                _ => false,
+                            })
+                        };
+                        match direct {
+                            Some(i) => i,
+                            None => {
+                                descend = true;
+                                anonymous().ok_or_else(|| {
+                                    LowerError::invalid(
+                                        id.span,
+                                        format!("no member `{name}` to initialise"),
+                                    )
+                                })?
+                            }
+                        }
+                    }
                     Some(_) => {
                         return Err(LowerError::invalid(
                             span,
@@ -354,12 +408,39 @@ impl Lowerer<'_> {
                     }
                 };
                 let field = fields.get(index);
-                Ok((field.map(|(_, t, off)| (t.clone(), *off as usize)), index))
+                Ok(Designated {
+                    element: field.map(|(_, t, off)| (t.clone(), *off as usize)),
+                    index,
+                    descend,
+                })
             }
             _ => Err(LowerError::invalid(
                 span,
                 "designator in the initializer of a scalar",
             )),
+        }
+    }
+
+    /// The offset of the tag of a union type (`None` for another type).
+    fn union_tag(&self, ty: &CType) -> Option<usize> {
+        match ty {
+            CType::Struct(s) if self.types.structs[*s].union => {
+                Some(self.types.structs[*s].cells as usize - 1)
+            }
+            _ => None,
+        }
+    }
+
+    /// For a union of type `ty` at cell `base` whose member `index` is
+    /// initialised: the leaf setting its tag (`unions`).
+    fn tag_leaf(&self, ty: &CType, index: usize, base: usize, out: &mut Leaves<'_>) {
+        if let Some(tag) = self.union_tag(ty) {
+            let code = index as i128 + 1;
+            out.push((
+                base + tag,
+                CType::Int(crate::types::IntTy::INT),
+                Leaf::Value(code),
+            ));
         }
     }
 

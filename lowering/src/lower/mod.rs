@@ -31,6 +31,7 @@ mod strings;
 mod sync;
 mod tails;
 mod ub;
+mod unions;
 pub use tails::TAIL_ERROR;
 pub(crate) use ub::Ub;
 
@@ -620,6 +621,8 @@ impl<'a> Lowerer<'a> {
                 int_type: None,
                 heap: false,
                 float: false,
+                tag: false,
+                members: Vec::new(),
             },
         });
         VarId::new(self.vars.len() - 1)
@@ -700,7 +703,23 @@ impl<'a> Lowerer<'a> {
                 },
                 heap: self.heap.contains_key(&o),
                 float: matches!(cty, CType::Float(_)),
+                tag: false,
+                members: Vec::new(),
             };
+        }
+        let cells = self.objects[o].cells.clone();
+        for (off, &cell) in cells.iter().enumerate() {
+            let members = unions::enclosing(&self.types, &ty, off as u64, &(0..0))
+                .into_iter()
+                .map(|u| (cells[u.tag as usize], u.code))
+                .collect();
+            self.vars[cell.index()].meta.members = members;
+        }
+        let mut tags = Vec::new();
+        unions::tags(&self.types, &ty, 0, &mut tags);
+        for off in tags {
+            let cell = self.objects[o].cells[off as usize];
+            self.vars[cell.index()].meta.tag = true;
         }
     }
 
@@ -765,8 +784,19 @@ impl<'a> Lowerer<'a> {
                 }
             }
             CType::Struct(s) => {
-                for (f, fty, _) in &self.types.structs[*s].fields {
-                    self.cell_paths(fty, format!("{path}.{f}"), out);
+                let def = &self.types.structs[*s];
+                for (f, fty, _) in &def.fields {
+                    // An anonymous member's members are the struct's.
+                    let sub = if f.is_empty() {
+                        path.clone()
+                    } else {
+                        format!("{path}.{f}")
+                    };
+                    self.cell_paths(fty, sub, out);
+                }
+                if def.union {
+                    // The tag: named after the union.
+                    out.push((path, CType::Int(crate::types::IntTy::INT)));
                 }
             }
             t => out.push((path, t.clone())),
@@ -1284,8 +1314,18 @@ impl<'a> Lowerer<'a> {
 
     /// Gives every cell of an object an arbitrary value of its type, in one
     /// local step.
+    /// Its unions' tags are 0: every member is as arbitrary as the bytes.
     pub(crate) fn havoc_object(&mut self, o: ObjId, span: Span) {
-        let cells = self.objects[o].cells.clone();
+        let mut cells = self.objects[o].cells.clone();
+        let mut tags = Vec::new();
+        unions::tags(&self.types, &self.objects[o].ty, 0, &mut tags);
+        let zeros: Vec<_> = tags
+            .iter()
+            .map(|&t| (cells[t as usize], Term::Const(0)))
+            .collect();
+        for &t in tags.iter().rev() {
+            cells.remove(t as usize);
+        }
         let mut guard = Cond::True;
         for c in &cells {
             let r = self.vars[c.index()].range;
@@ -1294,7 +1334,7 @@ impl<'a> Lowerer<'a> {
             guard = and(guard, crate::term::within(&Term::Var(*c), lo, hi));
         }
         self.t.pending_havoc.extend(cells);
-        self.advance(guard, vec![], span);
+        self.advance(guard, zeros, span);
     }
 
     /// Sets the initial values of an object's cells (globals, statics).

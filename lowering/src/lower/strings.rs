@@ -426,7 +426,7 @@ impl Lowerer<'_> {
     /// overlap exactly when `|d - s| < n`.
     fn overlap_check(&mut self, dst: &Region, src: &Source, n: u64, name: &str, span: Span) {
         let Source::Memory(s) = src else { return };
-        let (Some(d), Some(sp)) = (single_term(&dst.ptr), single_term(&s.ptr)) else {
+        let (Some(d), Some(sp)) = (dst.ptr.single(), s.ptr.single()) else {
             return;
         };
         let Some(cur) = self.t.cur else { return };
@@ -510,6 +510,33 @@ impl Lowerer<'_> {
         self.overlap_check(dst, src, cells, name, span);
         let from = format!("`{name}` reads beyond the end of its source");
         let to = format!("`{name}` writes beyond the end of the object");
+        let unions = |r: &Region| super::unions::contains_union(&self.types, &r.elem);
+        if unions(dst) || matches!(src, Source::Memory(s) if unions(s)) {
+            // Whole elements, with their unions' tags.
+            let (Source::Memory(s), elem) = (src, &dst.elem) else {
+                return Err(LowerError::unsupported(
+                    span,
+                    format!("`{name}` of a string literal into a union is not modelled"),
+                ));
+            };
+            if s.elem != *elem {
+                return Err(LowerError::unsupported(
+                    span,
+                    format!("`{name}` between a union and memory of another type is not modelled"),
+                ));
+            }
+            let esz = self.types.cells(elem);
+            for j in 0..cells / esz {
+                let whole = |p: super::expr::Place| super::expr::Place {
+                    ty: elem.clone(),
+                    ..p
+                };
+                let d = whole(self.region_cell(dst, j * esz, &to));
+                let from = whole(self.region_cell(s, j * esz, &from));
+                self.copy_struct(d, from, span)?;
+            }
+            return Ok(());
+        }
         for i in 0..cells {
             let v = self.read_cell(src, i, &from, span)?;
             let p = self.region_cell(dst, i, &to);
@@ -626,7 +653,7 @@ impl Lowerer<'_> {
     /// Gives up where `|d - s| == i` (a local step on the two pointers).
     fn overlap_step(&mut self, dst: &Region, src: &Source, i: u64, reason: &str, span: Span) {
         let Source::Memory(s) = src else { return };
-        let (Some(d), Some(sp)) = (single_term(&dst.ptr), single_term(&s.ptr)) else {
+        let (Some(d), Some(sp)) = (dst.ptr.single(), s.ptr.single()) else {
             return;
         };
         let Some(cur) = self.t.cur else { return };
@@ -800,13 +827,6 @@ impl Lowerer<'_> {
 }
 
 /// The term of a single-case value.
-fn single_term(v: &Val) -> Option<Term> {
-    match v.cases.as_slice() {
-        [(Cond::True, Res::Val(t))] => Some(t.clone()),
-        _ => None,
-    }
-}
-
 /// The string literal an argument is (through casts).
 fn literal(e: &Node<Expression>) -> Option<&StringLiteral> {
     match &e.node {

@@ -844,7 +844,9 @@ impl Lowerer<'_> {
                     cases: targets
                         .into_iter()
                         .map(|(c, t)| match t {
-                            TargetVar::Var(v) => (c, Res::Val(Term::Var(v))),
+                            TargetVar::Var(v) | TargetVar::Tagged(v, _) => {
+                                (c, Res::Val(Term::Var(v)))
+                            }
                             TargetVar::Ub(r) => (c, Res::Ub(r)),
                             TargetVar::Skip => (c, Res::Ub(super::tails::TAIL_MEMBER.into())),
                         })

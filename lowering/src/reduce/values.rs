@@ -379,6 +379,8 @@ mod tests {
                 int_type: None,
                 heap: false,
                 float: false,
+                tag: false,
+                members: Vec::new(),
             },
         }
     }
