@@ -66,6 +66,9 @@ pub struct Shape {
     /// undefined or not modelled: a thread there, or able to reach a
     /// location that cuts its code, may still wake a waiting thread.
     pub cut: Vec<(ThreadId, LocId, bool)>,
+    /// Per thread: its cancellation-pending flag, when the program can
+    /// cancel it (a request ends its condition waits, `lower::cancel`).
+    pub cancel: Vec<Option<VarId>>,
 }
 
 impl Shape {
@@ -375,8 +378,28 @@ pub(crate) fn simple_cycles(graph: &[Vec<usize>], cap: usize) -> Option<Vec<Vec<
 }
 
 /// A real wait of thread `t` on a condition variable (its `woken` flag
-/// clear) while no other thread can still reach a step that sets the flag.
+/// clear) while no other thread can still reach a step that sets the flag,
+/// nor (in a program that cancels) `t`'s cancellation-pending flag, which
+/// is clear.
 fn unwoken(p: &Program, shape: &Shape, t: ThreadId) -> Cond {
+    let nobody_sets = |var: VarId| {
+        (0..p.threads.len())
+            .map(ThreadId::new)
+            .filter(|&j| j != t)
+            .map(|j| {
+                not(any(reaching_write(p, shape, j, var)
+                    .into_iter()
+                    .map(|at| Cond::At(j, at))))
+            })
+            .fold(Cond::True, and)
+    };
+    let uncancelled = match shape.cancel.get(t.index()).copied().flatten() {
+        Some(pending) => and(
+            cmp(CmpOp::Eq, Term::Var(pending), Term::Const(0)),
+            nobody_sets(pending),
+        ),
+        None => Cond::True,
+    };
     any(shape.waits.iter().filter_map(|(k, l, w)| {
         let WaitKind::Condition(woken) = w.kind else {
             return None;
@@ -384,20 +407,11 @@ fn unwoken(p: &Program, shape: &Shape, t: ThreadId) -> Cond {
         if *k != t {
             return None;
         }
-        let nobody = (0..p.threads.len())
-            .map(ThreadId::new)
-            .filter(|&j| j != t)
-            .map(|j| {
-                not(any(reaching_write(p, shape, j, woken)
-                    .into_iter()
-                    .map(|at| Cond::At(j, at))))
-            })
-            .fold(Cond::True, and);
         let waiting = and(
             Cond::At(t, *l),
             cmp(CmpOp::Eq, Term::Var(woken), Term::Const(0)),
         );
-        Some(and(waiting, nobody))
+        Some(and(and(waiting, nobody_sets(woken)), uncancelled.clone()))
     }))
 }
 

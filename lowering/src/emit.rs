@@ -463,6 +463,9 @@ fn deadlock_shape(
         guards: HashMap::new(),
         assigned: HashSet::new(),
         cut: Vec::new(),
+        cancel: (0..l.threads.len())
+            .map(|k| l.cancel_flags.get(&k).map(|f| f.0))
+            .collect(),
     }
 }
 

@@ -4,6 +4,7 @@
 use engine::ir::{CmpOp, Cond, LocId, Term, ThreadId, VarId};
 use frontend::lang_c::ast::{CallExpression, Expression, UnaryOperator as U};
 use frontend::lang_c::span::{Node, Span};
+use frontend::lang_c::visit::Visit;
 
 use super::expr::{has_effects, Res, Target, Val};
 use super::{sanitize, Binding, Frame, Lowerer, END, ERROR, EXIT};
@@ -99,6 +100,22 @@ impl Lowerer<'_> {
         modelled.contains(&name) && !self.function_exists(name)
     }
 
+    /// Whether a function the program defines calls `name` by name
+    /// (computed once per name).
+    pub(super) fn program_calls(&mut self, name: &'static str) -> bool {
+        if let Some(&b) = self.program_calls.get(name) {
+            return b;
+        }
+        let mut calls = Calls { name, found: false };
+        if self.unit.text.contains(name) {
+            for f in self.functions.values() {
+                calls.visit_function_definition(&f.node, &f.span);
+            }
+        }
+        self.program_calls.insert(name, calls.found);
+        calls.found
+    }
+
     pub(crate) fn function_exists(&self, name: &str) -> bool {
         self.functions.contains_key(name)
     }
@@ -143,8 +160,19 @@ impl Lowerer<'_> {
         Ok(())
     }
 
-    /// Lowers a call.
+    /// Lowers a call (a cancellation point acts on a pending request,
+    /// `cancel`).
     pub(crate) fn call(&mut self, c: &Node<CallExpression>, span: Span) -> Result<Val> {
+        if let Expression::Identifier(id) = &c.node.callee.node {
+            let name = &id.node.name;
+            if self.lookup_local(name).is_none() && self.is_cancellation_point(name) {
+                return self.cancellation_point_call(name, span, |l| l.call_here(c, span));
+            }
+        }
+        self.call_here(c, span)
+    }
+
+    fn call_here(&mut self, c: &Node<CallExpression>, span: Span) -> Result<Val> {
         let void = Val::term(Term::Const(0), CType::Void);
         let name = match &c.node.callee.node {
             Expression::Identifier(id) => id.node.name.clone(),
@@ -167,6 +195,8 @@ impl Lowerer<'_> {
         for hook in [
             Self::harness_call,
             Self::cleanup_call,
+            Self::cancel_call,
+            Self::timed_call,
             Self::libc_call,
             Self::math_call,
             Self::pipe_call,
@@ -259,7 +289,22 @@ impl Lowerer<'_> {
             | "pthread_cond_broadcast"
             | "pthread_mutex_destroy"
             | "pthread_condattr_init"
-            | "pthread_condattr_destroy" => {
+            | "pthread_condattr_destroy"
+            // Scheduling, stacks and names: no effect under the model's
+            // scheduler (any interleaving) and unbounded memory.
+            | "pthread_attr_setstacksize"
+            | "pthread_attr_setstack"
+            | "pthread_attr_setguardsize"
+            | "pthread_attr_setscope"
+            | "pthread_attr_setschedpolicy"
+            | "pthread_attr_setschedparam"
+            | "pthread_attr_setinheritsched"
+            | "pthread_attr_setaffinity_np"
+            | "pthread_setschedparam"
+            | "pthread_setschedprio"
+            | "pthread_setconcurrency"
+            | "pthread_setaffinity_np"
+            | "pthread_setname_np" => {
                 if args.iter().any(has_effects) {
                     return Err(LowerError::unsupported(
                         span,
@@ -309,10 +354,7 @@ impl Lowerer<'_> {
             }
             "pthread_mutex_trylock" => {
                 let p = self.pointee_as(arg(0)?, Some(CType::Mutex), span)?;
-                if let Some(v) = self.typed_mutex(super::sync::MutexUse::TryLock, &p, span)? {
-                    return Ok(v);
-                }
-                return self.trylock(p, span);
+                return self.mutex_trylock(p, span);
             }
             "pthread_cond_wait" => {
                 // A wait releases the mutex and re-acquires it later; POSIX
@@ -322,10 +364,11 @@ impl Lowerer<'_> {
                 self.typed_mutex(super::sync::MutexUse::Wait, &m, span)?;
                 if self.checks.deadlocks {
                     let c = self.pointee_as(arg(0)?, Some(CType::CondVar), span)?;
-                    self.cond_wait(c, m, span);
+                    self.cond_wait(c, m, span)?;
                     return Ok(Val::int(0));
                 }
                 self.unlock(m.clone(), span);
+                self.waiting_for_signal(&m, None, span)?;
                 self.lock(m, span);
                 return Ok(Val::int(0));
             }
@@ -590,6 +633,14 @@ impl Lowerer<'_> {
                 ),
             ]
         });
+    }
+
+    /// `pthread_mutex_trylock` of the mutex at `p` (any type).
+    pub(super) fn mutex_trylock(&mut self, p: super::expr::Place, span: Span) -> Result<Val> {
+        if let Some(v) = self.typed_mutex(super::sync::MutexUse::TryLock, &p, span)? {
+            return Ok(v);
+        }
+        self.trylock(p, span)
     }
 
     pub(super) fn trylock(&mut self, p: super::expr::Place, span: Span) -> Result<Val> {
@@ -1006,4 +1057,19 @@ enum Store {
     /// The slot of the instance in an array of thread handles (it gets the
     /// index).
     Slot(usize, Term),
+}
+
+/// Finds a call of `name` (by name).
+struct Calls {
+    name: &'static str,
+    found: bool,
+}
+
+impl<'ast> Visit<'ast> for Calls {
+    fn visit_call_expression(&mut self, c: &'ast CallExpression, span: &'ast Span) {
+        if matches!(&c.callee.node, Expression::Identifier(id) if id.node.name == self.name) {
+            self.found = true;
+        }
+        frontend::lang_c::visit::visit_call_expression(self, c, span);
+    }
 }

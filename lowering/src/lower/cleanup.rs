@@ -17,16 +17,13 @@
 //! ```
 //!
 //! `__sigsetjmp_cancel` returns a second time only when the thread is
-//! cancelled or exits inside the region. Cancellation is not modelled
-//! (`pthread_cancel` has no body: it gives up where called), and
-//! `pthread_exit` runs the registered handlers itself, innermost first
-//! ([`Lowerer::run_cleanups`]), so here it returns 0 once. The handlers
-//! registered are known while lowering (calls are inlined): the region's
-//! `__cancel_routine` and `__cancel_arg` objects, pushed by
-//! `__pthread_register_cancel` and popped by `__pthread_unregister_cancel`.
-//! `pthread_setcancelstate`/`setcanceltype` report the default state
-//! (enabled, deferred) and `pthread_testcancel` does nothing: without a
-//! `pthread_cancel`, which gives up, no cancellation is ever pending.
+//! cancelled or exits inside the region; here it returns 0 once, and
+//! `pthread_exit` and a cancellation (`lower/cancel.rs`) run the
+//! registered handlers themselves, innermost first
+//! ([`Lowerer::run_cleanups`]). The handlers registered are known while
+//! lowering (calls are inlined): the region's `__cancel_routine` and
+//! `__cancel_arg` objects, pushed by `__pthread_register_cancel` and
+//! popped by `__pthread_unregister_cancel`.
 
 use frontend::lang_c::ast::Expression;
 use frontend::lang_c::span::{Node, Span};
@@ -34,15 +31,13 @@ use frontend::lang_c::span::{Node, Span};
 use super::expr::Val;
 use super::{Binding, Lowerer};
 use crate::error::{LowerError, Result};
-use crate::types::CType;
 
 impl Lowerer<'_> {
-    /// The clean-up calls of glibc's expansion and the cancellation state
-    /// calls; `None` for other functions.
+    /// The clean-up calls of glibc's expansion; `None` for other functions.
     pub(super) fn cleanup_call(
         &mut self,
         name: &str,
-        args: &[Node<Expression>],
+        _args: &[Node<Expression>],
         span: Span,
     ) -> Result<Option<Val>> {
         const MODELLED: &[&str] = &[
@@ -50,9 +45,6 @@ impl Lowerer<'_> {
             "__pthread_register_cancel",
             "__pthread_unregister_cancel",
             "__pthread_unwind_next",
-            "pthread_setcancelstate",
-            "pthread_setcanceltype",
-            "pthread_testcancel",
         ];
         if !self.models(MODELLED, name) {
             return Ok(None);
@@ -85,17 +77,6 @@ impl Lowerer<'_> {
                     "unwinding after a thread cancellation",
                     span,
                 );
-            }
-            "pthread_setcancelstate" | "pthread_setcanceltype" => {
-                // The old state: PTHREAD_CANCEL_ENABLE, PTHREAD_CANCEL_DEFERRED (0).
-                if let Some(old) = args.get(1) {
-                    let is_null = super::const_expr(&mut self.types, old).is_ok_and(|v| v == 0);
-                    if !is_null {
-                        let p =
-                            self.pointee_as(old, Some(CType::Int(crate::types::IntTy::INT)), span)?;
-                        self.store(p, Val::int(0), span)?;
-                    }
-                }
             }
             _ => {}
         }

@@ -19,6 +19,7 @@ use frontend::lang_c::span::Span;
 
 use super::expr::Place;
 use super::Lowerer;
+use crate::error::Result;
 use crate::term::{and, any, cmp, not};
 
 impl Lowerer<'_> {
@@ -66,14 +67,40 @@ impl Lowerer<'_> {
     }
 
     /// `pthread_cond_wait(c, m)` with deadlocks checked.
-    pub(super) fn cond_wait(&mut self, c: Place, m: Place, span: Span) {
-        self.each_cond_cell(&c, span, |l, cell| l.cond_wait_on(cell, &m, span));
+    pub(super) fn cond_wait(&mut self, c: Place, m: Place, span: Span) -> Result<()> {
+        let mut done = Ok(());
+        self.each_cond_cell(&c, span, |l, cell| {
+            if done.is_ok() {
+                done = l.cond_wait_on(cell, &m, span);
+            }
+        });
+        done
+    }
+
+    /// While a condition wait has released `m` (at `wait`, a waiting
+    /// location; `None`: where the thread is): a cancellation point, which
+    /// re-acquires `m` before the thread ends (`cancel`).
+    pub(super) fn waiting_for_signal(
+        &mut self,
+        m: &Place,
+        wait: Option<crate::cfg::Loc>,
+        span: Span,
+    ) -> Result<()> {
+        if !self.cancels() {
+            return Ok(());
+        }
+        match wait {
+            Some(at) => self.cancel_exit_from(at, Some(m), span),
+            None => self.cancellation_point(Some(m), span),
+        }
     }
 
     /// `pthread_cond_wait` on the condition variable `cell`.
-    fn cond_wait_on(&mut self, cell: VarId, m: &Place, span: Span) {
+    fn cond_wait_on(&mut self, cell: VarId, m: &Place, span: Span) -> Result<()> {
         let (waiting, woken) = self.cond_flags(self.t.index, cell);
-        let Some(cur) = self.t.cur else { return };
+        let Some(cur) = self.t.cur else {
+            return Ok(());
+        };
         let (spurious, real, after) = (self.new_loc(None), self.new_loc(None), self.new_loc(None));
         self.plain_edge(cur, spurious, Cond::True, vec![], Some(span));
         self.plain_edge(cur, real, Cond::True, vec![], Some(span));
@@ -81,6 +108,7 @@ impl Lowerer<'_> {
         // A spurious wake-up: release and re-acquire.
         self.t.cur = Some(spurious);
         self.unlock(m.clone(), span);
+        self.waiting_for_signal(m, None, span)?;
         self.lock(m.clone(), span);
         self.goto(after);
         // A real wait: release and register, wait to be woken, re-acquire.
@@ -93,11 +121,14 @@ impl Lowerer<'_> {
             let signalled = cmp(CmpOp::Eq, Term::Var(woken), Term::Const(1));
             self.plain_edge(wait, next, signalled, leave, Some(span));
             self.mark_wait(wait, crate::WaitKind::Condition(woken), span);
+            self.flush();
             self.t.cur = Some(next);
+            self.waiting_for_signal(m, Some(wait), span)?;
         }
         self.lock(m.clone(), span);
         self.goto(after);
         self.t.cur = Some(after);
+        Ok(())
     }
 
     /// `pthread_cond_signal(c)` (`broadcast`: `pthread_cond_broadcast(c)`)

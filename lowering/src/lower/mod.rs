@@ -11,6 +11,7 @@
 mod atomics;
 mod buffers;
 mod call;
+mod cancel;
 mod capabilities;
 mod cleanup;
 mod condvar;
@@ -30,6 +31,7 @@ mod stmt;
 mod strings;
 mod sync;
 mod tails;
+mod timed;
 mod ub;
 mod unions;
 pub use tails::TAIL_ERROR;
@@ -171,6 +173,9 @@ struct ThreadState {
     /// when it happens ([`crate::cfg::Edge::reads`]); the next edges carry
     /// them.
     pending_reads: Vec<(Cond, VarId)>,
+    /// The waiting locations of the cancellation point being lowered
+    /// (`cancel`).
+    cancel_waits: Vec<Loc>,
     /// The conditions under which the operand being evaluated is evaluated
     /// (the right operand of `&&` and `||`, the arms of `?:`, evaluated
     /// without branching).
@@ -308,7 +313,11 @@ pub struct Lowerer<'a> {
     /// The pipes made so far, and whether the program calls `pipe`
     /// ([`pipes`]).
     pipes: Vec<pipes::Pipe>,
-    calls_pipe: Option<bool>,
+    /// Per thread instance, its cancellation flags (pending, disabled;
+    /// `cancel`).
+    pub(crate) cancel_flags: HashMap<usize, (VarId, VarId)>,
+    /// Whether the program calls a function (`Lowerer::program_calls`).
+    program_calls: HashMap<&'static str, bool>,
     /// The message queues named and opened so far ([`mqueue`]).
     queues: mqueue::Queues,
 }
@@ -482,7 +491,8 @@ impl<'a> Lowerer<'a> {
             caps: capabilities::CapState::default(),
             blocks: HashMap::new(),
             pipes: Vec::new(),
-            calls_pipe: None,
+            program_calls: HashMap::new(),
+            cancel_flags: HashMap::new(),
             queues: mqueue::Queues::default(),
         };
         let mut defined = Vec::new();
@@ -1360,7 +1370,13 @@ impl<'a> Lowerer<'a> {
     }
 
     /// Marks `at` as a blocking call waiting for `kind`.
+    /// A wait that is a cancellation point (`cancel`) is noted for the
+    /// call being lowered.
     pub(crate) fn mark_wait(&mut self, at: Loc, kind: crate::WaitKind, span: Span) {
+        use crate::WaitKind as W;
+        if matches!(kind, W::Join | W::Semaphore | W::MessageQueue | W::Pipe) && self.cancels() {
+            self.t.cancel_waits.push(at);
+        }
         self.t.cfg.wait(
             at,
             crate::Wait {

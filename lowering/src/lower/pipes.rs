@@ -16,9 +16,8 @@
 //! blocked (a real pipe holds 64 KiB).
 
 use engine::ir::{CmpOp, Cond, Term, VarId};
-use frontend::lang_c::ast::{BinaryOperator, CallExpression, Expression};
+use frontend::lang_c::ast::{BinaryOperator, Expression};
 use frontend::lang_c::span::{Node, Span};
-use frontend::lang_c::visit::{self, Visit};
 
 use super::expr::Val;
 use super::Lowerer;
@@ -28,17 +27,6 @@ use crate::term::{add, and, any, cmp, Range};
 use crate::types::{CType, IntTy};
 
 /// Finds a call of `pipe`.
-struct PipeCalls(bool);
-
-impl<'ast> Visit<'ast> for PipeCalls {
-    fn visit_call_expression(&mut self, c: &'ast CallExpression, span: &'ast Span) {
-        if matches!(&c.callee.node, Expression::Identifier(id) if id.node.name == "pipe") {
-            self.0 = true;
-        }
-        visit::visit_call_expression(self, c, span);
-    }
-}
-
 /// Messages a channel holds.
 pub(crate) const CAPACITY: i64 = 4;
 
@@ -80,7 +68,7 @@ impl Lowerer<'_> {
         args: &[Node<Expression>],
         span: Span,
     ) -> Result<Option<Val>> {
-        if !self.models(&["pipe", "read", "write", "close"], name) || !self.calls_pipe() {
+        if !self.models(&["pipe", "read", "write", "close"], name) || !self.program_calls("pipe") {
             return Ok(None);
         }
         let arg = |i: usize| {
@@ -95,22 +83,6 @@ impl Lowerer<'_> {
                 self.transfer(name == "write", fd, buf, n, span)?
             }
         }))
-    }
-
-    /// Whether the program calls `pipe` (computed once).
-    fn calls_pipe(&mut self) -> bool {
-        if let Some(b) = self.calls_pipe {
-            return b;
-        }
-        let mut calls = PipeCalls(false);
-        if self.unit.text.contains("pipe") {
-            for f in self.functions.values() {
-                calls.visit_function_definition(&f.node, &f.span);
-            }
-        }
-        let b = calls.0;
-        self.calls_pipe = Some(b);
-        b
     }
 
     fn make_pipe(&mut self, fds: &Node<Expression>, span: Span) -> Result<Val> {

@@ -1143,7 +1143,6 @@ impl Lowerer<'_> {
 
     /// `pthread_exit(v)`: the thread's result is `v`, and it finishes.
     pub(crate) fn thread_exit(&mut self, args: &[Node<Expression>], span: Span) -> Result<Val> {
-        let k = self.t.index;
         // The value is the argument's; the clean-up handlers run after the
         // call starts.
         let v = match args.first() {
@@ -1157,6 +1156,14 @@ impl Lowerer<'_> {
             }
             None => None,
         };
+        self.exit_with(v, span)?;
+        Ok(Val::term(Term::Const(0), CType::Void))
+    }
+
+    /// The thread ends with result `v` (`pthread_exit(v)`, a cancellation):
+    /// its clean-up handlers run, then it goes to its finish.
+    pub(super) fn exit_with(&mut self, v: Option<Val>, span: Span) -> Result<()> {
+        let k = self.t.index;
         self.run_cleanups(span)?;
         if let Some(v) = v {
             if let Some(o) = self.thread_result(k, span)? {
@@ -1169,7 +1176,7 @@ impl Lowerer<'_> {
             self.plain_edge(cur, to, Cond::True, vec![], Some(span));
         }
         self.flush();
-        Ok(Val::term(Term::Const(0), CType::Void))
+        Ok(())
     }
 
     /// The place `pthread_join`'s result pointer `e` (with value `v`)

@@ -1,0 +1,38 @@
+// expect: safe
+// args: --no-races
+// A worker disables cancellation around two updates: a request pending
+// meanwhile is acted on only at the first cancellation point after it
+// enables cancellation again (pthread_testcancel), so the updates are never
+// cut in half. A cancelled worker never reaches its last store.
+#include <assert.h>
+#include <pthread.h>
+
+int a = 0;
+int b = 0;
+int last = 0;
+
+void *worker(void *arg) {
+  int old;
+  pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &old);
+  a = 1;
+  pthread_testcancel();
+  b = 1;
+  pthread_setcancelstate(old, 0);
+  pthread_testcancel();
+  last = 1;
+  return 0;
+}
+
+int main(void) {
+  pthread_t t;
+  void *res = 0;
+  pthread_create(&t, 0, worker, 0);
+  pthread_cancel(t);
+  pthread_join(t, &res);
+  assert(a == b);
+  if (res == PTHREAD_CANCELED)
+    assert(last == 0);
+  else
+    assert(last == 1);
+  return 0;
+}
