@@ -67,6 +67,14 @@ pub struct CppArgs {
     /// SV-COMP assumes).
     #[arg(long)]
     pub malloc_may_fail: bool,
+    /// Calls of functions the program declares but does not define:
+    /// `give-up` where reached (no assumption), `pure` (any value of the
+    /// return type, no effect on memory: an assumption) or `havoc` (any
+    /// value, and any values in the objects its pointer arguments point
+    /// into: an assumption). SOUNDNESS.md, "Functions without a
+    /// definition".
+    #[arg(long, value_enum, value_name = "MODE", default_value_t = ExternCallsArg::GiveUp)]
+    pub extern_calls: ExternCallsArg,
     /// Model heap arrays of run-time length exactly up to 8 elements (a
     /// longer one gives up) instead of by one tracked element
     /// (SOUNDNESS.md, "Heap arrays of run-time length").
@@ -109,6 +117,27 @@ fn concurrent_list(s: &str) -> Result<Vec<lowering::harness::Concurrent>, String
     lowering::harness::Concurrent::parse_list(s).map_err(|e| e.to_string())
 }
 
+/// `--extern-calls`.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ExternCallsArg {
+    /// Give up where a call is reached.
+    GiveUp,
+    /// Any return value, no effect on memory.
+    Pure,
+    /// Any return value, any values where the pointer arguments point.
+    Havoc,
+}
+
+impl From<ExternCallsArg> for lowering::ExternCalls {
+    fn from(a: ExternCallsArg) -> Self {
+        match a {
+            ExternCallsArg::GiveUp => lowering::ExternCalls::GiveUp,
+            ExternCallsArg::Pure => lowering::ExternCalls::Pure,
+            ExternCallsArg::Havoc => lowering::ExternCalls::Havoc,
+        }
+    }
+}
+
 /// `--data-model`.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum DataModelArg {
@@ -135,6 +164,7 @@ impl Default for CppArgs {
             fini: None,
             heap_budget: lowering::DEFAULT_HEAP_BUDGET,
             malloc_may_fail: false,
+            extern_calls: ExternCallsArg::GiveUp,
             no_heap_tails: false,
             no_handle_arrays: false,
             races: false,
@@ -207,6 +237,11 @@ impl CppArgs {
         if self.malloc_may_fail {
             out.push("--malloc-may-fail".into());
         }
+        match self.extern_calls {
+            ExternCallsArg::GiveUp => {}
+            ExternCallsArg::Pure => out.extend(["--extern-calls".into(), "pure".into()]),
+            ExternCallsArg::Havoc => out.extend(["--extern-calls".into(), "havoc".into()]),
+        }
         if self.no_heap_tails {
             out.push("--no-heap-tails".into());
         }
@@ -269,6 +304,7 @@ impl CppArgs {
                 reduce: !self.no_reduce,
                 heap_budget: self.heap_budget,
                 malloc_may_fail: self.malloc_may_fail,
+                extern_calls: self.extern_calls.into(),
                 // Assertions, races, memory safety and deadlocks by default.
                 checks: lowering::Checks {
                     assertions: !self.races,

@@ -56,7 +56,8 @@ fn expectation(file: &str) -> String {
 /// The program's options from its `// args:` line: `--no-races` for a
 /// program about assertions, `--races` for one about data races,
 /// `--no-memsafety`, `--no-deadlocks`, `--no-thread-safety`, `--overflow`, `--concurrent push:2,pop` and `--init
-/// reset` for a library; `--property NAME` is [`program_property`],
+/// reset` for a library, `--extern-calls MODE`; `--property NAME` is
+/// [`program_property`],
 /// `--engine` and `--backend` [`program_engines`].
 fn program_input(file: &str) -> CInput {
     let mut input = CInput::default();
@@ -84,6 +85,14 @@ fn program_input(file: &str) -> CInput {
                 .extend(lowering::harness::Concurrent::parse_list(value()).expect("--concurrent")),
             "--init" => input.init = Some(value().to_string()),
             "--fini" => input.fini = Some(value().to_string()),
+            "--extern-calls" => {
+                input.lowering.extern_calls = match value() {
+                    "give-up" => lowering::ExternCalls::GiveUp,
+                    "pure" => lowering::ExternCalls::Pure,
+                    "havoc" => lowering::ExternCalls::Havoc,
+                    other => panic!("{file}: `--extern-calls {other}` is not known to the test"),
+                }
+            }
             other => panic!("{file}: option `{other}` of `// args:` is not known to the test"),
         }
     }

@@ -26,13 +26,6 @@ const PROGRAMS: u64 = 40;
 /// Constructs per program.
 const PER_PROGRAM: usize = 6;
 
-fn env_u64(name: &str, default: u64) -> u64 {
-    std::env::var(name)
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
-}
-
 /// A construct: file-scope declarations and statements of `main`, with
 /// `@` standing for the construct's unique suffix and `#` for a small
 /// random constant.
@@ -248,8 +241,11 @@ fn what_gcc_accepts_is_lowered() {
     if common::resource("the comparison with gcc", gcc).is_none() {
         return;
     }
-    let programs = env_u64("ASE_GCC_ACCEPTS_PROGRAMS", PROGRAMS);
-    let mut rng = Rng(env_u64("ASE_GCC_ACCEPTS_SEED", 0xacce_97ed_0000_0001));
+    let programs = common::env_u64("ASE_GCC_ACCEPTS_PROGRAMS", PROGRAMS);
+    let mut rng = Rng(common::env_u64(
+        "ASE_GCC_ACCEPTS_SEED",
+        0xacce_97ed_0000_0001,
+    ));
     let mut refused = Vec::new();
     for i in 0..programs {
         let text = program(&mut rng);

@@ -20,13 +20,6 @@ use engine::generate::Rng;
 /// otherwise; `ASE_GCC_SEED` picks other programs.
 const PROGRAMS: u64 = 24;
 
-fn env_u64(name: &str, default: u64) -> u64 {
-    std::env::var(name)
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
-}
-
 /// An element of `xs`.
 fn pick<'a>(rng: &mut Rng, xs: &[&'a str]) -> &'a str {
     xs[rng.below(xs.len())]
@@ -172,8 +165,8 @@ fn integer_arithmetic_agrees_with_gcc() {
     if common::resource("the comparison with gcc", gcc).is_none() {
         return;
     }
-    let programs = env_u64("ASE_GCC_PROGRAMS", PROGRAMS);
-    let mut rng = Rng(env_u64("ASE_GCC_SEED", 0x9e37_79b9_7f4a_7c15));
+    let programs = common::env_u64("ASE_GCC_PROGRAMS", PROGRAMS);
+    let mut rng = Rng(common::env_u64("ASE_GCC_SEED", 0x9e37_79b9_7f4a_7c15));
     let mut decided = 0;
     for _ in 0..programs {
         let e = expr(&mut rng, 3);

@@ -28,13 +28,6 @@ const PROGRAMS: u64 = 24;
 /// Percentage of the integer assertions `ase` must decide.
 const MIN_DECIDED: usize = 40;
 
-fn env_u64(name: &str, default: u64) -> u64 {
-    std::env::var(name)
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
-}
-
 fn pick<'a>(rng: &mut Rng, xs: &[&'a str]) -> &'a str {
     xs[rng.below(xs.len())]
 }
@@ -140,8 +133,8 @@ fn float_abstraction_agrees_with_gcc() {
     if common::resource("the comparison with gcc", gcc).is_none() {
         return;
     }
-    let programs = env_u64("ASE_GCC_FLOAT_PROGRAMS", PROGRAMS);
-    let mut rng = Rng(env_u64("ASE_GCC_FLOAT_SEED", 0x5eed_f10a_7000_0001));
+    let programs = common::env_u64("ASE_GCC_FLOAT_PROGRAMS", PROGRAMS);
+    let mut rng = Rng(common::env_u64("ASE_GCC_FLOAT_SEED", 0x5eed_f10a_7000_0001));
     // (file, assertion holds, about integers only)
     let mut checks: Vec<(PathBuf, bool, bool)> = Vec::new();
     for i in 0..programs {
@@ -167,21 +160,12 @@ fn float_abstraction_agrees_with_gcc() {
     }
     let files: Vec<PathBuf> = checks.iter().map(|c| c.0.clone()).collect();
     let got = common::json_verdicts(&["--no-races"], &files);
-    let mut decided = 0;
-    let mut wrong = Vec::new();
-    for ((file, holds, integers), verdict) in checks.iter().zip(&got) {
-        let expected = if *holds { "safe" } else { "unsafe" };
-        match verdict.as_str() {
-            "unknown" => {}
-            v if v == expected => decided += usize::from(*integers),
-            v => wrong.push(format!(
-                "{}: the run says {expected}, ase {v}:\n{}",
-                file.display(),
-                std::fs::read_to_string(file).unwrap()
-            )),
-        }
-    }
-    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    let runs: Vec<(&Path, bool)> = checks.iter().map(|c| (c.0.as_path(), c.1)).collect();
+    let decided = common::decided_by_runs(&runs, &got)
+        .iter()
+        .zip(&checks)
+        .filter(|(d, c)| **d && c.2)
+        .count();
     let integer_checks = checks.iter().filter(|c| c.2).count();
     eprintln!("{decided} of {integer_checks} integer assertions decided");
     assert!(

@@ -27,13 +27,6 @@ const PROGRAMS: u64 = 24;
 /// Percentage of the assertions `ase` must decide.
 const MIN_DECIDED: usize = 30;
 
-fn env_u64(name: &str, default: u64) -> u64 {
-    std::env::var(name)
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
-}
-
 /// A union place: a global, or one through the pointer `q` (to `g`).
 fn union_place(rng: &mut Rng) -> &'static str {
     ["g", "h", "(*q)"][rng.below(3)]
@@ -97,8 +90,8 @@ fn union_model_agrees_with_gcc() {
     if common::resource("the comparison with gcc", gcc).is_none() {
         return;
     }
-    let programs = env_u64("ASE_GCC_UNION_PROGRAMS", PROGRAMS);
-    let mut rng = Rng(env_u64("ASE_GCC_UNION_SEED", 0x5eed_0010_0000_0001));
+    let programs = common::env_u64("ASE_GCC_UNION_PROGRAMS", PROGRAMS);
+    let mut rng = Rng(common::env_u64("ASE_GCC_UNION_SEED", 0x5eed_0010_0000_0001));
     // (file, assertion holds)
     let mut checks: Vec<(PathBuf, bool)> = Vec::new();
     for i in 0..programs {
@@ -120,21 +113,11 @@ fn union_model_agrees_with_gcc() {
     }
     let files: Vec<PathBuf> = checks.iter().map(|c| c.0.clone()).collect();
     let got = common::json_verdicts(&["--no-races"], &files);
-    let mut decided = 0;
-    let mut wrong = Vec::new();
-    for ((file, holds), verdict) in checks.iter().zip(&got) {
-        let expected = if *holds { "safe" } else { "unsafe" };
-        match verdict.as_str() {
-            "unknown" => {}
-            v if v == expected => decided += 1,
-            v => wrong.push(format!(
-                "{}: the run says {expected}, ase {v}:\n{}",
-                file.display(),
-                std::fs::read_to_string(file).unwrap()
-            )),
-        }
-    }
-    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    let runs: Vec<(&Path, bool)> = checks.iter().map(|c| (c.0.as_path(), c.1)).collect();
+    let decided = common::decided_by_runs(&runs, &got)
+        .iter()
+        .filter(|d| **d)
+        .count();
     eprintln!("{decided} of {} assertions decided", checks.len());
     assert!(
         decided * 100 >= checks.len() * MIN_DECIDED,

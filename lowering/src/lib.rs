@@ -663,6 +663,9 @@ pub struct Options {
     /// `malloc` and `calloc` may return NULL (`--malloc-may-fail`); by
     /// default they succeed, SV-COMP's convention.
     pub malloc_may_fail: bool,
+    /// How calls of functions without a definition are modelled
+    /// (`--extern-calls`).
+    pub extern_calls: ExternCalls,
     /// What the error condition holds (`--races`, `--no-races`).
     pub checks: Checks,
     /// Heap arrays of run-time length of scalars are tails: one element
@@ -675,6 +678,25 @@ pub struct Options {
     /// their length (SOUNDNESS.md, "Arrays of thread handles"). Off: they
     /// are arrays like any other (`--no-handle-arrays`).
     pub handle_arrays: bool,
+}
+
+/// How a call of a function the program declares but does not define
+/// (and the lowering does not model) is modelled (SOUNDNESS.md, "Functions
+/// without a definition").
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ExternCalls {
+    /// Its arguments are evaluated, then the execution gives up there: no
+    /// assumption about the function.
+    #[default]
+    GiveUp,
+    /// Any value of its return type, and no effect on memory: an
+    /// assumption about the function (it returns, and writes nothing the
+    /// program can read).
+    Pure,
+    /// Any value of its return type, and any values in the objects its
+    /// pointer arguments point into: an assumption (it returns, and writes
+    /// no other memory).
+    Havoc,
 }
 
 /// The default of [`Options::instances`].
@@ -691,6 +713,7 @@ impl Default for Options {
             instances: DEFAULT_INSTANCES,
             heap_budget: DEFAULT_HEAP_BUDGET,
             malloc_may_fail: false,
+            extern_calls: ExternCalls::GiveUp,
             checks: Checks::default(),
             tails: true,
             handle_arrays: true,
@@ -711,6 +734,7 @@ pub fn lower_with(unit: &ParsedUnit, options: &Options) -> Result<Lowered, Lower
         l.compress = options.compress || options.reduce;
         l.heap_budget = options.heap_budget;
         l.malloc_may_fail = options.malloc_may_fail;
+        l.extern_calls = options.extern_calls;
         l.instances = options.instances.max(1);
         l.checks = options.checks;
         l.tails_enabled = options.tails;

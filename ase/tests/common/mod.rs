@@ -198,3 +198,35 @@ pub fn gcc_output(dir: &Path, text: &str) -> String {
     let out = Command::new(&exe).output().unwrap();
     String::from_utf8(out.stdout).unwrap()
 }
+
+/// A number from the environment variable `name` (the differential tests'
+/// sizes and seeds), else `default`.
+pub fn env_u64(name: &str, default: u64) -> u64 {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+/// Compares `ase`'s verdicts with the truth of assertions that a run
+/// decided (the file, and whether its assertion holds): panics on any
+/// contradiction (`safe` for a false one, `unsafe` for a true one), and
+/// says per check whether `ase` decided it.
+pub fn decided_by_runs(checks: &[(&Path, bool)], verdicts: &[String]) -> Vec<bool> {
+    let mut wrong = Vec::new();
+    let mut decided = Vec::new();
+    for ((file, holds), verdict) in checks.iter().zip(verdicts) {
+        let expected = if *holds { "safe" } else { "unsafe" };
+        match verdict.as_str() {
+            "unknown" => decided.push(false),
+            v if v == expected => decided.push(true),
+            v => wrong.push(format!(
+                "{}: the run says {expected}, ase {v}:\n{}",
+                file.display(),
+                std::fs::read_to_string(file).unwrap()
+            )),
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    decided
+}

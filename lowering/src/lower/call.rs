@@ -432,22 +432,6 @@ impl Lowerer<'_> {
         self.inline(&name, def, args, span)
     }
 
-    /// A call of a function without a definition (an external or library
-    /// function that is not modelled): its arguments are evaluated, then
-    /// the execution gives up there (SOUNDNESS.md, "Give-up states"): a
-    /// verdict that depends on an execution reaching it is `unknown`, and
-    /// the executions that do not reach it are checked. The value after
-    /// it, never used, is any value of the declared return type.
-    fn undefined_call(&mut self, name: &str, args: &[Node<Expression>], span: Span) -> Result<Val> {
-        self.evaluate_ignored(name, args, span)?;
-        let reason = format!(
-            "call to `{}`, which has no definition",
-            self.unit.display_name(name)
-        );
-        self.give_up_where(Cond::True, &reason, span);
-        self.nondet_call(name, span)
-    }
-
     /// Continues where `ok` holds; jumps elsewhere per case; gives up on
     /// undefined behaviour. `blocking`: nothing happens where none holds.
     pub(super) fn guarded_continue(

@@ -17,6 +17,7 @@ mod cleanup;
 mod condvar;
 mod conventions;
 mod expr;
+mod external;
 mod floats;
 mod fnptr;
 mod guard;
@@ -276,6 +277,7 @@ pub struct Lowerer<'a> {
     pub(crate) heap_budget: usize,
     /// Whether `malloc` and `calloc` may return NULL.
     pub(crate) malloc_may_fail: bool,
+    pub(crate) extern_calls: crate::ExternCalls,
     /// The heap objects and their liveness flags.
     pub(crate) heap: std::collections::BTreeMap<ObjId, VarId>,
     /// Variable-length arrays: per object, the variable holding its length
@@ -477,6 +479,7 @@ impl<'a> Lowerer<'a> {
             loop_sites: Vec::new(),
             heap_budget: crate::Options::default().heap_budget,
             malloc_may_fail: false,
+            extern_calls: crate::ExternCalls::GiveUp,
             heap: Default::default(),
             lengths: Default::default(),
             heap_sites: Vec::new(),

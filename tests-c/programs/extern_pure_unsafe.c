@@ -1,0 +1,34 @@
+// expect: unsafe
+// args: --no-races --extern-calls pure
+// As extern_pure_safe.c, but the worker does not clamp the reading from
+// above: `sensor_read` may return more than 100.
+#include <assert.h>
+#include <pthread.h>
+
+int sensor_read(int channel);
+void log_event(const char *what, int value);
+
+int reading = 0;
+pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+
+void *worker(void *arg) {
+  int v = sensor_read(3);
+  if (v < 0)
+    v = 0;
+  pthread_mutex_lock(&m);
+  reading = v;
+  pthread_mutex_unlock(&m);
+  log_event("read", v);
+  return 0;
+}
+
+int main(void) {
+  pthread_t t;
+  pthread_create(&t, 0, worker, 0);
+  pthread_mutex_lock(&m);
+  int r = reading;
+  pthread_mutex_unlock(&m);
+  assert(r >= 0 && r <= 100);
+  pthread_join(t, 0);
+  return 0;
+}
