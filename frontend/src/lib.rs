@@ -357,7 +357,7 @@ mod tests {
     fn c11_threads_are_defined_for_programs_that_include_them() {
         let with = with_c11_threads(format!("{HEADER}int main(void) {{ return 0; }}\n"));
         assert!(with.contains("# 1 \"<ase C11 threads>\""), "{with}");
-        assert!(with.contains("int mtx_lock(mtx_t *m) {"), "{with}");
+        assert!(with.contains("int mtx_lock(mtx_t *__ase_m) {"), "{with}");
         // Not without the header, nor when the program defines one itself.
         let plain = "int main(void) { return 0; }\n".to_string();
         assert_eq!(with_c11_threads(plain.clone()), plain);

@@ -44,6 +44,7 @@ pub(crate) fn is_builtin(name: &str) -> bool {
             name,
             "thrd_create"
                 | "thrd_join"
+                | "mtx_init"
                 | "reach_error"
                 | "__VERIFIER_error"
                 | "__assert_fail"
@@ -330,6 +331,21 @@ impl Lowerer<'_> {
             }
             "pthread_self" => return Ok(Val::term(Term::Const(self.me()), CType::ThreadHandle)),
             "pthread_exit" => return self.thread_exit(args, span),
+            // C11 (`lower` of <threads.h>'s other functions is the
+            // frontend's): `mtx_plain` (0), `| mtx_recursive` (1), `|
+            // mtx_timed` (2, no effect here: every mutex can be waited
+            // for with a time limit).
+            "mtx_init" => {
+                let p = self.pointee_as(arg(0)?, Some(CType::Mutex), span)?;
+                let ty = self.const_value(arg(1)?).map_err(|_| {
+                    LowerError::unsupported(span, "`mtx_init` of a type that is not a constant")
+                })?;
+                if ty & 1 != 0 {
+                    self.set_mutex_kind(&p, super::sync::RECURSIVE, span)?;
+                }
+                self.store(p, Val::int(0), span)?;
+                return Ok(Val::int(0));
+            }
             "pthread_mutex_init" => {
                 let p = self.pointee_as(arg(0)?, Some(CType::Mutex), span)?;
                 self.mutex_init_kind(&p, args.get(1), span)?;

@@ -130,7 +130,7 @@ pub(crate) enum MutexUse {
 }
 
 /// glibc's `PTHREAD_MUTEX_RECURSIVE`.
-const RECURSIVE: i64 = 1;
+pub(super) const RECURSIVE: i64 = 1;
 /// glibc's `PTHREAD_MUTEX_ERRORCHECK`.
 const ERRORCHECK: i64 = 2;
 /// `EDEADLK`, `EPERM`, `EAGAIN`.
@@ -355,6 +355,12 @@ impl Lowerer<'_> {
             }
             Some(&k) => k,
         };
+        self.set_mutex_kind(m, kind, span)
+    }
+
+    /// Records that the mutex at `m` has the type `kind` (glibc's
+    /// `PTHREAD_MUTEX_*`, not the default).
+    pub(super) fn set_mutex_kind(&mut self, m: &Place, kind: i64, span: Span) -> Result<()> {
         let cell = self.single_cell(m, "`pthread_mutex_init` of a typed mutex", span)?;
         if self.sync.mutex_default.contains(&cell) {
             return Err(LowerError::unsupported(

@@ -1,0 +1,36 @@
+// expect: unsafe
+// args: --no-races
+// As c11_recursive_mutex_safe.c, but the mutex is a plain one: the
+// worker's nested lock waits for itself forever (a deadlock).
+#include <assert.h>
+#include <threads.h>
+
+mtx_t m;
+int count = 0;
+
+void add(int k) {
+  mtx_lock(&m);
+  count += k;
+  mtx_unlock(&m);
+}
+
+int worker(void *arg) {
+  mtx_lock(&m);
+  add(1);
+  add(1);
+  mtx_unlock(&m);
+  return 0;
+}
+
+int main(void) {
+  thrd_t t;
+  mtx_init(&m, mtx_plain);
+  thrd_create(&t, worker, 0);
+  mtx_lock(&m);
+  add(10);
+  mtx_unlock(&m);
+  thrd_join(t, 0);
+  assert(count == 12);
+  mtx_destroy(&m);
+  return 0;
+}
