@@ -242,21 +242,18 @@ fn counterexample_json_has_source_positions() {
 /// Checks a violation witness file of `program`: read back, well-formed,
 /// and replayed on the lowered program.
 fn check_violation(program: &Path, witness_file: &Path, data_model: Option<&str>) {
-    check_violation_with(
-        program,
-        witness_file,
-        data_model,
-        lowering::Checks::default(),
-    );
+    let options = lowering::Options::default();
+    check_violation_with(program, witness_file, data_model, options);
 }
 
-/// [`check_violation`] of a witness of the given checks (a race witness is
-/// replayed on the program lowered with races).
+/// [`check_violation`] of a witness of a program lowered with `options`
+/// (a race witness is replayed on the program lowered with races; one of
+/// `--extern-calls pure` with that assumption).
 fn check_violation_with(
     program: &Path,
     witness_file: &Path,
     data_model: Option<&str>,
-    checks: lowering::Checks,
+    options: lowering::Options,
 ) {
     let text = std::fs::read_to_string(witness_file).expect("witness written");
     let opts = frontend::Options {
@@ -268,10 +265,6 @@ fn check_violation_with(
         ..frontend::Options::default()
     };
     let unit = frontend::parse_file(program, &opts).expect("parses");
-    let options = lowering::Options {
-        checks,
-        ..lowering::Options::default()
-    };
     let lowered = lowering::lower_with(&unit, &options).expect("lowers");
     let mut checked = witness::check_violation_witness(&text, program, &unit, &lowered);
     // A bug past the allocation of a heap array of run-time length is
@@ -383,7 +376,20 @@ fn violation_witnesses_of_unsafe_programs_replay() {
         } else {
             checks
         };
-        check_violation_with(&program, &w, None, checks);
+        let extern_calls = match args.iter().position(|a| *a == "--extern-calls") {
+            Some(i) => match args[i + 1] {
+                "pure" => lowering::ExternCalls::Pure,
+                "havoc" => lowering::ExternCalls::Havoc,
+                _ => lowering::ExternCalls::GiveUp,
+            },
+            None => lowering::ExternCalls::GiveUp,
+        };
+        let options = lowering::Options {
+            checks,
+            extern_calls,
+            ..lowering::Options::default()
+        };
+        check_violation_with(&program, &w, None, options);
         checked += 1;
     }
     assert!(checked >= 40, "only {checked} violation witnesses checked");

@@ -314,6 +314,13 @@ impl Lowerer<'_> {
         self.types.flatten(&p.ty, &mut scalars);
         for (_, t) in &p.cases {
             if let Target::Cell(o, off) = t {
+                if self.in_union(*o, *off) {
+                    // Its operations would not keep the union's tag.
+                    return Err(LowerError::unsupported(
+                        span,
+                        "a pthread object that is a union member",
+                    ));
+                }
                 let cells = &self.objects[*o].cells;
                 let from = (*off as usize).min(cells.len());
                 let to = (from + scalars.len()).min(cells.len());

@@ -189,6 +189,11 @@ impl Lowerer<'_> {
         cases
     }
 
+    /// Whether cell `off` of object `o` lies in a union member.
+    pub(crate) fn in_union(&self, o: ObjId, off: u64) -> bool {
+        !self.unions_of(o, off, &(0..0)).is_empty()
+    }
+
     /// Whether cell `off` of object `o` lies in a union member other than
     /// the first (its address is not the union's).
     pub(crate) fn in_later_member(&self, o: ObjId, off: u64) -> bool {
