@@ -14,7 +14,7 @@ use frontend::lang_c::span::{Node, Span};
 
 use super::expr::Val;
 use super::{Lowerer, ObjId};
-use crate::term::{and, any, cmp, not, within};
+use crate::term::{and, any, cmp, not};
 use crate::types::CType;
 use crate::ExternCalls;
 
@@ -81,13 +81,7 @@ impl Lowerer<'_> {
             );
             hit.push(inside.clone());
             let (cells, tags) = self.data_cells(o);
-            let mut guard = inside;
-            for &c in &cells {
-                let r = self.vars[c.index()].range;
-                let (lo, hi) = (r.lo.unwrap_or(i128::MIN), r.hi.unwrap_or(i128::MAX));
-                guard = and(guard, within(&Term::Var(c), lo, hi));
-            }
-            self.t.pending_havoc.extend(cells);
+            let guard = and(inside, self.havoc_cells(cells));
             let assigns = tags.into_iter().map(|t| (t, Term::Const(-1))).collect();
             self.plain_edge(cur, next, guard, assigns, Some(span));
             self.flush();

@@ -1339,6 +1339,13 @@ impl<'a> Lowerer<'a> {
         for &t in tags.iter().rev() {
             cells.remove(t as usize);
         }
+        let guard = self.havoc_cells(cells);
+        self.advance(guard, zeros, span);
+    }
+
+    /// Havocs `cells` in the step being built; the condition that keeps
+    /// each within its range, for the step's guard.
+    pub(crate) fn havoc_cells(&mut self, cells: Vec<VarId>) -> Cond {
         let mut guard = Cond::True;
         for c in &cells {
             let r = self.vars[c.index()].range;
@@ -1347,7 +1354,7 @@ impl<'a> Lowerer<'a> {
             guard = and(guard, crate::term::within(&Term::Var(*c), lo, hi));
         }
         self.t.pending_havoc.extend(cells);
-        self.advance(guard, zeros, span);
+        guard
     }
 
     /// Sets the initial values of an object's cells (globals, statics).
