@@ -16,7 +16,8 @@ use witness::source::SourceTrace;
 pub enum WitnessFormat {
     /// SV-COMP's GraphML witness format 1.0.
     Graphml,
-    /// SV-COMP's YAML witness format 2.0.
+    /// SV-COMP's YAML witness formats 2.x (2.2 with thread ids for traces
+    /// of several threads).
     Yaml,
 }
 
@@ -272,7 +273,7 @@ impl<'a> CEvidence<'a> {
                     Some(t) => t,
                     None => {
                         return Ok(Some(
-                            "no witness written: YAML witnesses 2.0 cannot describe a trace with several threads (use --witness-format graphml)".into(),
+                            "no witness written: the YAML witness cannot give the trace's value of an uninitialised variable or of `argc`, or a waypoint (a thread creation, a race's access, the error) is at no position of the program file (use --witness-format graphml)".into(),
                         ))
                     }
                 }

@@ -255,6 +255,30 @@ fn check_violation_with(
     data_model: Option<&str>,
     options: lowering::Options,
 ) {
+    if let Err(e) = violation_checks_in(program, witness_file, data_model, options) {
+        let text = std::fs::read_to_string(witness_file).expect("witness written");
+        panic!(
+            "the witness of {} does not check: {e}\n{text}",
+            program.display()
+        );
+    }
+}
+
+/// Whether the witness of `program` (lowered with `options`) checks.
+fn violation_checks(
+    program: &Path,
+    witness_file: &Path,
+    options: lowering::Options,
+) -> Result<witness::replay::Replayed, String> {
+    violation_checks_in(program, witness_file, None, options)
+}
+
+fn violation_checks_in(
+    program: &Path,
+    witness_file: &Path,
+    data_model: Option<&str>,
+    options: lowering::Options,
+) -> Result<witness::replay::Replayed, String> {
     let text = std::fs::read_to_string(witness_file).expect("witness written");
     let opts = frontend::Options {
         data_model: match data_model {
@@ -266,7 +290,7 @@ fn check_violation_with(
     };
     let unit = frontend::parse_file(program, &opts).expect("parses");
     let lowered = lowering::lower_with(&unit, &options).expect("lowers");
-    let mut checked = witness::check_violation_witness(&text, program, &unit, &lowered);
+    let checked = witness::check_violation_witness(&text, program, &unit, &lowered);
     // A bug past the allocation of a heap array of run-time length is
     // found in the program lowered without tails (SOUNDNESS.md, "Heap
     // arrays of run-time length"): the witness is one of that program.
@@ -276,14 +300,9 @@ fn check_violation_with(
             ..options
         };
         let exact = lowering::lower_with(&unit, &exact).expect("lowers");
-        checked = witness::check_violation_witness(&text, program, &unit, &exact);
+        return witness::check_violation_witness(&text, program, &unit, &exact);
     }
-    if let Err(e) = checked {
-        panic!(
-            "the witness of {} does not check: {e}\n{text}",
-            program.display()
-        );
-    }
+    checked
 }
 
 fn expectation(path: &Path) -> String {
@@ -302,6 +321,8 @@ fn expectation(path: &Path) -> String {
 fn violation_witnesses_of_unsafe_programs_replay() {
     let dir = tempdir("violations");
     let mut checked = 0;
+    let mut yaml = 0;
+    let mut yaml_failures = Vec::new();
     let mut files: Vec<PathBuf> = std::fs::read_dir(root().join("tests-c/programs"))
         .expect("programs")
         .filter_map(|e| e.ok().map(|e| e.path()))
@@ -391,8 +412,35 @@ fn violation_witnesses_of_unsafe_programs_replay() {
         };
         check_violation_with(&program, &w, None, options);
         checked += 1;
+        // The same check's witness in the YAML format (2.0 with one
+        // thread, 2.2 with thread ids).
+        let y = w.with_extension("yml");
+        let mut command = command.clone();
+        command.splice(1..1, ["--witness-format", "yaml"]);
+        let at = command
+            .iter()
+            .position(|a| *a == "--witness")
+            .expect("--witness")
+            + 1;
+        command[at] = y.to_str().expect("utf-8");
+        let (code, out, err) = ase(&command);
+        assert_eq!(code, Some(1), "{}: {out}{err}", program.display());
+        if y.exists() {
+            if let Err(e) = violation_checks(&program, &y, options) {
+                yaml_failures.push(format!("{}: {e}", program.display()));
+            }
+            yaml += 1;
+        } else {
+            eprintln!("{}: no YAML witness ({err})", program.display());
+        }
     }
     assert!(checked >= 40, "only {checked} violation witnesses checked");
+    assert!(
+        yaml_failures.is_empty(),
+        "YAML witnesses that do not check:\n{}",
+        yaml_failures.join("\n")
+    );
+    assert!(yaml >= 40, "only {yaml} YAML violation witnesses checked");
 }
 
 #[test]
@@ -440,6 +488,63 @@ fn corrupted_witnesses_are_rejected() {
         .map(|(i, _)| &good[i..])
         .collect();
     assert!(edges.len() > 2);
+}
+
+/// A YAML witness (format 2.2) of a data race checks; with another
+/// thread, line or hash, or without a thread creation, it does not.
+#[test]
+fn corrupted_yaml_witnesses_are_rejected() {
+    let dir = tempdir("corrupt-yaml");
+    let program = root().join("tests-c/programs/race_after_join_unsafe.c");
+    let w = dir.join("w.yml");
+    let (code, _, _) = ase(&[
+        "check",
+        "--races",
+        "--witness-format",
+        "yaml",
+        "--witness",
+        w.to_str().expect("utf-8"),
+        program.to_str().expect("utf-8"),
+    ]);
+    assert_eq!(code, Some(1));
+    let good = std::fs::read_to_string(&w).expect("witness");
+    assert!(good.contains("format_version: \"2.2\""), "{good}");
+    let unit = frontend::parse_file(&program, &frontend::Options::default()).expect("parses");
+    let options = lowering::Options {
+        checks: lowering::Checks {
+            races: true,
+            ..lowering::Checks::ASSERTIONS
+        },
+        ..lowering::Options::default()
+    };
+    let lowered = lowering::lower_with(&unit, &options).expect("lowers");
+    let check = |text: &str| witness::check_violation_witness(text, &program, &unit, &lowered);
+    let replayed = check(&good).expect("the witness checks");
+    assert_eq!(replayed.threads_created, 2);
+    // The race's second access in thread 1 (`first`), not 2 (`second`).
+    let other_thread = good.replacen("thread_id: 2", "thread_id: 1", 1);
+    assert!(check(&other_thread).is_err());
+    // The access at another line.
+    let moved = good.replacen("line: 14", "line: 13", 1);
+    assert!(check(&moved).is_err());
+    // Another program's hash.
+    let hash = witness::sha256_hex(&std::fs::read(&program).expect("read"));
+    let other_hash = good.replace(&hash, &"0".repeat(64));
+    assert!(check(&other_hash).is_err());
+    // Without the creation of thread 2: the waypoints name no such thread.
+    let start = good.find("    - segment:").expect("a segment");
+    let next = start
+        + 1
+        + good[start + 1..]
+            .find("    - segment:")
+            .expect("two segments");
+    let second = next
+        + 1
+        + good[next + 1..]
+            .find("    - segment:")
+            .expect("three segments");
+    let uncreated = format!("{}{}", &good[..next], &good[second..]);
+    assert!(check(&uncreated).is_err());
 }
 
 #[test]
@@ -639,6 +744,8 @@ fn sv_benchmarks_violation_witnesses() {
     }
     let timeout = std::env::var("ASE_WITNESS_TIMEOUT").unwrap_or_else(|_| "20".into());
     let filter = std::env::var("ASE_WITNESS_FILTER").unwrap_or_default();
+    // `yaml` checks the YAML witnesses (format 2.0, 2.2 with threads).
+    let format = std::env::var("ASE_WITNESS_FORMAT").unwrap_or_else(|_| "graphml".into());
     let dir = tempdir("svcomp");
     let mut tasks = Vec::new();
     collect_yml(&bench, &mut tasks);
@@ -654,11 +761,13 @@ fn sv_benchmarks_violation_witnesses() {
             continue;
         }
         unsafe_tasks += 1;
-        let w = dir.join(format!("w{unsafe_tasks}.graphml"));
+        let w = dir.join(format!("w{unsafe_tasks}.{format}"));
         let (code, out, _) = ase(&[
             "check",
             "--timeout",
             &timeout,
+            "--witness-format",
+            &format,
             "--witness",
             w.to_str().expect("utf-8"),
             task.to_str().expect("utf-8"),
@@ -667,6 +776,10 @@ fn sv_benchmarks_violation_witnesses() {
             continue;
         }
         solved += 1;
+        if !w.exists() {
+            failures.push(format!("{}: no witness written", task.display()));
+            continue;
+        }
         let program = task
             .parent()
             .expect("dir")

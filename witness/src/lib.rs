@@ -8,10 +8,13 @@
 //! - [`graphml`]: violation and correctness witnesses in the GraphML format
 //!   1.0 of SV-COMP, and a reader of it ([`graphml::parse`]) with the
 //!   well-formedness checks ([`graphml::Witness::check`]).
-//! - [`yaml`]: witnesses in the YAML format 2.0 where it covers the case
-//!   (correctness witnesses; violation witnesses of one-thread programs).
-//! - [`replay`]: runs a violation witness on the lowered program with the
-//!   engine's interpreter; the path it describes must reach the error.
+//! - [`yaml`]: witnesses in the YAML formats 2.x (correctness witnesses;
+//!   violation witnesses, with thread ids in format 2.2).
+//! - [`replay`]: runs a GraphML violation witness on the lowered program
+//!   with the engine's interpreter; the path it describes must reach the
+//!   error.
+//! - [`yaml_replay`]: checks a YAML violation witness by a search over the
+//!   program's interleavings that passes its waypoints in order.
 //! - [`invariant`]: per-location invariants from the abstract states of a
 //!   proof, in C syntax.
 
@@ -23,6 +26,7 @@ pub mod invariant;
 pub mod replay;
 pub mod source;
 pub mod yaml;
+pub mod yaml_replay;
 
 use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
@@ -153,14 +157,18 @@ pub fn iso8601(secs: u64) -> String {
     )
 }
 
-/// Reads a GraphML violation witness back, checks its keys and graph
-/// against the program file, and replays it on the lowered program.
+/// Reads a violation witness back (GraphML, or YAML when it does not
+/// start with `<`), checks it against the program file, and replays it on
+/// the lowered program.
 pub fn check_violation_witness(
     text: &str,
     file: &Path,
     unit: &frontend::ParsedUnit,
     lowered: &lowering::Lowered,
 ) -> Result<replay::Replayed, String> {
+    if !text.trim_start().starts_with('<') {
+        return yaml_replay::replay(text, unit, file, lowered);
+    }
     let w = graphml::parse(text)?;
     let bytes = std::fs::read(file).map_err(|e| e.to_string())?;
     w.check(Some(&bytes))?;

@@ -118,7 +118,7 @@ pub fn replay(
 
 /// The last state must be an error state: at `reach_error`, or two
 /// accesses that race (when the lowering checks races).
-fn end(p: &engine::ir::Program, lowered: &Lowered, state: &State) -> Result<(), String> {
+pub(crate) fn end(p: &engine::ir::Program, lowered: &Lowered, state: &State) -> Result<(), String> {
     if !interp::is_error(p, state).map_err(|e| e.to_string())? {
         return Err("the witness path does not end in an error state".into());
     }

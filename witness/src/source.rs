@@ -173,6 +173,11 @@ pub struct Step {
     pub events: Vec<Event>,
     /// Whether the step only chooses inputs (the havoc half of a statement).
     pub havoc_only: bool,
+    /// Whether the step chooses a value that no waypoint of a YAML
+    /// witness gives and no guard of the thread's next step pins (an
+    /// uninitialised variable, what an unmodelled library call wrote), other
+    /// than 0.
+    pub unnamed_input: bool,
 }
 
 /// A thread of the trace.
@@ -528,6 +533,13 @@ pub fn build(unit: &ParsedUnit, file: &Path, lowered: &Lowered, trace: &Trace) -
             inputs: ts.inputs.clone(),
             events,
             havoc_only,
+            unnamed_input: ts.inputs.iter().any(|&(v, x)| {
+                let named = matches!(
+                    &lowered.vars[v.index()].origin,
+                    VarOrigin::Nondet { call, .. } if loc.locate(*call).is_some()
+                );
+                x != 0 && !named && !crate::yaml_replay::pinned(p, &ts.state, th, v).contains(&x)
+            }),
         });
     }
     let last = trace.steps.last().map_or(&trace.initial, |s| &s.state);
