@@ -97,6 +97,12 @@ pub struct CppArgs {
     /// `unknown`. By default C programs are checked for it.
     #[arg(long)]
     pub no_memsafety: bool,
+    /// Also report heap blocks that become unreachable while allocated
+    /// (SV-COMP's `valid-memtrack`; `--property valid-memsafety` checks it
+    /// too). Off by default: a snippet that ends without freeing what
+    /// `main`'s locals point to would be reported.
+    #[arg(long, conflicts_with = "no_memsafety")]
+    pub memtrack: bool,
     /// Also check for signed integer overflow and shifts out of range
     /// (SV-COMP's no-overflow); unchecked, signed arithmetic wraps around.
     #[arg(long)]
@@ -170,6 +176,7 @@ impl Default for CppArgs {
             races: false,
             no_races: false,
             no_memsafety: false,
+            memtrack: false,
             overflow: false,
             no_deadlocks: false,
             no_thread_safety: false,
@@ -257,6 +264,9 @@ impl CppArgs {
         if self.no_memsafety {
             out.push("--no-memsafety".into());
         }
+        if self.memtrack {
+            out.push("--memtrack".into());
+        }
         if self.overflow {
             out.push("--overflow".into());
         }
@@ -310,6 +320,7 @@ impl CppArgs {
                     assertions: !self.races,
                     races: !self.no_races,
                     memsafety: !self.races && !self.no_memsafety,
+                    memtrack: !self.races && self.memtrack,
                     memcleanup: false,
                     overflow: self.overflow,
                     deadlocks: !self.races && !self.no_deadlocks,

@@ -61,9 +61,26 @@ pub fn owners(p: &Program) -> Vec<Option<ThreadId>> {
 }
 
 fn uses(p: &Program) -> Vec<Use> {
+    uses_with(p, &[])
+}
+
+/// [`uses`], the error condition's mentions of the variables in `weak`
+/// not counting.
+fn uses_with(p: &Program, weak: &[VarId]) -> Vec<Use> {
     let mut uses = vec![Use::Unused; p.vars.len()];
+    let mut is_weak = vec![false; p.vars.len()];
+    for v in weak {
+        is_weak[v.index()] = true;
+    }
+    for c in &p.error {
+        c.for_each_var(&mut |v: VarId| {
+            if !is_weak[v.index()] {
+                uses[v.index()] = Use::Fixed;
+            }
+        });
+    }
     let mut fix = |v: VarId| uses[v.index()] = Use::Fixed;
-    for c in p.error.iter().chain(&p.init) {
+    for c in &p.init {
         c.for_each_var(&mut fix);
     }
     for t in &p.transitions {
@@ -90,7 +107,17 @@ fn uses(p: &Program) -> Vec<Use> {
 /// assignments added or turned into resets (a trace should not show them as
 /// the program's writes).
 pub fn reset_dead_locals(p: &mut Program) -> Vec<(TransId, VarId)> {
-    let mut uses = uses(p);
+    reset_dead_locals_weak(p, &[])
+}
+
+/// [`reset_dead_locals`], where the error condition's mentions of the
+/// variables in `weak` do not keep them from being reset: the condition
+/// asks whether they hold a value still to be used (a pointer in flight,
+/// the lost-block check of the C lowering), and a dead one holds its
+/// initial value. The reset is then part of what the condition means,
+/// not a transformation that preserves it.
+pub fn reset_dead_locals_weak(p: &mut Program, weak: &[VarId]) -> Vec<(TransId, VarId)> {
+    let mut uses = uses_with(p, weak);
     for (v, d) in p.vars.iter().enumerate() {
         if d.init.is_none() {
             uses[v] = Use::Fixed;

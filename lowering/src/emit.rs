@@ -67,7 +67,9 @@ pub(crate) fn emit(mut l: Lowerer<'_>) -> Result<Lowered> {
     for (t, loc, _) in &violations {
         p.error.push(and(Cond::At(*t, *loc), running.clone()));
     }
-    let at_exit = at_exit(&l, &exited);
+    let mut at_exit = at_exit(&l, &exited);
+    let (lost, memtrack) = crate::memtrack::conditions(&l, &loc_maps);
+    at_exit.extend(lost);
     p.error.extend(at_exit.iter().map(|x| x.condition.clone()));
     // A race needs both threads running: after `reach_error()` (which
     // aborts) or a violation nothing runs.
@@ -108,7 +110,8 @@ pub(crate) fn emit(mut l: Lowerer<'_>) -> Result<Lowered> {
     }
     // Temporaries and locals after their last use would make equal states
     // differ; resetting them keeps reachability (see the pass).
-    let resets = engine::liveness::reset_dead_locals(&mut p);
+    let weak = crate::memtrack::weak_vars(&l, &memtrack);
+    let resets = engine::liveness::reset_dead_locals_weak(&mut p, &weak);
     Ok(Lowered {
         resets,
         program: p,
@@ -118,6 +121,7 @@ pub(crate) fn emit(mut l: Lowerer<'_>) -> Result<Lowered> {
         violations,
         at_exit,
         allocates: !l.heap.is_empty() || !l.buffer_lengths.is_empty(),
+        memtrack,
         data_model: l.unit.data_model,
         vars,
         loc_spans,
@@ -186,8 +190,18 @@ fn prepare(l: &mut Lowerer<'_>) -> Result<Option<engine::ir::VarId>> {
             u.len() > 1 || Some(v) == flag || at_exit.contains(&v)
         })
         .collect();
+    // Variables conditions over states read: no simplification may fold
+    // them away where no step reads them.
+    let mut read_by_checks: HashSet<engine::ir::VarId> =
+        l.observation_flags.iter().copied().collect();
+    read_by_checks.extend(crate::memtrack::read_vars(l));
     let concurrency = if l.reduce {
-        Some(crate::reduce::reduce(&mut l.threads, &l.vars, flag))
+        Some(crate::reduce::reduce(
+            &mut l.threads,
+            &l.vars,
+            flag,
+            &read_by_checks,
+        ))
     } else {
         for t in &mut l.threads {
             t.cfg.classify_invisible(&|v| shared[v.index()]);
@@ -217,7 +231,7 @@ fn prepare(l: &mut Lowerer<'_>) -> Result<Option<engine::ir::VarId>> {
     }
 
     if l.reduce {
-        crate::reduce::after_compression(&mut l.threads, &l.vars, flag, &l.observation_flags);
+        crate::reduce::after_compression(&mut l.threads, &l.vars, flag, &read_by_checks);
     }
 
     Ok(flag)

@@ -27,6 +27,7 @@ mod emit;
 mod error;
 pub mod harness;
 mod lower;
+mod memtrack;
 pub mod races;
 mod reduce;
 mod term;
@@ -307,11 +308,15 @@ pub struct Lowered {
     /// Locations meaning a checked memory-safety or overflow property is
     /// violated ([`Checks::covers`]).
     pub violations: Vec<(ThreadId, LocId, Violated)>,
-    /// The checks of heap memory at the end of the program.
+    /// The checks of heap memory over states: at the end of the program
+    /// ([`Checks::memcleanup`]) and in every state (lost blocks,
+    /// [`Checks::memtrack`]).
     pub at_exit: Vec<AtExit>,
     /// Whether the program allocates heap memory (some allocation site is
     /// lowered).
     pub allocates: bool,
+    /// Whether lost blocks are errors of the program ([`Checks::memtrack`]).
+    pub memtrack: MemTrack,
     /// With [`Checks::races`]: the accesses of the steps that may race
     /// (SOUNDNESS.md, "Data races").
     pub races: Vec<races::RaceAccess>,
@@ -351,6 +356,12 @@ pub struct Checks {
     /// (SV-COMP's `valid-memsafety`: [`Violation::Deref`],
     /// [`Violation::Free`], [`Violation::MemTrack`]).
     pub memsafety: bool,
+    /// Blocks lost while allocated (SV-COMP's `valid-memtrack`, part of
+    /// `valid-memsafety`; [`Violation::MemTrack`]): a state in which an
+    /// allocated heap block is reached by no pointer
+    /// ([`Lowered::memtrack`]; SOUNDNESS.md, "Memory safety"). Without it,
+    /// only the certain loss of a write-only buffer is reported.
+    pub memtrack: bool,
     /// Allocated memory when the program ends (SV-COMP's
     /// `valid-memcleanup`, [`Violation::MemCleanup`]).
     pub memcleanup: bool,
@@ -373,6 +384,7 @@ impl Checks {
         assertions: true,
         races: false,
         memsafety: false,
+        memtrack: false,
         memcleanup: false,
         overflow: false,
         deadlocks: false,
@@ -449,8 +461,8 @@ pub struct Violated {
     pub reason: String,
 }
 
-/// Heap memory at the end of the program, checked over the last state
-/// (not at a location): a block still allocated ([`Violation::MemCleanup`])
+/// Heap memory checked over the last state (not at a location): a block
+/// still allocated at the end of the program ([`Violation::MemCleanup`]),
 /// or one nothing points to any more ([`Violation::MemTrack`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct AtExit {
@@ -458,6 +470,19 @@ pub struct AtExit {
     pub violated: Violated,
     /// The states in which it is.
     pub condition: engine::ir::Cond,
+}
+
+/// Whether the lowered program checks `valid-memtrack`
+/// ([`Checks::memtrack`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MemTrack {
+    /// Not asked for, or nothing is allocated.
+    NotAsked,
+    /// Every state in which an allocated heap block is lost is an error
+    /// ([`Lowered::at_exit`]).
+    Checked,
+    /// Asked for, but the lowering cannot tell lost blocks: why.
+    Unchecked(String),
 }
 
 /// What the last state of an error trace means.

@@ -221,20 +221,27 @@ fn turned_unknown(report: Report, kind: UnknownKind, reason: impl Into<String>) 
 }
 
 /// `valid-memsafety` includes `valid-memtrack` (no allocated block
-/// becomes unreachable), which the lowering does not check: a program that
-/// allocates heap memory and has no invalid dereference or free is not
-/// proved safe (SOUNDNESS.md, "Memory safety").
+/// becomes unreachable): a program that allocates heap memory is not proved
+/// safe for it (or for `--memtrack`) when the lowering could not check lost
+/// blocks (SOUNDNESS.md, "Memory safety").
 fn memtrack_unchecked(job: &Job, report: Report, lowered: &Lowered) -> Report {
     let memsafety = job.property == Some(sv_comp::property::Property::ValidMemsafety);
-    if !memsafety || !lowered.allocates || !matches!(report.outcome.verdict, Verdict::Safe(_)) {
+    let asked = memsafety || lowered.checks.memtrack;
+    if !asked || !lowered.allocates || !matches!(report.outcome.verdict, Verdict::Safe(_)) {
         return report;
     }
+    let why = match &lowered.memtrack {
+        lowering::MemTrack::Checked => return report,
+        lowering::MemTrack::Unchecked(why) => why.as_str(),
+        lowering::MemTrack::NotAsked => "it was not asked for",
+    };
     turned_unknown(
         report,
         UnknownKind::Unsupported,
-        "no invalid dereference or free is reachable (valid-deref and valid-free hold), but \
-         valid-memtrack (no allocated block becomes unreachable) is not checked for programs \
-         that allocate heap memory",
+        format!(
+            "no invalid dereference or free is reachable (valid-deref and valid-free hold), but \
+             valid-memtrack (no allocated block becomes unreachable) is not checked: {why}"
+        ),
     )
 }
 

@@ -137,7 +137,10 @@ pub fn check_only(property: &Property, input: &mut CInput) {
     match property {
         Property::UnreachCall { .. } => checks.assertions = true,
         Property::NoDataRace => checks.races = true,
-        Property::ValidMemsafety => checks.memsafety = true,
+        Property::ValidMemsafety => {
+            checks.memsafety = true;
+            checks.memtrack = true;
+        }
         Property::ValidMemcleanup => checks.memcleanup = true,
         Property::NoOverflow => checks.overflow = true,
         Property::NoDeadlock => checks.deadlocks = true,

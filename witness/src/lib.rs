@@ -96,7 +96,9 @@ pub fn specification(lowered: &lowering::Lowered, trace: Option<&source::SourceT
     }
     use lowering::Violation::*;
     for v in [Free, Deref, MemTrack, MemCleanup, Overflow, ThreadSafety] {
-        if checks.covers(v) && !(v == MemTrack && lowered.allocates) {
+        let memtrack_unchecked =
+            lowered.allocates && lowered.memtrack != lowering::MemTrack::Checked;
+        if checks.covers(v) && !(v == MemTrack && memtrack_unchecked) {
             lines.push(violation_formula(v));
         }
     }

@@ -876,6 +876,7 @@ impl Lowerer<'_> {
         if let Some(res) = res {
             self.join_result(&t, res, span)?;
         }
+        self.consume_result(&t, span)?;
         Ok(Val::int(0))
     }
 
@@ -1019,6 +1020,7 @@ impl Lowerer<'_> {
         });
         let contracts = self.enter_contracts(name, span);
         self.stmt(&def.node.statement)?;
+        self.end_scopes(0);
         self.goto(exit);
         self.t.frames.pop();
         self.t.jumps = saved_jumps;

@@ -28,6 +28,7 @@ mod libc;
 mod mqueue;
 mod pipes;
 mod scanf;
+mod scopes;
 mod stmt;
 mod strings;
 mod sync;
@@ -35,7 +36,9 @@ mod tails;
 mod timed;
 mod ub;
 mod unions;
+pub(crate) use scopes::is_data_pointer;
 pub use tails::TAIL_ERROR;
+pub(crate) use tails::TAIL_SPACE;
 pub(crate) use ub::Ub;
 
 use std::collections::{HashMap, HashSet, VecDeque};
@@ -159,8 +162,9 @@ struct ThreadState {
     cfg: Cfg,
     cur: Option<Loc>,
     frames: Vec<Frame>,
-    /// (break target, continue target) of enclosing loops and switches.
-    jumps: Vec<(Loc, Option<Loc>)>,
+    /// (break target, continue target, scope depth of the frame) of
+    /// enclosing loops and switches.
+    jumps: Vec<(Loc, Option<Loc>, usize)>,
     /// Case labels of enclosing switches, by the label's span start.
     cases: Vec<HashMap<usize, Loc>>,
     pending_havoc: Vec<VarId>,
@@ -280,6 +284,9 @@ pub struct Lowerer<'a> {
     pub(crate) extern_calls: crate::ExternCalls,
     /// The heap objects and their liveness flags.
     pub(crate) heap: std::collections::BTreeMap<ObjId, VarId>,
+    /// The temporaries of pointer type, with their thread instance: a
+    /// pointer in flight between the steps of a statement (`crate::memtrack`).
+    pub(crate) pointer_temps: Vec<(VarId, usize)>,
     /// Variable-length arrays: per object, the variable holding its length
     /// and the cells of one element (an access past the length gives up).
     pub(crate) lengths: std::collections::BTreeMap<ObjId, (VarId, u64)>,
@@ -481,6 +488,7 @@ impl<'a> Lowerer<'a> {
             malloc_may_fail: false,
             extern_calls: crate::ExternCalls::GiveUp,
             heap: Default::default(),
+            pointer_temps: Vec::new(),
             lengths: Default::default(),
             heap_sites: Vec::new(),
             heap_lengths: HashSet::new(),
@@ -1237,6 +1245,7 @@ impl<'a> Lowerer<'a> {
         });
         self.t.names.insert(inst.name.clone());
         self.stmt(statement)?;
+        self.end_scopes(0);
         if let Some(cur) = self.t.cur {
             self.plain_edge(cur, exit_to, Cond::True, vec![], None);
         }
@@ -1542,12 +1551,22 @@ impl<'a> Lowerer<'a> {
         h
     }
 
+    /// Whether a thread runs a `__CPROVER_ASYNC_` body (one that shares its
+    /// creator's locals).
+    pub(crate) fn has_async_threads(&self) -> bool {
+        !self.async_bodies.is_empty()
+    }
+
     /// A fresh thread-local temporary of a type.
     pub(crate) fn temp(&mut self, ty: &CType) -> VarId {
         let prefix = self.threads[self.t.index].name.clone();
         let name = self.unique(&format!("{prefix}.tmp"));
         let range = self.scalar_range(ty);
-        self.var(name, Some(0), range)
+        let v = self.var(name, Some(0), range);
+        if scopes::is_data_pointer(ty) {
+            self.pointer_temps.push((v, self.t.index));
+        }
+        v
     }
 }
 

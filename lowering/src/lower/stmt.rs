@@ -190,7 +190,7 @@ impl Lowerer<'_> {
                 self.t.cur = Some(head);
                 self.set_split(&[&w.node.expression])?;
                 self.branch(&w.node.expression, body, exit)?;
-                self.t.jumps.push((exit, Some(head)));
+                self.t.jumps.push((exit, Some(head), self.scope_depth()));
                 self.t.cur = Some(body);
                 self.t.loops += 1;
                 self.stmt(&w.node.statement)?;
@@ -206,7 +206,7 @@ impl Lowerer<'_> {
                     self.new_loc(Some(d.node.expression.span)),
                     self.new_loc(None),
                 );
-                self.t.jumps.push((exit, Some(test)));
+                self.t.jumps.push((exit, Some(test), self.scope_depth()));
                 self.t.cur = Some(body);
                 self.t.loops += 1;
                 self.stmt(&d.node.statement)?;
@@ -247,7 +247,7 @@ impl Lowerer<'_> {
                         }
                         None => self.goto(body),
                     }
-                    self.t.jumps.push((exit, Some(step)));
+                    self.t.jumps.push((exit, Some(step), self.scope_depth()));
                     self.t.cur = Some(body);
                     self.t.loops += 1;
                     self.stmt(&f.node.statement)?;
@@ -265,19 +265,23 @@ impl Lowerer<'_> {
                 self.pop_scope();
             }
             Statement::Break => {
-                let Some(&(target, _)) = self.t.jumps.last() else {
+                let Some(&(target, _, depth)) = self.t.jumps.last() else {
                     return Err(LowerError::invalid(
                         span,
                         "`break` outside a loop or switch",
                     ));
                 };
+                self.end_scopes(depth);
                 self.goto(target);
                 self.t.cur = None;
             }
             Statement::Continue => {
-                let Some(target) = self.t.jumps.iter().rev().find_map(|j| j.1) else {
+                let Some((target, depth)) =
+                    self.t.jumps.iter().rev().find_map(|j| Some((j.1?, j.2)))
+                else {
                     return Err(LowerError::invalid(span, "`continue` outside a loop"));
                 };
+                self.end_scopes(depth);
                 self.goto(target);
                 self.t.cur = None;
             }
@@ -298,10 +302,12 @@ impl Lowerer<'_> {
                         }
                     }
                 }
+                self.end_scopes(0);
                 self.goto(frame.exit);
                 self.t.cur = None;
             }
             Statement::Goto(label) => {
+                self.goto_leaves_pointers(span);
                 let target = self.label(&label.node.name);
                 self.goto(target);
                 self.t.cur = None;
@@ -364,7 +370,10 @@ impl Lowerer<'_> {
         }
     }
 
+    /// Ends the innermost scope: where control falls through its end, its
+    /// pointer locals point nowhere any more (`scopes`).
     fn pop_scope(&mut self) {
+        self.end_scopes(self.scope_depth().saturating_sub(1));
         if let Some(f) = self.t.frames.last_mut() {
             f.scopes.pop();
         }
@@ -588,7 +597,12 @@ impl Lowerer<'_> {
                 BlockItem::StaticAssert(_) => {}
             }
         }
-        self.pop_scope();
+        // The value may be a local of the scope: it is read after the
+        // scope ends, so its pointers are not cleared.
+        self.statement_expression_ends(s.span);
+        if let Some(f) = self.t.frames.last_mut() {
+            f.scopes.pop();
+        }
         Ok(value)
     }
 
@@ -863,7 +877,7 @@ impl Lowerer<'_> {
         self.flush();
         self.t.cur = None;
         self.t.cases.push(map);
-        self.t.jumps.push((exit, None));
+        self.t.jumps.push((exit, None, self.scope_depth()));
         self.stmt(&sw.node.statement)?;
         self.goto(exit);
         self.t.jumps.pop();
@@ -972,7 +986,7 @@ impl Lowerer<'_> {
             self.branch(cond, body, exit)?;
             self.t.cur = Some(body);
             let step = self.new_loc(None);
-            self.t.jumps.push((exit, Some(step)));
+            self.t.jumps.push((exit, Some(step), self.scope_depth()));
             self.stmt(&f.node.statement)?;
             self.goto(step);
             self.t.jumps.pop();

@@ -235,6 +235,12 @@ impl Lowerer<'_> {
 
     /// The object holding thread `k`'s result (`None`: its start routine
     /// returns `void`), created on first use (by the thread or a join).
+    /// The objects holding the threads' results (a thread's result outlives
+    /// it until it is joined).
+    pub(crate) fn result_objects(&self) -> Vec<ObjId> {
+        self.sync.results.values().flatten().copied().collect()
+    }
+
     pub(super) fn thread_result(&mut self, k: usize, span: Span) -> Result<Option<ObjId>> {
         if let Some(&r) = self.sync.results.get(&k) {
             return Ok(r);
@@ -1246,6 +1252,40 @@ impl Lowerer<'_> {
         }
         .pruned();
         self.store(res, v, span)
+    }
+
+    /// With the lost-block check: the result of the thread `t` denotes is
+    /// consumed by its join (the runtime keeps it only until then), so its
+    /// pointer points nowhere any more (`crate::memtrack`).
+    pub(crate) fn consume_result(&mut self, t: &Val, span: Span) -> Result<()> {
+        if !self.checks.memtrack {
+            return Ok(());
+        }
+        let Some(cur) = self.t.cur else {
+            return Ok(());
+        };
+        let next = self.new_loc(Some(span));
+        let mut known = Vec::new();
+        for (c, r) in &t.cases {
+            let Res::Val(x) = r else { continue };
+            for k in 1..self.threads.len() {
+                let Some(o) = self.thread_result(k, span)? else {
+                    continue;
+                };
+                let joined = and(
+                    c.clone(),
+                    cmp(CmpOp::Eq, x.clone(), Term::Const(k as i64 + 1)),
+                );
+                known.push(joined.clone());
+                let cells = self.pointer_cells(o);
+                let assigns = cells.into_iter().map(|v| (v, Term::Const(0))).collect();
+                self.plain_edge(cur, next, joined, assigns, Some(span));
+            }
+        }
+        self.plain_edge(cur, next, not(any(known)), vec![], Some(span));
+        self.flush();
+        self.t.cur = Some(next);
+        Ok(())
     }
 
     /// The end of a thread (at `self.t.finish`): the destructors of its

@@ -62,6 +62,7 @@ pub(crate) fn reduce(
     threads: &mut [ThreadInst],
     vars: &[VarInfo],
     atomic_flag: Option<VarId>,
+    read_by_checks: &HashSet<VarId>,
 ) -> Concurrency {
     let runs: Vec<Option<VarId>> = threads.iter().map(|t| t.run).collect();
     let is_run = |v: VarId| runs.contains(&Some(v));
@@ -85,8 +86,9 @@ pub(crate) fn reduce(
     for (k, t) in threads.iter_mut().enumerate() {
         let tracked = |v: VarId| {
             let u = &users[v.index()];
-            (u.len() == 1 && u.contains(&k) && Some(v) != atomic_flag && !is_run(v))
-                || (!written[v.index()] && vars[v.index()].init.is_some())
+            ((u.len() == 1 && u.contains(&k) && Some(v) != atomic_flag && !is_run(v))
+                || (!written[v.index()] && vars[v.index()].init.is_some()))
+                && !read_by_checks.contains(&v)
         };
         let entry = (0..vars.len())
             .map(VarId::new)
@@ -280,13 +282,15 @@ pub(crate) fn reduce(
 /// so it stays; so do the cells of racing accesses ([`crate::races`]) and
 /// the variables of the conditions of their recorded reads: which of a
 /// step's reads happen is decided on its final guard and those. The
-/// observation flags of floating-point values (`observation_flags`) are read by
-/// no step, only by the check of a trace's last state: they stay too.
+/// variables in `read_by_checks` are read by no step, only by conditions
+/// over states (the observation flags of floating-point values, checked in
+/// a trace's last state; the heap and pointers of the lost-block check):
+/// they stay too.
 pub(crate) fn after_compression(
     threads: &mut [ThreadInst],
     vars: &[VarInfo],
     atomic_flag: Option<VarId>,
-    observation_flags: &[VarId],
+    read_by_checks: &HashSet<VarId>,
 ) {
     let mut raced: HashSet<VarId> = HashSet::new();
     for a in threads
@@ -300,7 +304,7 @@ pub(crate) fn after_compression(
         });
     }
     let keep =
-        |v: VarId| Some(v) == atomic_flag || raced.contains(&v) || observation_flags.contains(&v);
+        |v: VarId| Some(v) == atomic_flag || raced.contains(&v) || read_by_checks.contains(&v);
     cleanup::invariant_constants(threads, vars, &keep);
     cleanup::unread_variables(threads, vars.len(), &keep);
     let users = thread_users(
