@@ -7,7 +7,8 @@
 //! thread that has not ended, and of the threads' results) holds an
 //! address inside it, nor a pointer cell of an allocated block that is
 //! reached itself. Locals stop pointing where their scope ends
-//! (`lower::scopes`); a temporary is reset where it is dead (the lowered
+//! (`lower::scopes`); a temporary (and a function's returned value) is
+//! reset where it is dead (the lowered
 //! program's resets count as part of the check,
 //! [`engine::liveness::reset_dead_locals_weak`]), so one that still holds
 //! a pointer carries it between the steps of a statement.
@@ -164,6 +165,9 @@ fn unchecked(l: &Lowerer<'_>) -> Option<String> {
         .any(|&o| pointers(o) || !l.pointer_cells(o).is_empty())
     {
         return Some("a heap array of run-time length has untracked pointer elements".into());
+    }
+    if l.literals_with_pointers {
+        return Some("a compound literal holds a pointer (its lifetime is not followed)".into());
     }
     if l.has_async_threads() {
         return Some("`__CPROVER_ASYNC_` threads share their creator's locals".into());

@@ -999,7 +999,12 @@ impl Lowerer<'_> {
             CType::Void => None,
             ref t => {
                 let vname = self.unique(&format!("{prefix}.ret"));
-                Some(self.object(&vname, t.clone(), Some(0), span)?)
+                let o = self.object(&vname, t.clone(), Some(0), span)?;
+                // A returned pointer is in flight until the caller uses it.
+                for c in self.pointer_cells(o) {
+                    self.pointer_temps.push((c, self.t.index));
+                }
+                Some(o)
             }
         };
         let exit = self.new_loc(None);

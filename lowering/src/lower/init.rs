@@ -153,6 +153,7 @@ impl Lowerer<'_> {
         let name = self.unique(&format!("{prefix}.literal"));
         let o = self.object(&name, ty.clone(), Some(0), span)?;
         self.objects[o].addr_taken = true;
+        self.literals_with_pointers |= !self.pointer_cells(o).is_empty();
         self.ensure_cur(span);
         self.local_initializer(o, &ty, &init, span)?;
         Ok(self.whole(o))

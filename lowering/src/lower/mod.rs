@@ -287,6 +287,9 @@ pub struct Lowerer<'a> {
     /// The temporaries of pointer type, with their thread instance: a
     /// pointer in flight between the steps of a statement (`crate::memtrack`).
     pub(crate) pointer_temps: Vec<(VarId, usize)>,
+    /// Whether a compound literal holds a pointer (its block-scope lifetime
+    /// is not followed: `crate::memtrack`).
+    pub(crate) literals_with_pointers: bool,
     /// Variable-length arrays: per object, the variable holding its length
     /// and the cells of one element (an access past the length gives up).
     pub(crate) lengths: std::collections::BTreeMap<ObjId, (VarId, u64)>,
@@ -489,6 +492,7 @@ impl<'a> Lowerer<'a> {
             extern_calls: crate::ExternCalls::GiveUp,
             heap: Default::default(),
             pointer_temps: Vec::new(),
+            literals_with_pointers: false,
             lengths: Default::default(),
             heap_sites: Vec::new(),
             heap_lengths: HashSet::new(),
