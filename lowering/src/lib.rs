@@ -774,12 +774,15 @@ pub fn lower_with(unit: &ParsedUnit, options: &Options) -> Result<Lowered, Lower
     // (the lowering is deterministic: the same sites in the same order),
     // and the second makes their objects up front.
     let mut probe = make()?;
+    probe.probing = true;
     probe.lower_all()?;
     if probe.heap_sites.is_empty() {
         return emit::emit(probe);
     }
+    probe.settle_untyped();
     let mut l = make()?;
     l.heap_lengths = probe.heap_lengths.clone();
+    l.untyped_types = probe.untyped_types.clone();
     l.preallocate(&probe.heap_sites)?;
     l.lower_all()?;
     emit::emit(l)

@@ -950,6 +950,9 @@ impl Lowerer<'_> {
         if let CType::Struct(_) = p.ty {
             return self.store_struct(p, v, span);
         }
+        if self.probing && !self.untyped_carriers.is_empty() {
+            self.note_untyped_store(&p, &v);
+        }
         let v = self.convert(v, &p.ty.clone(), span)?;
         let targets = self.store_targets(&p, None);
         self.emit_store(targets, v, span)

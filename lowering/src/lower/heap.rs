@@ -262,8 +262,107 @@ impl Lowerer<'_> {
                     let ty = self.runtime_array(elem);
                     self.allocate(name, ty, contents, Some(n), span)
                 }
-                None => Err(refused),
+                None => self.allocate_untyped(name, size, contents, span, refused),
             },
+        }
+    }
+
+    /// An allocation whose size (in bytes) has no `sizeof` in sight: its
+    /// element type is the type its result is first stored as (a `T *`),
+    /// which the first lowering finds ([`Lowerer::note_untyped_store`]),
+    /// and it holds `size / sizeof(T)` elements (the whole ones). The
+    /// first lowering allocates bytes; without a type found the second
+    /// gives up where reached.
+    fn allocate_untyped(
+        &mut self,
+        name: &str,
+        size: &Node<Expression>,
+        contents: Contents,
+        span: Span,
+        refused: LowerError,
+    ) -> Result<Val> {
+        let site = self.sites_met;
+        let elem = match self.untyped_types.get(&site) {
+            Some(t) => t.clone(),
+            None if self.probing => CType::Int(IntTy::CHAR),
+            None => {
+                // Keep the sites of both lowerings in step.
+                self.sites_met += 1;
+                return Err(refused);
+            }
+        };
+        let esz = self
+            .types
+            .size_of(&elem)
+            .filter(|&b| b > 0)
+            .ok_or_else(|| {
+                LowerError::unsupported(span, "an allocation of elements of unknown size")
+            })?;
+        let Some(bytes) = self.runtime_length(size, span)? else {
+            self.sites_met += 1;
+            return Err(refused);
+        };
+        // n = bytes / esz as a linear constraint on a fresh value (no
+        // division for the engines that reason linearly).
+        let n = self.havoc_temp(&CType::Int(IntTy::LLONG));
+        let esz = esz as i64;
+        let scaled = Term::Mul(esz, Box::new(Term::Var(n)));
+        self.t.pending_guard.push(and(
+            cmp(CmpOp::Le, scaled.clone(), bytes.clone()),
+            cmp(
+                CmpOp::Lt,
+                bytes,
+                Term::Add(Box::new(scaled), Box::new(Term::Const(esz))),
+            ),
+        ));
+        let n = Term::Var(n);
+        let ty = self.runtime_array(elem);
+        let v = self.allocate(name, ty, contents, Some(n), span)?;
+        if self.probing {
+            if let [(_, Res::Val(Term::Var(r)))] = v.cases.as_slice() {
+                self.untyped_carriers.insert(*r, site);
+            }
+        }
+        Ok(v)
+    }
+
+    /// In the first lowering, a store of a value that carries the result
+    /// of an allocation of unknown type: the place carries it too, and a
+    /// place of type `T *` (not `void *`) gives the allocation its type.
+    pub(crate) fn note_untyped_store(&mut self, place: &Place, v: &Val) {
+        let Some(site) = v.cases.iter().find_map(|(_, r)| match r {
+            Res::Val(Term::Var(x)) => self.untyped_carriers.get(x).copied(),
+            _ => None,
+        }) else {
+            return;
+        };
+        for (_, t) in &place.cases {
+            if let Target::Cell(o, off) = t {
+                let cell = self.objects[*o].cells[*off as usize];
+                self.untyped_carriers.insert(cell, site);
+            }
+        }
+        if let CType::Ptr(t) = &place.ty {
+            if !matches!(**t, CType::Void | CType::Func) {
+                self.untyped_types
+                    .entry(site)
+                    .or_insert_with(|| (**t).clone());
+            }
+        }
+    }
+
+    /// After the first lowering: the allocation sites of unknown type get
+    /// the type found for them (the second lowering makes their objects).
+    pub(crate) fn settle_untyped(&mut self) {
+        let found: Vec<(usize, CType)> = self
+            .untyped_types
+            .iter()
+            .map(|(&site, t)| (site, self.runtime_array(t.clone())))
+            .collect();
+        for (site, ty) in found {
+            if let Some(entry) = self.heap_sites.get_mut(site) {
+                entry.1 = ty;
+            }
         }
     }
 

@@ -302,6 +302,16 @@ pub struct Lowerer<'a> {
     pub(crate) heap_lengths: HashSet<String>,
     /// How many allocation sites this lowering has met.
     pub(crate) sites_met: usize,
+    /// The first of the two lowerings of a program that allocates
+    /// (`crate::lower_with`): it finds the allocation sites and the types
+    /// of allocations of unknown type.
+    pub(crate) probing: bool,
+    /// In the first lowering: the variables that carry the result of an
+    /// allocation of unknown type, and its site.
+    pub(crate) untyped_carriers: HashMap<VarId, usize>,
+    /// Per allocation site of unknown type: the element type its result is
+    /// stored as ([`heap`]).
+    pub(crate) untyped_types: HashMap<usize, CType>,
     /// The heap objects of the allocation call lowered last at each start
     /// in the parsed text, and the sites (by their first object) named
     /// after the variable that first held them ([`Lowerer::name_heap`]).
@@ -497,6 +507,9 @@ impl<'a> Lowerer<'a> {
             heap_sites: Vec::new(),
             heap_lengths: HashSet::new(),
             sites_met: 0,
+            probing: false,
+            untyped_carriers: HashMap::new(),
+            untyped_types: HashMap::new(),
             alloc_calls: HashMap::new(),
             named_sites: HashSet::new(),
             fn_addrs: Default::default(),
