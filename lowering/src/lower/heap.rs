@@ -90,10 +90,13 @@ impl Lowerer<'_> {
                 self.allocate(name, ty, Contents::Any, None, span)?
             }
             "calloc" => match self.const_value(arg(0)?) {
-                Ok(n) => {
-                    let ty = self.allocated_type(arg(1)?, Some(n))?;
-                    self.allocate(name, ty, Contents::Zero, None, span)?
-                }
+                Ok(n) => match self.allocated_type(arg(1)?, Some(n)) {
+                    Ok(ty) => self.allocate(name, ty, Contents::Zero, None, span)?,
+                    Err(refused) => {
+                        let bytes = self.calloc_bytes(arg(0)?, arg(1)?, span)?;
+                        self.allocate_untyped(name, bytes, Contents::Zero, span, refused)?
+                    }
+                },
                 // A count known at run time only: as `malloc`'s.
                 Err(_) => {
                     let refused = LowerError::unsupported(
@@ -102,7 +105,16 @@ impl Lowerer<'_> {
                          `sizeof(T)` is not modelled",
                     );
                     if !is_sizeof(arg(1)?) {
-                        return Err(refused);
+                        // No `sizeof`: `count * size` bytes, typed by the
+                        // store of the result (as `malloc`'s).
+                        let bytes = self.calloc_bytes(arg(0)?, arg(1)?, span)?;
+                        return Ok(Some(self.allocate_untyped(
+                            name,
+                            bytes,
+                            Contents::Zero,
+                            span,
+                            refused,
+                        )?));
                     }
                     let elem = self.sizeof_type(arg(1)?)?;
                     let Some(n) = self.runtime_length(arg(0)?, span)? else {
@@ -262,7 +274,10 @@ impl Lowerer<'_> {
                     let ty = self.runtime_array(elem);
                     self.allocate(name, ty, contents, Some(n), span)
                 }
-                None => self.allocate_untyped(name, size, contents, span, refused),
+                None => {
+                    let bytes = self.runtime_length(size, span)?;
+                    self.allocate_untyped(name, bytes, contents, span, refused)
+                }
             },
         }
     }
@@ -276,7 +291,7 @@ impl Lowerer<'_> {
     fn allocate_untyped(
         &mut self,
         name: &str,
-        size: &Node<Expression>,
+        bytes: Option<Term>,
         contents: Contents,
         span: Span,
         refused: LowerError,
@@ -298,7 +313,7 @@ impl Lowerer<'_> {
             .ok_or_else(|| {
                 LowerError::unsupported(span, "an allocation of elements of unknown size")
             })?;
-        let Some(bytes) = self.runtime_length(size, span)? else {
+        let Some(bytes) = bytes else {
             self.sites_met += 1;
             return Err(refused);
         };
@@ -324,6 +339,26 @@ impl Lowerer<'_> {
             }
         }
         Ok(v)
+    }
+
+    /// `count * size` of a `calloc`, as one term (`None`: an operand has
+    /// several cases).
+    fn calloc_bytes(
+        &mut self,
+        count: &Node<Expression>,
+        size: &Node<Expression>,
+        span: Span,
+    ) -> Result<Option<Term>> {
+        let (Some(n), Some(s)) = (
+            self.runtime_length(count, span)?,
+            self.runtime_length(size, span)?,
+        ) else {
+            return Ok(None);
+        };
+        Ok(Some(match (&n, &s) {
+            (Term::Const(k), t) | (t, Term::Const(k)) => Term::Mul(*k, Box::new(t.clone())),
+            _ => Term::Nl(engine::ir::NlOp::Mul, Box::new(n), Box::new(s)),
+        }))
     }
 
     /// In the first lowering, a store of a value that carries the result
