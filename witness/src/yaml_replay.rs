@@ -185,142 +185,9 @@ struct Needs {
     creates: Vec<(usize, u32)>,
 }
 
-fn needs(p: &Program, lowered: &Lowered, loc: &Locator<'_>, t: TransId, threads: bool) -> Needs {
-    let tr = p.transition(t);
-    let calls = tr
-        .assigns
-        .iter()
-        .filter(|a| a.rhs == Rhs::Nondet)
-        .filter_map(|a| match &lowered.vars[a.var.index()].origin {
-            VarOrigin::Nondet { call, .. } => Some((a.var, loc.locate(*call)?.line)),
-            _ => None,
-        })
-        .collect();
-    let creates = if threads {
-        lowered
-            .threads
-            .iter()
-            .enumerate()
-            .filter_map(|(k, ti)| {
-                let run = ti.run?;
-                tr.assigns.iter().any(|a| a.var == run).then(|| {
-                    let line = ti
-                        .created_at
-                        .and_then(|s| loc.locate(s))
-                        .map_or(0, |l| l.line);
-                    (k, line)
-                })
-            })
-            .collect()
-    } else {
-        Vec::new()
-    };
-    Needs { calls, creates }
-}
-
 /// Whether waypoint `w` names thread `th` under the ids bound so far.
 fn names(w: &Waypoint, ids: &[ThreadId], th: ThreadId) -> bool {
     w.thread.is_none_or(|i| ids.get(i) == Some(&th))
-}
-
-/// The nodes after transition `t` from `node`, passing the waypoints it
-/// needs; none when the witness does not allow the step. An input no
-/// waypoint names takes 0 or a value a guard of the next step pins
-/// ([`pinned`]): the lowering's temporaries (quotients, conversions) are
-/// fixed by the guard that follows their choice.
-fn advance(
-    p: &Program,
-    lowered: &Lowered,
-    loc: &Locator<'_>,
-    seq: &Sequence,
-    node: &Node,
-    t: TransId,
-) -> Vec<Node> {
-    let tr = p.transition(t);
-    let th = tr.thread;
-    let need = needs(p, lowered, loc, t, seq.threads);
-    let mut passed = node.passed;
-    let mut inputs: Vec<(VarId, i128)> = Vec::new();
-    let mut free = Vec::new();
-    for a in tr.assigns.iter().filter(|a| a.rhs == Rhs::Nondet) {
-        let value = match need.calls.iter().find(|(v, _)| *v == a.var) {
-            Some(&(_, line)) => {
-                let Some(w) = seq.steps.get(passed) else {
-                    return Vec::new();
-                };
-                match w.kind {
-                    Kind::FunctionReturn(x) if w.line == line && names(w, &node.ids, th) => {
-                        passed += 1;
-                        x
-                    }
-                    _ => return Vec::new(),
-                }
-            }
-            None => {
-                free.push(inputs.len());
-                0
-            }
-        };
-        inputs.push((a.var, value));
-    }
-    let Ok(first) = interp::step(p, &node.state, t, &inputs) else {
-        return Vec::new();
-    };
-    let mut choices = vec![inputs.clone()];
-    for &k in &free {
-        for x in pinned(p, &first, th, inputs[k].0) {
-            let mut other = inputs.clone();
-            other[k].1 = x;
-            choices.push(other);
-        }
-    }
-    choices
-        .iter()
-        .filter_map(|inputs| {
-            let state = interp::step(p, &node.state, t, inputs).ok()?;
-            created(p, lowered, loc, seq, node, t, &need, passed, state)
-        })
-        .collect()
-}
-
-/// The node reached in `state` by transition `t`, which passed the
-/// waypoints before `passed`: the threads it creates must be the next
-/// waypoints (format 2.2) and take the next ids.
-#[allow(clippy::too_many_arguments)]
-fn created(
-    p: &Program,
-    lowered: &Lowered,
-    loc: &Locator<'_>,
-    seq: &Sequence,
-    node: &Node,
-    t: TransId,
-    need: &Needs,
-    mut passed: usize,
-    state: State,
-) -> Option<Node> {
-    let th = p.transition(t).thread;
-    let mut ids = node.ids.clone();
-    for &(k, line) in &need.creates {
-        if state.vals[lowered.threads[k].run?.index()] != 1 {
-            continue;
-        }
-        let w = seq.steps.get(passed)?;
-        if w.kind != Kind::FunctionEnter || w.line != line || !names(w, &ids, th) {
-            return None;
-        }
-        passed += 1;
-        ids.push(ThreadId::new(k));
-    }
-    let line = p
-        .transition_span(t)
-        .and_then(|s| loc.locate_ir(s))
-        .map(|l| l.line);
-    Some(Node {
-        state,
-        passed,
-        ids,
-        last: line.map(|l| (th, l)).or(node.last),
-    })
 }
 
 /// The values of `v` that the guards of thread `th`'s next transitions
@@ -451,33 +318,6 @@ fn bound(
     None
 }
 
-/// Whether the node, all steps' waypoints passed, is the error the targets
-/// describe.
-fn at_targets(lowered: &Lowered, loc: &Locator<'_>, seq: &Sequence, node: &Node) -> bool {
-    if node.passed != seq.steps.len() || end(&lowered.program, lowered, &node.state).is_err() {
-        return false;
-    }
-    match lowered.trace_end(&node.state) {
-        TraceEnd::Race(a, b) => {
-            let side = |i: usize| {
-                let r = &lowered.races[i];
-                (r.thread, r.span.and_then(|s| loc.locate(s)).map(|l| l.line))
-            };
-            let sides = [side(a), side(b)];
-            seq.targets.len() == 2
-                && sides.iter().all(|&(th, line)| {
-                    seq.targets
-                        .iter()
-                        .any(|w| Some(w.line) == line && names(w, &node.ids, th))
-                })
-        }
-        _ => match (node.last, seq.targets.as_slice()) {
-            (Some((th, line)), [w]) => w.line == line && names(w, &node.ids, th),
-            _ => false,
-        },
-    }
-}
-
 /// Checks a YAML violation witness of `file` on the lowered program.
 pub fn replay(
     text_: &str,
@@ -541,6 +381,161 @@ struct Search<'a> {
 }
 
 impl Search<'_> {
+    /// What transition `t` needs of the witness.
+    fn needs(&self, t: TransId) -> Needs {
+        let (p, lowered, loc) = (self.p, self.lowered, self.loc);
+        let threads = self.seq.threads;
+        let tr = p.transition(t);
+        let calls = tr
+            .assigns
+            .iter()
+            .filter(|a| a.rhs == Rhs::Nondet)
+            .filter_map(|a| match &lowered.vars[a.var.index()].origin {
+                VarOrigin::Nondet { call, .. } => Some((a.var, loc.locate(*call)?.line)),
+                _ => None,
+            })
+            .collect();
+        let creates = if threads {
+            lowered
+                .threads
+                .iter()
+                .enumerate()
+                .filter_map(|(k, ti)| {
+                    let run = ti.run?;
+                    tr.assigns.iter().any(|a| a.var == run).then(|| {
+                        let line = ti
+                            .created_at
+                            .and_then(|s| loc.locate(s))
+                            .map_or(0, |l| l.line);
+                        (k, line)
+                    })
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
+        Needs { calls, creates }
+    }
+
+    /// The nodes after transition `t` from `node`, passing the waypoints it
+    /// needs; none when the witness does not allow the step. An input no
+    /// waypoint names takes 0 or a value a guard of the next step pins
+    /// ([`pinned`]): the lowering's temporaries (quotients, conversions) are
+    /// fixed by the guard that follows their choice.
+    fn advance(&self, node: &Node, t: TransId) -> Vec<Node> {
+        let (p, seq) = (self.p, self.seq);
+        let tr = p.transition(t);
+        let th = tr.thread;
+        let need = self.needs(t);
+        let mut passed = node.passed;
+        let mut inputs: Vec<(VarId, i128)> = Vec::new();
+        let mut free = Vec::new();
+        for a in tr.assigns.iter().filter(|a| a.rhs == Rhs::Nondet) {
+            let value = match need.calls.iter().find(|(v, _)| *v == a.var) {
+                Some(&(_, line)) => {
+                    let Some(w) = seq.steps.get(passed) else {
+                        return Vec::new();
+                    };
+                    match w.kind {
+                        Kind::FunctionReturn(x) if w.line == line && names(w, &node.ids, th) => {
+                            passed += 1;
+                            x
+                        }
+                        _ => return Vec::new(),
+                    }
+                }
+                None => {
+                    free.push(inputs.len());
+                    0
+                }
+            };
+            inputs.push((a.var, value));
+        }
+        let Ok(first) = interp::step(p, &node.state, t, &inputs) else {
+            return Vec::new();
+        };
+        let mut choices = vec![inputs.clone()];
+        for &k in &free {
+            for x in pinned(p, &first, th, inputs[k].0) {
+                let mut other = inputs.clone();
+                other[k].1 = x;
+                choices.push(other);
+            }
+        }
+        choices
+            .iter()
+            .filter_map(|inputs| {
+                let state = interp::step(p, &node.state, t, inputs).ok()?;
+                self.created(node, t, &need, passed, state)
+            })
+            .collect()
+    }
+
+    /// The node reached in `state` by transition `t`, which passed the
+    /// waypoints before `passed`: the threads it creates must be the next
+    /// waypoints (format 2.2) and take the next ids.
+    fn created(
+        &self,
+        node: &Node,
+        t: TransId,
+        need: &Needs,
+        mut passed: usize,
+        state: State,
+    ) -> Option<Node> {
+        let (p, lowered, loc, seq) = (self.p, self.lowered, self.loc, self.seq);
+        let th = p.transition(t).thread;
+        let mut ids = node.ids.clone();
+        for &(k, line) in &need.creates {
+            if state.vals[lowered.threads[k].run?.index()] != 1 {
+                continue;
+            }
+            let w = seq.steps.get(passed)?;
+            if w.kind != Kind::FunctionEnter || w.line != line || !names(w, &ids, th) {
+                return None;
+            }
+            passed += 1;
+            ids.push(ThreadId::new(k));
+        }
+        let line = p
+            .transition_span(t)
+            .and_then(|s| loc.locate_ir(s))
+            .map(|l| l.line);
+        Some(Node {
+            state,
+            passed,
+            ids,
+            last: line.map(|l| (th, l)).or(node.last),
+        })
+    }
+
+    /// Whether the node, all steps' waypoints passed, is the error the targets
+    /// describe.
+    fn at_targets(&self, node: &Node) -> bool {
+        let (lowered, loc, seq) = (self.lowered, self.loc, self.seq);
+        if node.passed != seq.steps.len() || end(&lowered.program, lowered, &node.state).is_err() {
+            return false;
+        }
+        match lowered.trace_end(&node.state) {
+            TraceEnd::Race(a, b) => {
+                let side = |i: usize| {
+                    let r = &lowered.races[i];
+                    (r.thread, r.span.and_then(|s| loc.locate(s)).map(|l| l.line))
+                };
+                let sides = [side(a), side(b)];
+                seq.targets.len() == 2
+                    && sides.iter().all(|&(th, line)| {
+                        seq.targets
+                            .iter()
+                            .any(|w| Some(w.line) == line && names(w, &node.ids, th))
+                    })
+            }
+            _ => match (node.last, seq.targets.as_slice()) {
+                (Some((th, line)), [w]) => w.line == line && names(w, &node.ids, th),
+                _ => false,
+            },
+        }
+    }
+
     fn message(&self, f: Failure) -> String {
         match f {
             Failure::Budget(n) => {
@@ -579,8 +574,8 @@ impl Search<'_> {
                     if self.p.transition(t).from != at {
                         continue;
                     }
-                    for next in advance(self.p, self.lowered, self.loc, self.seq, &node, t) {
-                        if at_targets(self.lowered, self.loc, self.seq, &next) {
+                    for next in self.advance(&node, t) {
+                        if self.at_targets(&next) {
                             return Ok(self.replayed(&next));
                         }
                         if seen.insert(key(&next)) {
