@@ -68,7 +68,17 @@ pub(crate) fn emit(mut l: Lowerer<'_>) -> Result<Lowered> {
         p.error.push(and(Cond::At(*t, *loc), running.clone()));
     }
     let mut at_exit = at_exit(&l, &exited);
-    let (lost, memtrack) = crate::memtrack::conditions(&l, &loc_maps);
+    // A thread that gave up is stuck where its temporaries are dead: a
+    // block only they held is not lost in the program, whose behaviour
+    // there is not modelled (the give-up decides the verdict). So is one
+    // that called `reach_error()` (which aborts when assertions are not
+    // checked, the program's frames in place).
+    let modelled = give_ups
+        .iter()
+        .map(|(t, loc, _)| (*t, *loc))
+        .chain(errors.iter().copied())
+        .fold(Cond::True, |c, (t, loc)| and(c, not(Cond::At(t, loc))));
+    let (lost, memtrack) = crate::memtrack::conditions(&l, &loc_maps, &modelled);
     at_exit.extend(lost);
     p.error.extend(at_exit.iter().map(|x| x.condition.clone()));
     // A race needs both threads running: after `reach_error()` (which

@@ -54,11 +54,13 @@ struct Root {
     when: Cond,
 }
 
-/// The lost-block conditions of the lowered program, and whether the
-/// check is made.
+/// The lost-block conditions of the lowered program, each where
+/// `modelled` holds (no thread has given up), and whether the check is
+/// made.
 pub(crate) fn conditions(
     l: &Lowerer<'_>,
     loc_maps: &[HashMap<usize, LocId>],
+    modelled: &Cond,
 ) -> (Vec<AtExit>, MemTrack) {
     if !l.checks.memtrack || (l.heap.is_empty() && l.buffer_lengths.is_empty()) {
         return (Vec::new(), MemTrack::NotAsked);
@@ -94,7 +96,7 @@ pub(crate) fn conditions(
                 violation: Violation::MemTrack,
                 reason: format!("{} is allocated, but no pointer reaches it", name(l, b)),
             },
-            condition: and(allocated(b), any(ways)),
+            condition: and(modelled.clone(), and(allocated(b), any(ways))),
         });
     }
     (lost, MemTrack::Checked)

@@ -713,6 +713,9 @@ impl Lowerer<'_> {
 
     /// Stores a value into a temporary (one edge per case).
     pub(crate) fn assign_temp(&mut self, tmp: VarId, v: Val, span: Span) -> Result<()> {
+        if self.probing {
+            self.note_untyped_copy(tmp, &v);
+        }
         let obj_like = vec![(Cond::True, TargetVar::Var(tmp))];
         self.emit_store(obj_like, v, span)
     }

@@ -157,6 +157,11 @@ impl Lowerer<'_> {
         let p = self.eval(old)?;
         let p = self.materialize(p, span)?;
         let new = self.allocate_size("realloc", size, Contents::Any, span)?;
+        // The first lowering only follows a new block of unknown type to
+        // the place that gives it its type (`allocate_untyped`).
+        if self.probing && self.untyped_site_of(&new).is_some() {
+            return Ok(new);
+        }
         let new = self.materialize(new, span)?;
         let (Some(pt), Some(nt), CType::Ptr(elem)) = (p.single(), new.single(), &p.ty) else {
             return Err(LowerError::unsupported(span, "`realloc` of this pointer"));
@@ -365,10 +370,7 @@ impl Lowerer<'_> {
     /// of an allocation of unknown type: the place carries it too, and a
     /// place of type `T *` (not `void *`) gives the allocation its type.
     pub(crate) fn note_untyped_store(&mut self, place: &Place, v: &Val) {
-        let Some(site) = v.cases.iter().find_map(|(_, r)| match r {
-            Res::Val(Term::Var(x)) => self.untyped_carriers.get(x).copied(),
-            _ => None,
-        }) else {
+        let Some(site) = self.untyped_site_of(v) else {
             return;
         };
         for (_, t) in &place.cases {
@@ -384,6 +386,22 @@ impl Lowerer<'_> {
                     .or_insert_with(|| (**t).clone());
             }
         }
+    }
+
+    /// In the first lowering, a copy into a temporary of a value that
+    /// carries the result of an allocation of unknown type.
+    pub(crate) fn note_untyped_copy(&mut self, tmp: VarId, v: &Val) {
+        if let Some(site) = self.untyped_site_of(v) {
+            self.untyped_carriers.insert(tmp, site);
+        }
+    }
+
+    /// The allocation site of unknown type whose result `v` carries.
+    fn untyped_site_of(&self, v: &Val) -> Option<usize> {
+        v.cases.iter().find_map(|(_, r)| match r {
+            Res::Val(Term::Var(x)) => self.untyped_carriers.get(x).copied(),
+            _ => None,
+        })
     }
 
     /// After the first lowering: the allocation sites of unknown type get
