@@ -55,7 +55,8 @@ fn expectation(file: &str) -> String {
 
 /// The program's options from its `// args:` line: `--no-races` for a
 /// program about assertions, `--races` for one about data races,
-/// `--no-memsafety`, `--no-deadlocks`, `--no-thread-safety`, `--overflow`, `--concurrent push:2,pop` and `--init
+/// `--no-memsafety`, `--no-deadlocks`, `--no-thread-safety`, `--overflow`,
+/// `--memtrack`, `--no-heap-tails`, `--concurrent push:2,pop` and `--init
 /// reset` for a library, `--extern-calls MODE`; `--property NAME` is
 /// [`program_property`],
 /// `--engine` and `--backend` [`program_engines`].
@@ -77,6 +78,8 @@ fn program_input(file: &str) -> CInput {
             "--no-deadlocks" => input.lowering.checks.deadlocks = false,
             "--no-memsafety" => input.lowering.checks.memsafety = false,
             "--overflow" => input.lowering.checks.overflow = true,
+            "--memtrack" => input.lowering.checks.memtrack = true,
+            "--no-heap-tails" => input.lowering.tails = false,
             "--property" | "--engine" | "--backend" => {
                 value();
             }
