@@ -554,14 +554,8 @@ fn blocks(l: &Lowerer<'_>) -> Vec<(String, engine::ir::VarId, Cond)> {
     if !l.checks.memcleanup {
         return Vec::new();
     }
-    let heap = l.heap.iter().map(|(o, &alive)| {
-        let name = match l.blocks.get(o) {
-            Some(b) => b.clone(),
-            None => format!(
-                "the heap block `{}`",
-                l.vars[alive.index()].name.trim_end_matches(".alive")
-            ),
-        };
+    let heap = l.heap.iter().map(|(&o, &alive)| {
+        let name = l.block_name(o);
         let allocated = cmp(CmpOp::Eq, Term::Var(alive), Term::Const(1));
         (name, alive, allocated)
     });

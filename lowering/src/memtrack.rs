@@ -94,7 +94,10 @@ pub(crate) fn conditions(
         lost.push(AtExit {
             violated: Violated {
                 violation: Violation::MemTrack,
-                reason: format!("{} is allocated, but no pointer reaches it", name(l, b)),
+                reason: format!(
+                    "{} is allocated, but no pointer reaches it",
+                    l.block_name(b.object)
+                ),
             },
             condition: and(modelled.clone(), and(allocated(b), any(ways))),
         });
@@ -256,15 +259,4 @@ fn points(cell: VarId, b: &Block) -> Cond {
 
 fn allocated(b: &Block) -> Cond {
     cmp(CmpOp::Eq, Term::Var(b.alive), Term::Const(1))
-}
-
-/// The block's name for users.
-fn name(l: &Lowerer<'_>, b: &Block) -> String {
-    match l.blocks.get(&b.object) {
-        Some(name) => name.clone(),
-        None => format!(
-            "the heap block `{}`",
-            l.vars[b.alive.index()].name.trim_end_matches(".alive")
-        ),
-    }
 }

@@ -801,6 +801,19 @@ impl Lowerer<'_> {
         Ok(())
     }
 
+    /// A heap object's name for users: its allocation call, else the
+    /// name of its liveness flag without the suffix.
+    pub(crate) fn block_name(&self, o: ObjId) -> String {
+        if let Some(name) = self.blocks.get(&o) {
+            return name.clone();
+        }
+        let flag = self
+            .heap
+            .get(&o)
+            .map_or("", |v| self.vars[v.index()].name.as_str());
+        format!("the heap block `{}`", flag.trim_end_matches(".alive"))
+    }
+
     /// The liveness condition of a heap object (`None` for other objects).
     pub(crate) fn alive(&self, o: ObjId) -> Option<Cond> {
         self.heap

@@ -81,27 +81,31 @@ impl Lowerer<'_> {
     /// the lost-block check, one from a block inside the function body that
     /// declares pointers gives up where reached.
     pub(crate) fn goto_leaves_pointers(&mut self, span: Span) {
-        if self.checks.memtrack && !self.scope_pointer_cells(2).is_empty() {
-            self.give_up_where(
-                Cond::True,
-                "a `goto` out of a block that declares pointers (the lost-block check of \
-                 valid-memtrack does not follow it)",
-                span,
-            );
-        }
+        self.unfollowed_scopes(
+            2,
+            "a `goto` out of a block that declares pointers (the lost-block check of \
+             valid-memtrack does not follow it)",
+            span,
+        );
     }
+
     /// The end of a statement expression's scope, whose value may be one
     /// of its locals, read after it ends: with the lost-block check, one
     /// that declares pointers gives up where reached.
     pub(crate) fn statement_expression_ends(&mut self, span: Span) {
-        let depth = self.scope_depth().saturating_sub(1);
+        self.unfollowed_scopes(
+            self.scope_depth().saturating_sub(1),
+            "a statement expression `({ ... })` that declares pointers (the lost-block \
+             check of valid-memtrack does not follow their end)",
+            span,
+        );
+    }
+
+    /// With the lost-block check: gives up where reached when the scopes
+    /// from `depth` on, whose end is not followed, declare pointers.
+    fn unfollowed_scopes(&mut self, depth: usize, reason: &str, span: Span) {
         if self.checks.memtrack && !self.scope_pointer_cells(depth).is_empty() {
-            self.give_up_where(
-                Cond::True,
-                "a statement expression `({ ... })` that declares pointers (the lost-block \
-                 check of valid-memtrack does not follow their end)",
-                span,
-            );
+            self.give_up_where(Cond::True, reason, span);
         }
     }
 }
