@@ -37,7 +37,9 @@ pub struct Schedule {
 /// ([`crate::counting::prove`]), each of what is left when it starts.
 #[derive(Clone, Copy, Debug)]
 pub struct CounterShares {
-    /// The explicit search with saturated counters.
+    /// The explicit search with saturated counters (at most 10 s: without
+    /// a time limit, a loop of 10,000 creations would keep it from the
+    /// other methods for minutes).
     pub saturated: Share,
     /// The inference, per counter system (coarse, then full).
     pub infer: Share,
@@ -59,7 +61,7 @@ pub const SCHEDULE: Schedule = Schedule {
     errors_first: Share::fraction(1, 16).at_most(Duration::from_secs(2)),
     counting: Share::fraction(1, 2),
     counter: CounterShares {
-        saturated: Share::fraction(1, 4),
+        saturated: Share::fraction(1, 4).at_most(Duration::from_secs(10)),
         infer: Share::fraction(1, 5).at_most(Duration::from_secs(10)),
         views: Share::fraction(2, 3).at_most(Duration::from_secs(60)),
         coarse: Share::fraction(1, 3),

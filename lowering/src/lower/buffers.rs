@@ -24,7 +24,7 @@ use crate::types::{CType, IntTy};
 use crate::Violation;
 
 /// The callee of a call expression (through casts): `malloc` or `calloc`.
-fn allocation(e: &Expression) -> Option<&CallExpression> {
+pub(super) fn allocation(e: &Expression) -> Option<&CallExpression> {
     match e {
         Expression::Cast(c) => allocation(&c.node.expression.node),
         Expression::Call(c) => match &c.node.callee.node {

@@ -1535,6 +1535,9 @@ impl Lowerer<'_> {
         if op == B::Assign && !want && self.buffer_assign(lhs, rhs, span)? {
             return Ok(None);
         }
+        if op == B::Assign && !want && self.handle_assign(lhs, rhs, span)? {
+            return Ok(None);
+        }
         self.caps.place_use = PlaceUse::Write;
         let p = self.place(lhs)?;
         let v = match op {
@@ -1966,6 +1969,7 @@ impl Lowerer<'_> {
                 ),
                 Some(Binding::Obj(o)) => Ok(self.objects[o].ty.clone()),
                 Some(Binding::Const(_, ty)) => Ok(ty),
+                Some(Binding::Handles(h)) => self.handle_type(h, e.span),
                 _ => Ok(CType::Int(IntTy::INT)),
             },
             Expression::Cast(c) => self.type_name(&c.node.type_name),

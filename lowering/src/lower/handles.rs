@@ -20,18 +20,29 @@
 //! out-of-bounds access, a join of an element that holds no thread
 //! started here gives up, and so does storing a handle over one of a
 //! thread already started through the same element.
+//!
+//! A pointer `p` of type `pthread_t *` used the same way, and otherwise
+//! only assigned an allocation (`pthread_t *p = malloc(n *
+//! sizeof(pthread_t))`, or `p = calloc(n, sizeof *p)` as a statement) and
+//! freed, is such an array too: its length is the allocation's count, and
+//! the state of its block (not yet allocated, allocated, freed) is kept,
+//! so that a use of the freed block and a double free are the violations
+//! they are.
 
 use std::collections::HashSet;
 
 use engine::ir::{CmpOp, Cond, LocId, Term, ThreadId, VarId};
 use frontend::lang_c::ast::{
-    CallExpression, DeclaratorKind, Expression, Identifier, UnaryOperator as U,
+    BinaryOperator, CallExpression, DeclaratorKind, Expression, Identifier, SizeOfVal, Statement,
+    UnaryOperator as U,
 };
 use frontend::lang_c::span::{Node, Span};
 use frontend::lang_c::visit::{self, Visit};
 
+use super::buffers::allocation;
 use super::expr::{Res, Val};
-use super::{Lowerer, Ub, END};
+use super::heap::{is_sizeof, sizeof_times};
+use super::{Binding, Lowerer, Ub, END};
 use crate::error::{LowerError, Result};
 use crate::term::{add, and, any, cmp, not, Range};
 use crate::types::{CType, IntTy};
@@ -49,7 +60,26 @@ pub(crate) struct HandleArray {
     joined: VarId,
     /// The instances started through it, with their slots.
     slots: Vec<(usize, VarId)>,
+    /// The heap block of a pointer to thread handles.
+    block: Option<HandleBlock>,
 }
+
+/// The heap block a pointer to thread handles points to.
+#[derive(Clone, Copy, Debug)]
+struct HandleBlock {
+    /// The block's state: [`UNALLOCATED`], [`ALLOCATED`] or [`FREED`].
+    state: VarId,
+    /// The number of handles it holds (set by the allocation).
+    length: VarId,
+    /// A global pointer (null before its allocation), not a local
+    /// (uninitialised before it).
+    global: bool,
+}
+
+/// The states of a [`HandleBlock`].
+const UNALLOCATED: i64 = 0;
+const ALLOCATED: i64 = 1;
+const FREED: i64 = 2;
 
 /// The names used only as arrays of thread handles.
 #[derive(Default)]
@@ -105,8 +135,66 @@ fn handle_argument(c: &CallExpression) -> Option<(&Identifier, &Node<Expression>
     }
 }
 
+/// `x` (under casts): the identifier.
+fn identifier(e: &Expression) -> Option<&Identifier> {
+    match e {
+        Expression::Cast(c) => identifier(&c.node.expression.node),
+        Expression::Identifier(id) => Some(&id.node),
+        _ => None,
+    }
+}
+
+/// `free(x)`: `x`.
+fn freed(c: &CallExpression) -> Option<&Identifier> {
+    match (&c.callee.node, c.arguments.as_slice()) {
+        (Expression::Identifier(f), [arg]) if f.node.name == "free" => identifier(&arg.node),
+        _ => None,
+    }
+}
+
+/// `x = malloc(...)` or `x = calloc(...)`: `x` and the call.
+fn allocated(e: &Expression) -> Option<(&Identifier, &CallExpression)> {
+    let Expression::BinaryOperator(b) = e else {
+        return None;
+    };
+    if b.node.operator.node != BinaryOperator::Assign {
+        return None;
+    }
+    let Expression::Identifier(p) = &b.node.lhs.node else {
+        return None;
+    };
+    Some((&p.node, allocation(&b.node.rhs.node)?))
+}
+
 impl<'ast> Visit<'ast> for HandleUses {
+    // `sizeof *x` and `sizeof x[i]` (the size of a handle) are no use of
+    // `x`.
+    fn visit_sizeofval(&mut self, s: &'ast SizeOfVal, span: &'ast Span) {
+        let element = match &s.0.node {
+            Expression::UnaryOperator(u) if u.node.operator.node == U::Indirection => {
+                identifier(&u.node.operand.node)
+            }
+            e => element(e).map(|(a, _)| a),
+        };
+        if element.is_none() {
+            visit::visit_sizeofval(self, s, span);
+        }
+    }
+
+    // `x = malloc(...);` is no use of `x`.
+    fn visit_statement(&mut self, s: &'ast Statement, span: &'ast Span) {
+        if let Statement::Expression(Some(e)) = s {
+            if let Some((_, call)) = allocated(&e.node) {
+                return visit::visit_call_expression(self, call, &e.span);
+            }
+        }
+        visit::visit_statement(self, s, span);
+    }
+
     fn visit_call_expression(&mut self, c: &'ast CallExpression, span: &'ast Span) {
+        if freed(c).is_some() {
+            return;
+        }
         if let Some((a, index)) = handle_argument(c) {
             self.indexed.insert(a.name.clone());
             self.visit_expression(&index.node, &index.span);
@@ -151,8 +239,190 @@ impl Lowerer<'_> {
             finished,
             joined,
             slots: Vec::new(),
+            block: None,
         });
         self.handle_arrays.len() - 1
+    }
+
+    /// The type of array (or pointer) of thread handles `h` (`sizeof` of
+    /// a variable-length array is refused).
+    pub(crate) fn handle_type(&self, h: usize, span: Span) -> Result<CType> {
+        let a = &self.handle_arrays[h];
+        let elem = Box::new(CType::ThreadHandle);
+        match (&a.block, &a.length) {
+            (Some(_), _) => Ok(CType::Ptr(elem)),
+            (None, Term::Const(n)) => Ok(CType::Array(elem, *n as u64)),
+            _ => Err(LowerError::unsupported(
+                span,
+                "`sizeof` of a variable-length array",
+            )),
+        }
+    }
+
+    /// Whether `name`, declared of type `ty`, is a pointer to an allocated
+    /// array of thread handles: not with `--malloc-may-fail` (the pointer
+    /// would be tested for null), nor when lost and unfreed blocks are
+    /// checked (its block is no heap object).
+    pub(crate) fn is_handle_pointer(&self, name: &str, ty: &CType) -> bool {
+        matches!(ty, CType::Ptr(t) if **t == CType::ThreadHandle)
+            && self.is_handle_name(name)
+            && !self.malloc_may_fail
+            && !self.checks.memtrack
+            && !self.checks.memcleanup
+    }
+
+    /// A new pointer to an array of thread handles, its block not yet
+    /// allocated (`global`: the pointer is null, else uninitialised).
+    pub(crate) fn handle_pointer(&mut self, name: &str, global: bool) -> usize {
+        let length = self.var(
+            format!("{name}.length"),
+            Some(0),
+            Range::new(0, i128::from(i64::MAX)),
+        );
+        let state = self.var(
+            format!("{name}.block"),
+            Some(UNALLOCATED),
+            Range::new(i128::from(UNALLOCATED), i128::from(FREED)),
+        );
+        let h = self.handle_array(name, Term::Var(length));
+        self.handle_arrays[h].block = Some(HandleBlock {
+            state,
+            length,
+            global,
+        });
+        h
+    }
+
+    /// `p = rhs` as a statement where `p` points to thread handles and
+    /// `rhs` allocates: `Ok(true)` when lowered here.
+    pub(crate) fn handle_assign(
+        &mut self,
+        lhs: &Node<Expression>,
+        rhs: &Node<Expression>,
+        span: Span,
+    ) -> Result<bool> {
+        let (Expression::Identifier(p), Some(call)) = (&lhs.node, allocation(&rhs.node)) else {
+            return Ok(false);
+        };
+        match self.lookup(&p.node.name)? {
+            Some(Binding::Handles(h)) if self.handle_arrays[h].block.is_some() => {
+                self.handle_allocate(h, call, span)?;
+                Ok(true)
+            }
+            _ => Ok(false),
+        }
+    }
+
+    /// The allocation of the block of pointer `h`: its length is the
+    /// count of handles allocated. A second allocation (the slots of the
+    /// first block's threads would be confused with the second's) and a
+    /// negative count give up.
+    pub(crate) fn handle_allocate(
+        &mut self,
+        h: usize,
+        call: &CallExpression,
+        span: Span,
+    ) -> Result<()> {
+        let block = self.handle_arrays[h].block.expect("a pointer to thread handles");
+        let count = self.handle_count(call, span)?;
+        let Some(cur) = self.t.cur else {
+            self.flush();
+            return Ok(());
+        };
+        let next = self.new_loc(Some(span));
+        let fresh = cmp(CmpOp::Eq, Term::Var(block.state), Term::Const(UNALLOCATED));
+        let counted = cmp(CmpOp::Ge, count.clone(), Term::Const(0));
+        self.give_up_edge(
+            cur,
+            not(fresh.clone()),
+            "a second allocation of an array of thread handles",
+            span,
+        );
+        self.give_up_edge(
+            cur,
+            and(fresh.clone(), not(counted.clone())),
+            "an allocation of a negative count of thread handles",
+            span,
+        );
+        let assigns = vec![
+            (block.length, count),
+            (block.state, Term::Const(ALLOCATED)),
+        ];
+        self.plain_edge(cur, next, and(fresh, counted), assigns, Some(span));
+        self.flush();
+        self.t.cur = Some(next);
+        Ok(())
+    }
+
+    /// The number of handles `malloc(n * sizeof(pthread_t))`,
+    /// `malloc(sizeof(pthread_t))` or `calloc(n, sizeof(pthread_t))`
+    /// allocates (`sizeof *p` or `sizeof p[0]` alike).
+    fn handle_count(&mut self, call: &CallExpression, span: Span) -> Result<Term> {
+        let name = match &call.callee.node {
+            Expression::Identifier(id) => id.node.name.as_str(),
+            _ => "",
+        };
+        let (size, count) = match (name, call.arguments.as_slice()) {
+            ("calloc", [n, size]) if is_sizeof(size) => (size, Some(n)),
+            ("malloc", [size]) if is_sizeof(size) => (size, None),
+            ("malloc", [size]) => match sizeof_times(size) {
+                Some((size, n)) => (size, Some(n)),
+                None => return Err(handle_size_unsupported(span)),
+            },
+            _ => return Err(handle_size_unsupported(span)),
+        };
+        let elem = self.sizeof_type(size)?;
+        if self.types.size_of(&elem) != self.types.size_of(&CType::ThreadHandle) {
+            return Err(handle_size_unsupported(span));
+        }
+        let Some(n) = count else {
+            return Ok(Term::Const(1));
+        };
+        let v = self.eval(n)?;
+        let v = self.convert(v, &CType::Int(IntTy::LLONG), span)?;
+        let v = self.materialize(v, span)?;
+        match v.cases.as_slice() {
+            [(Cond::True, Res::Val(n))] => Ok(n.clone()),
+            _ => Err(LowerError::unsupported(
+                span,
+                "a count of thread handles allocated whose evaluation may be undefined",
+            )),
+        }
+    }
+
+    /// `free(p)`: `Ok(true)` when `p` is an array of thread handles (a
+    /// pointer to one frees its block; an array is not on the heap).
+    pub(crate) fn handle_free(&mut self, arg: &Node<Expression>, span: Span) -> Result<bool> {
+        let Some(p) = identifier(&arg.node) else {
+            return Ok(false);
+        };
+        let Some(Binding::Handles(h)) = self.lookup(&p.name)? else {
+            return Ok(false);
+        };
+        let Some(block) = self.handle_arrays[h].block else {
+            let ub = Ub::violates(Violation::Free, "free of an array that is not on the heap");
+            self.give_up_where(Cond::True, ub, span);
+            return Ok(true);
+        };
+        let Some(cur) = self.t.cur else {
+            return Ok(true);
+        };
+        let next = self.new_loc(Some(span));
+        let state = |s| cmp(CmpOp::Eq, Term::Var(block.state), Term::Const(s));
+        let freeing = vec![(block.state, Term::Const(FREED))];
+        self.plain_edge(cur, next, state(ALLOCATED), freeing, Some(span));
+        let double = Ub::violates(Violation::Free, "double free of an array of thread handles");
+        self.give_up_edge(cur, state(FREED), double, span);
+        if block.global {
+            // `free(NULL)` does nothing.
+            self.plain_edge(cur, next, state(UNALLOCATED), vec![], Some(span));
+        } else {
+            let ub = "free of a pointer to thread handles before it is assigned";
+            self.give_up_edge(cur, state(UNALLOCATED), ub, span);
+        }
+        self.flush();
+        self.t.cur = Some(next);
+        Ok(true)
     }
 
     /// The array of thread handles and index a creation's or join's handle
@@ -187,10 +457,15 @@ impl Lowerer<'_> {
         let v = self.eval(index)?;
         let v = self.convert(v, &CType::Int(IntTy::LLONG), span)?;
         let length = self.handle_arrays[h].length.clone();
+        let block = self.handle_arrays[h].block;
         let mut cases = Vec::new();
         for (c, r) in v.cases {
             match r {
                 Res::Val(i) => {
+                    let c = match block {
+                        Some(block) => self.handle_block_cases(block, c, &mut cases),
+                        None => c,
+                    };
                     let inside = and(
                         cmp(CmpOp::Ge, i.clone(), Term::Const(0)),
                         cmp(CmpOp::Lt, i.clone(), length.clone()),
@@ -205,6 +480,27 @@ impl Lowerer<'_> {
             }
         }
         Ok(Val { cases, ty: v.ty }.pruned())
+    }
+
+    /// The cases of an access through a pointer to thread handles under
+    /// `c` where its block is not allocated (pushed to `cases`); the
+    /// condition of the access to an allocated block.
+    fn handle_block_cases(
+        &self,
+        block: HandleBlock,
+        c: Cond,
+        cases: &mut Vec<(Cond, Res)>,
+    ) -> Cond {
+        let state = |s| cmp(CmpOp::Eq, Term::Var(block.state), Term::Const(s));
+        let freed = Ub::violates(Violation::Deref, "a use of a freed array of thread handles");
+        cases.push((and(c.clone(), state(FREED)), Res::Ub(freed)));
+        let unallocated = if block.global {
+            Ub::violates(Violation::Deref, "a null pointer to thread handles used")
+        } else {
+            Ub::from("a pointer to thread handles used before it is assigned")
+        };
+        cases.push((and(c.clone(), state(UNALLOCATED)), Res::Ub(unallocated)));
+        and(c, state(ALLOCATED))
     }
 
     /// The spawns of a thread creation at `cur` through an array of thread
@@ -333,6 +629,14 @@ impl Lowerer<'_> {
             .flat_map(|a| a.slots.iter().map(|&(_, s)| s))
             .collect()
     }
+}
+
+/// An allocation of thread handles not of their size.
+fn handle_size_unsupported(span: Span) -> LowerError {
+    LowerError::unsupported(
+        span,
+        "an allocation of thread handles whose size is not `n * sizeof(pthread_t)`",
+    )
 }
 
 /// A give-up of the slots.

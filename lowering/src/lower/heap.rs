@@ -126,6 +126,7 @@ impl Lowerer<'_> {
             },
             "realloc" => self.realloc(arg(0)?, arg(1)?, span)?,
             "free" if self.buffer_free(arg(0)?, span)? => Val::term(Term::Const(0), CType::Void),
+            "free" if self.handle_free(arg(0)?, span)? => Val::term(Term::Const(0), CType::Void),
             "free" => {
                 let v = self.eval(arg(0)?)?;
                 self.free(v, span)?;
@@ -491,7 +492,7 @@ impl Lowerer<'_> {
     }
 
     /// The `T` of `sizeof(T)` or `sizeof e`.
-    fn sizeof_type(&mut self, e: &Node<Expression>) -> Result<CType> {
+    pub(super) fn sizeof_type(&mut self, e: &Node<Expression>) -> Result<CType> {
         match &e.node {
             Expression::SizeOfTy(s) => self.type_name(&s.node.0),
             Expression::SizeOfVal(s) => self.static_type(&s.node.0),

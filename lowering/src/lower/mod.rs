@@ -890,13 +890,30 @@ impl<'a> Lowerer<'a> {
         let Some(g) = self.global_decls.get(name).cloned() else {
             return Ok(None);
         };
-        let CType::Array(_, n) = self.global_type(&g)? else {
-            return Ok(None);
-        };
         let vname = sanitize(self.unit.display_name(name));
-        let h = self.handle_array(&vname, Term::Const(n as i64));
+        let h = match self.global_type(&g)? {
+            CType::Array(_, n) => self.handle_array(&vname, Term::Const(n as i64)),
+            // A pointer that is null until it is assigned an allocation.
+            ty if self.is_handle_pointer(name, &ty) && !g.thread_local && self.null_init(&g) => {
+                self.handle_pointer(&vname, true)
+            }
+            _ => return Ok(None),
+        };
         self.global_handles.insert(name.to_string(), h);
         Ok(Some(h))
+    }
+
+    /// Whether a global is initialised to 0 (no initializer, or one whose
+    /// value is 0).
+    fn null_init(&mut self, g: &GlobalDecl<'a>) -> bool {
+        match &g.decl.node.initializer {
+            None => true,
+            Some(Node {
+                node: frontend::lang_c::ast::Initializer::Expression(e),
+                ..
+            }) => self.const_value(e).is_ok_and(|v| v == 0),
+            Some(_) => false,
+        }
     }
 
     /// The type of a global (an array of unspecified size takes the size of

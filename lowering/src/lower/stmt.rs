@@ -745,6 +745,26 @@ impl Lowerer<'_> {
                 self.bind(name, Binding::Handles(h));
                 continue;
             }
+            if self.is_handle_pointer(&name, &ty) {
+                let init = match &id.node.initializer {
+                    None => Some(None),
+                    Some(Node {
+                        node: Initializer::Expression(e),
+                        ..
+                    }) => super::buffers::allocation(&e.node).map(Some),
+                    Some(_) => None,
+                };
+                // Else an ordinary pointer.
+                if let Some(call) = init {
+                    let h = self.handle_pointer(&vname, false);
+                    self.bind(name, Binding::Handles(h));
+                    if let Some(call) = call {
+                        self.ensure_cur(id.span);
+                        self.handle_allocate(h, call, id.span)?;
+                    }
+                    continue;
+                }
+            }
             let o = self.object(&vname, ty.clone(), Some(0), id.span)?;
             let c_name = self.unit.display_name(&name).to_string();
             let func = self.t.frames.last().map(|f| f.func.clone());
