@@ -26,6 +26,8 @@
 //! The samples and constants only choose candidates; the proof is Z3's
 //! answers, and then the independent checker's.
 
+mod pairs;
+
 use std::collections::{BTreeSet, HashMap, VecDeque};
 use std::time::Instant;
 
@@ -37,6 +39,7 @@ use crate::interp::{self, State};
 use crate::ir::{CmpOp, Cond, LocId, Program, Rhs, Term, ThreadId, TransId, VarId};
 use crate::smt::{Smt, Space};
 use crate::verdict::{Outcome, Proof, Stats, Verdict};
+use pairs::Pair;
 
 /// Most tuples of thread locations the engine considers.
 const MAX_TUPLES: usize = 2_000;
@@ -49,6 +52,10 @@ const MAX_QUERIES: u64 = 1_500;
 /// Random runs sampled, and their length.
 const RUNS: usize = 400;
 const RUN_LENGTH: usize = 120;
+/// Most times a run chooses the inputs of a step again when the next
+/// step's guard admits none of them (in the pass with disjunctive
+/// candidates).
+const MAX_RETRIES: usize = 32;
 /// Samples kept per tuple.
 const SAMPLES_PER_TUPLE: usize = 64;
 /// Most variables an equality of the samples relates (the varying
@@ -85,15 +92,29 @@ pub fn prove(
 ) -> Inferred {
     let start = Instant::now();
     let mut stats = Stats::default();
-    let result = infer(
+    let mut result = infer(
         program,
         deadline,
         cancel,
         Limits::default(),
         Hints::default(),
         &mut stats,
-    )
-    .and_then(|(invariants, excluded)| excluded.map(|()| invariants));
+    );
+    // Candidates that do not exclude the error: again with disjunctive
+    // ones (slower, so only then).
+    if matches!(&result, Ok((_, Err(_)))) {
+        let limits = Limits {
+            pairs: true,
+            ..Limits::default()
+        };
+        let mut more = Stats::default();
+        let again = infer(program, deadline, cancel, limits, Hints::default(), &mut more);
+        if let Ok(found @ (_, Ok(()))) = again {
+            result = Ok(found);
+        }
+        stats.prover_queries += more.prover_queries;
+    }
+    let result = result.and_then(|(invariants, excluded)| excluded.map(|()| invariants));
     stats.time = start.elapsed();
     match result {
         Ok(invariants) => Inferred {
@@ -176,6 +197,8 @@ pub struct Limits {
     pub max_queries: u64,
     /// Most variables an equality of the samples relates.
     pub equality_vars: usize,
+    /// Whether disjunctive candidates are proposed too ([`pairs`]).
+    pub pairs: bool,
 }
 
 impl Default for Limits {
@@ -183,6 +206,7 @@ impl Default for Limits {
         Limits {
             max_queries: MAX_QUERIES,
             equality_vars: EQUALITY_VARS,
+            pairs: false,
         }
     }
 }
@@ -218,7 +242,10 @@ fn infer(
     let tuples = Tuples::new(program)?;
     // Runs do not take the relying steps: their states need not be
     // reachable, and the candidates they violate would be lost.
-    let samples = sample(program, &tuples, &stop, &|id| !rely_of.contains_key(&id))?;
+    // The second pass (with disjunctive candidates) samples harder.
+    let retries = if limits.pairs { MAX_RETRIES } else { 0 };
+    let taken = |id| !rely_of.contains_key(&id);
+    let samples = sample(program, &tuples, &stop, &taken, retries)?;
     // The variables templates mention: not the scratch ones; those whose
     // facts a step relies on.
     let mut relevant = relevant(program);
@@ -247,11 +274,23 @@ fn infer(
     }
     let constants = constants(program);
     let mut cands: Vec<BTreeSet<Candidate>> = Vec::with_capacity(tuples.list.len());
+    let own: Vec<BTreeSet<Pair>> = samples
+        .iter()
+        .map(|points| match limits.pairs {
+            true => pairs::pairs(&forms, points),
+            false => BTreeSet::new(),
+        })
+        .collect();
+    let sampled: Vec<bool> = samples.iter().map(|s| !s.is_empty()).collect();
+    let mut pairs = pairs::with_predecessors(own, &sampled, &tuples.steps);
     for i in 0..tuples.list.len() {
         stop.check()?;
         let mut c = candidates(&forms, &samples, i, &constants);
         if samples[i].is_empty() {
             nearest_candidates(&forms, &samples, &tuples, i, &mut c);
+            // Past a loop no run reached: what the loop's implications
+            // conclude may hold outright.
+            c.extend(pairs[i].iter().map(|p| p.then.clone()));
         }
         if c.len() > MAX_CANDIDATES {
             return Err(format!(
@@ -282,7 +321,11 @@ fn infer(
         for c in &program.init {
             smt.assert(&cond(c, &frame));
         }
-        drop_violated(&mut smt, &forms, &mut cands[0], &vals, max_queries, stats)?;
+        let mut current = Current {
+            cands: &mut cands[0],
+            pairs: &mut pairs[0],
+        };
+        drop_violated(&mut smt, &forms, &mut current, &vals, max_queries, stats)?;
         smt.pop();
     }
     // Houdini: drop what a step from a tuple's candidates violates.
@@ -344,14 +387,19 @@ fn infer(
             }
             smt.push();
             assert_candidates(&mut smt, &forms, &cands[i], &pre);
+            assert_pairs(&mut smt, &forms, &pairs[i], &pre);
             if let Some((kept, vals)) = &assumed {
                 assert_candidates(&mut smt, &forms, kept, vals);
             }
             smt.assert(&cond(&tr.guard, &frame));
-            let before = cands[j].len();
-            drop_violated(&mut smt, &forms, &mut cands[j], &post, max_queries, stats)?;
+            let before = cands[j].len() + pairs[j].len();
+            let mut current = Current {
+                cands: &mut cands[j],
+                pairs: &mut pairs[j],
+            };
+            drop_violated(&mut smt, &forms, &mut current, &post, max_queries, stats)?;
             smt.pop();
-            if cands[j].len() != before {
+            if cands[j].len() + pairs[j].len() != before {
                 for k in std::iter::once(j).chain(dependents[j].iter().copied()) {
                     if !queued[k] {
                         queued[k] = true;
@@ -365,13 +413,17 @@ fn infer(
     let invariants = tuples
         .list
         .iter()
-        .zip(&cands)
-        .map(|(locs, cs)| Invariant {
-            locs: locs.clone(),
-            blocks: vec![vec![cs
-                .iter()
-                .map(|c| fact(&forms[c.form], c.bound))
-                .collect()]],
+        .zip(cands.iter().zip(&pairs))
+        .map(|(locs, (cs, ps))| {
+            let plain = cs.iter().map(|c| fact(&forms[c.form], c.bound)).collect();
+            let disjunctive = ps.iter().map(|p| {
+                let [guard, then] = [&p.guard, &p.then].map(|c| vec![fact(&forms[c.form], c.bound)]);
+                vec![guard, then]
+            });
+            Invariant {
+                locs: locs.clone(),
+                blocks: std::iter::once(vec![plain]).chain(disjunctive).collect(),
+            }
         })
         .collect();
     // Safety: no tuple's candidates meet the error condition.
@@ -396,6 +448,7 @@ fn infer(
         );
         smt.push();
         assert_candidates(&mut smt, &forms, &cands[i], &pre);
+        assert_pairs(&mut smt, &forms, &pairs[i], &pre);
         smt.assert(&error);
         let sat = smt.check().map_err(|e| e.to_string());
         smt.pop();
@@ -432,22 +485,44 @@ fn assert_candidates(smt: &mut Smt, forms: &[Form], cands: &BTreeSet<Candidate>,
     }
 }
 
-/// Drops from `cands` every candidate that some state allowed by the
+/// `guard ∨ then` for every disjunctive candidate.
+fn assert_pairs(smt: &mut Smt, forms: &[Form], pairs: &BTreeSet<Pair>, vals: &[Int]) {
+    for p in pairs {
+        smt.assert(&pair_value(forms, p, vals));
+    }
+}
+
+/// A disjunctive candidate in Z3.
+fn pair_value(forms: &[Form], p: &Pair, vals: &[Int]) -> Bool {
+    let [guard, then] =
+        [&p.guard, &p.then].map(|c| value(&forms[c.form], vals).le(Int::from_i128(c.bound)));
+    Bool::or(&[guard, then])
+}
+
+/// The candidates of a tuple left, plain and disjunctive.
+struct Current<'c> {
+    cands: &'c mut BTreeSet<Candidate>,
+    pairs: &'c mut BTreeSet<Pair>,
+}
+
+/// Drops from `current` every candidate that some state allowed by the
 /// asserted constraints violates, its variables given by `vals`.
 fn drop_violated(
     smt: &mut Smt,
     forms: &[Form],
-    cands: &mut BTreeSet<Candidate>,
+    current: &mut Current<'_>,
     vals: &[Int],
     max_queries: u64,
     stats: &mut Stats,
 ) -> Result<(), String> {
-    while !cands.is_empty() {
+    let Current { cands, pairs } = current;
+    while !cands.is_empty() || !pairs.is_empty() {
         if stats.prover_queries >= max_queries {
             return Err(format!("more than {max_queries} prover queries"));
         }
         let all: Vec<Bool> = least(cands)
             .map(|c| value(&forms[c.form], vals).le(Int::from_i128(c.bound)))
+            .chain(pairs.iter().map(|p| pair_value(forms, p, vals)))
             .collect();
         smt.push();
         smt.assert(&Bool::and(&all).not());
@@ -464,38 +539,68 @@ fn drop_violated(
             smt.pop();
             return Ok(());
         };
-        let mut value_of: HashMap<usize, i128> = HashMap::new();
-        let mut dropped = Vec::new();
-        for c in cands.iter() {
-            let mut sum: i128 = 0;
-            for &(v, k) in &forms[c.form] {
-                let x = match value_of.get(&v) {
-                    Some(&x) => x,
-                    None => {
-                        let x = model.eval(&vals[v], true).and_then(|x| x.as_i128());
-                        let Some(x) = x else {
-                            smt.pop();
-                            return Err("a model value does not fit in 128 bits".into());
-                        };
-                        value_of.insert(v, x);
-                        x
-                    }
-                };
-                sum = sum.saturating_add(k.saturating_mul(x));
+        let mut model = ModelValues {
+            model: &model,
+            vals,
+            known: HashMap::new(),
+        };
+        let dropped: Result<(Vec<Candidate>, Vec<Pair>), String> = (|| {
+            let mut plain = Vec::new();
+            for c in cands.iter() {
+                if model.violates(&forms[c.form], c.bound)? {
+                    plain.push(c.clone());
+                }
             }
-            if sum > c.bound {
-                dropped.push(c.clone());
+            let mut disjunctive = Vec::new();
+            for p in pairs.iter() {
+                if model.violates(&forms[p.guard.form], p.guard.bound)?
+                    && model.violates(&forms[p.then.form], p.then.bound)?
+                {
+                    disjunctive.push(p.clone());
+                }
             }
-        }
+            Ok((plain, disjunctive))
+        })();
         smt.pop();
-        if dropped.is_empty() {
+        let (plain, disjunctive) = dropped?;
+        if plain.is_empty() && disjunctive.is_empty() {
             return Err("a model violates no candidate".into());
         }
-        for c in dropped {
+        for c in plain {
             cands.remove(&c);
+        }
+        for p in disjunctive {
+            pairs.remove(&p);
         }
     }
     Ok(())
+}
+
+/// The values of a model's variables, read once each.
+struct ModelValues<'m> {
+    model: &'m z3::Model,
+    vals: &'m [Int],
+    known: HashMap<usize, i128>,
+}
+
+impl ModelValues<'_> {
+    /// Whether the model violates `form <= bound`.
+    fn violates(&mut self, form: &Form, bound: i128) -> Result<bool, String> {
+        let mut sum: i128 = 0;
+        for &(v, k) in form {
+            let x = match self.known.get(&v) {
+                Some(&x) => x,
+                None => {
+                    let x = self.model.eval(&self.vals[v], true).and_then(|x| x.as_i128());
+                    let x = x.ok_or("a model value does not fit in 128 bits")?;
+                    self.known.insert(v, x);
+                    x
+                }
+            };
+            sum = sum.saturating_add(k.saturating_mul(x));
+        }
+        Ok(sum > bound)
+    }
 }
 
 /// `Σ c·x` in Z3.
@@ -588,12 +693,15 @@ impl Tuples {
 
 /// Concrete states per tuple from random runs with small inputs (a
 /// deterministic generator: the same program gets the same samples).
-/// Runs take only the transitions that `taken` admits.
+/// Runs take only the transitions that `taken` admits. A run stuck after
+/// a step that chose inputs goes back and chooses them again, at most
+/// `max_retries` times.
 fn sample(
     program: &Program,
     tuples: &Tuples,
     stop: &Stop,
     taken: &dyn Fn(TransId) -> bool,
+    max_retries: usize,
 ) -> Result<Vec<Vec<Vec<i128>>>, String> {
     let mut out: Vec<BTreeSet<Vec<i128>>> = vec![BTreeSet::new(); tuples.list.len()];
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
@@ -637,6 +745,9 @@ fn sample(
             continue;
         }
         record(&s, &mut out);
+        // The state before the last step that chose inputs.
+        let mut chosen: Option<State> = None;
+        let mut retries = 0;
         for _ in 0..RUN_LENGTH {
             let Some(&i) = tuples.index.get(&s.locs) else {
                 continue 'runs;
@@ -657,13 +768,22 @@ fn sample(
                     .map(|a| (a.var, pick(&mut rng)))
                     .collect();
                 if let Ok(next) = interp::step(program, &s, id, &inputs) {
-                    s = next;
+                    let before = std::mem::replace(&mut s, next);
+                    chosen = (!inputs.is_empty()).then_some(before);
                     moved = true;
                     break;
                 }
             }
             if !moved {
-                continue 'runs;
+                // Stuck after inputs no guard admits: the inputs again.
+                match chosen.take() {
+                    Some(before) if retries < max_retries => {
+                        retries += 1;
+                        s = before;
+                        continue;
+                    }
+                    _ => continue 'runs,
+                }
             }
             record(&s, &mut out);
         }
@@ -790,8 +910,24 @@ fn templates(
         }
     }
     for tr in &program.transitions {
+        // Variables that meet in the guard, and the variables the step
+        // copies them to (`k := tmp` and `n := len` after `tmp < len`).
+        let mut copies: HashMap<usize, BTreeSet<usize>> = HashMap::new();
+        for a in &tr.assigns {
+            if let Rhs::Expr(Term::Var(u)) = &a.rhs {
+                copies.entry(u.index()).or_default().insert(a.var.index());
+            }
+        }
         for atom in atoms(&tr.guard) {
+            let copied: BTreeSet<usize> = atom
+                .iter()
+                .flat_map(|v| copies.get(v).into_iter().flatten())
+                .copied()
+                .collect();
             meet(&atom);
+            if !copied.is_empty() {
+                meet(&atom.union(&copied).copied().collect());
+            }
         }
         // Counters that move together (`i := i + 1, n := n + 1`; not the
         // counters of a counter system, one up and one down).

@@ -424,6 +424,7 @@ fn relying_proof(
     let limits = engine::infer::Limits {
         max_queries: 6_000,
         equality_vars: 24,
+        pairs: false,
     };
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(240);
     let (invariants, excluded) =

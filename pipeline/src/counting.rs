@@ -410,6 +410,7 @@ const VIEW_ROUNDS: usize = 4;
 const VIEW_LIMITS: engine::infer::Limits = engine::infer::Limits {
     max_queries: 6_000,
     equality_vars: 24,
+    pairs: false,
 };
 
 /// A proof by a view program and its inferred invariant, by `deadline`

@@ -330,6 +330,9 @@ pub struct Lowerer<'a> {
     /// Whether heap arrays of run-time length get tails
     /// ([`crate::Options::tails`]).
     pub(crate) tails_enabled: bool,
+    /// Whether the unit mentions a thread creation (without one there is
+    /// no data race to check).
+    creates_threads: bool,
     /// Clang's thread-safety annotations and their checks ([`capabilities`]).
     pub(crate) caps: capabilities::CapState,
     /// The pipes made so far, and whether the program calls `pipe`
@@ -516,6 +519,11 @@ impl<'a> Lowerer<'a> {
             tails: Default::default(),
             tail_used: None,
             tails_enabled: true,
+            creates_threads: {
+                let mut v = stmt::MentionsThreads::default();
+                frontend::lang_c::visit::Visit::visit_translation_unit(&mut v, &unit.unit);
+                v.0
+            },
             caps: capabilities::CapState::default(),
             blocks: HashMap::new(),
             pipes: Vec::new(),

@@ -1054,30 +1054,41 @@ fn collect_cases<'a>(s: &'a Node<Statement>, out: &mut Vec<(usize, &'a Label)>) 
     }
 }
 
-fn creates_threads(s: &Node<Statement>) -> bool {
-    struct V(bool);
-    impl<'ast> frontend::lang_c::visit::Visit<'ast> for V {
-        fn visit_call_expression(
-            &mut self,
-            c: &'ast frontend::lang_c::ast::CallExpression,
-            span: &'ast Span,
-        ) {
-            if matches!(&c.callee.node, Expression::Identifier(id)
-                if id.node.name == "pthread_create" || id.node.name == "thrd_create")
-            {
-                self.0 = true;
-            }
-            frontend::lang_c::visit::visit_call_expression(self, c, span);
-        }
-        fn visit_label(&mut self, l: &'ast Label, span: &'ast Span) {
-            if matches!(l, Label::Identifier(id) if id.node.name.starts_with(super::conventions::ASYNC_PREFIX))
-            {
-                self.0 = true;
-            }
-            frontend::lang_c::visit::visit_label(self, l, span);
+/// Finds a mention of a thread creation: `pthread_create` or
+/// `thrd_create` (called, or taken as a function pointer), or an
+/// `__CPROVER_ASYNC_` label.
+#[derive(Default)]
+pub(super) struct MentionsThreads(pub(super) bool);
+
+impl<'ast> frontend::lang_c::visit::Visit<'ast> for MentionsThreads {
+    // A declaration (`pthread.h`'s prototype) is no mention.
+    fn visit_declarator_kind(
+        &mut self,
+        kind: &'ast frontend::lang_c::ast::DeclaratorKind,
+        span: &'ast Span,
+    ) {
+        if !matches!(kind, frontend::lang_c::ast::DeclaratorKind::Identifier(_)) {
+            frontend::lang_c::visit::visit_declarator_kind(self, kind, span);
         }
     }
-    let mut v = V(false);
+
+    fn visit_identifier(&mut self, id: &'ast frontend::lang_c::ast::Identifier, _: &'ast Span) {
+        if id.name == "pthread_create" || id.name == "thrd_create" {
+            self.0 = true;
+        }
+    }
+
+    fn visit_label(&mut self, l: &'ast Label, span: &'ast Span) {
+        if matches!(l, Label::Identifier(id) if id.node.name.starts_with(super::conventions::ASYNC_PREFIX))
+        {
+            self.0 = true;
+        }
+        frontend::lang_c::visit::visit_label(self, l, span);
+    }
+}
+
+fn creates_threads(s: &Node<Statement>) -> bool {
+    let mut v = MentionsThreads::default();
     frontend::lang_c::visit::Visit::visit_statement(&mut v, &s.node, &s.span);
     v.0
 }

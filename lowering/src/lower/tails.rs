@@ -65,9 +65,11 @@ impl Lowerer<'_> {
     /// Whether allocations of run-time length of `elem` are tails: a
     /// scalar element, tails asked for ([`crate::Options::tails`]) and the
     /// check for assertions only (a race on an element needs both accesses
-    /// tracked).
+    /// tracked), or a program that starts no thread (no race to check).
     pub(crate) fn tail_capable(&self, elem: &CType) -> bool {
-        matches!(elem, CType::Int(_) | CType::Ptr(_)) && self.tails_enabled && !self.checks.races
+        matches!(elem, CType::Int(_) | CType::Ptr(_))
+            && self.tails_enabled
+            && (!self.checks.races || !self.creates_threads)
     }
 
     /// Makes heap object `o` (one element, its tracked one) a tail: its
