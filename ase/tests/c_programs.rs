@@ -433,6 +433,55 @@ fn handle_arrays_keep_verdicts() {
     assert!(compared >= 8, "only {compared} programs decided both ways");
 }
 
+/// Global arrays as tails (SOUNDNESS.md, "Heap arrays of run-time
+/// length": by default those too large for a variable per element) against
+/// the exact model: the programs with global arrays, their arrays of more
+/// than 2 elements tails, get the same verdict both ways where both
+/// decide.
+#[test]
+fn global_tails_keep_verdicts() {
+    let global_array = |f: &str| {
+        let text = std::fs::read_to_string(path(f)).expect("a program");
+        text.lines().any(|l| {
+            let global =
+                l.starts_with("int ") || l.starts_with("unsigned ") || l.starts_with("long ");
+            global && l.contains('[') && l.ends_with("];") && !l.contains('=') && !l.contains('(')
+        })
+    };
+    let files: Vec<String> = programs().into_iter().filter(|f| global_array(f)).collect();
+    let run = Run {
+        timeout: 5,
+        jobs: 1,
+        reduce: true,
+        certify: false,
+    };
+    let word = |v: &str| v.split([':', ' ']).next().unwrap_or("").to_string();
+    let n = files.len();
+    let results = for_each_of(files, |f| {
+        let mut tails = program_job(f, true);
+        tails.input.lowering.tail_globals_above = 2;
+        format!(
+            "{}|{}",
+            word(&verdict(f, run)),
+            word(&verdict_of(f, tails, run))
+        )
+    });
+    let mut failures = Vec::new();
+    let mut compared = 0;
+    for (f, v) in &results {
+        let (exact, tails) = v.split_once('|').expect("two verdicts");
+        if exact != "unknown" && tails != "unknown" {
+            compared += 1;
+            if exact != tails {
+                failures.push(format!("{f}: {exact} exactly, {tails} with tails"));
+            }
+        }
+    }
+    println!("{n} programs have global arrays, {compared} decided both ways");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert!(compared >= 8, "only {compared} programs decided both ways");
+}
+
 #[test]
 fn lowered_programs_parse_back() {
     for f in programs() {

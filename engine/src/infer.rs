@@ -108,7 +108,14 @@ pub fn prove(
             ..Limits::default()
         };
         let mut more = Stats::default();
-        let again = infer(program, deadline, cancel, limits, Hints::default(), &mut more);
+        let again = infer(
+            program,
+            deadline,
+            cancel,
+            limits,
+            Hints::default(),
+            &mut more,
+        );
         if let Ok(found @ (_, Ok(()))) = again {
             result = Ok(found);
         }
@@ -417,7 +424,8 @@ fn infer(
         .map(|(locs, (cs, ps))| {
             let plain = cs.iter().map(|c| fact(&forms[c.form], c.bound)).collect();
             let disjunctive = ps.iter().map(|p| {
-                let [guard, then] = [&p.guard, &p.then].map(|c| vec![fact(&forms[c.form], c.bound)]);
+                let [guard, then] =
+                    [&p.guard, &p.then].map(|c| vec![fact(&forms[c.form], c.bound)]);
                 vec![guard, then]
             });
             Invariant {
@@ -591,7 +599,10 @@ impl ModelValues<'_> {
             let x = match self.known.get(&v) {
                 Some(&x) => x,
                 None => {
-                    let x = self.model.eval(&self.vals[v], true).and_then(|x| x.as_i128());
+                    let x = self
+                        .model
+                        .eval(&self.vals[v], true)
+                        .and_then(|x| x.as_i128());
                     let x = x.ok_or("a model value does not fit in 128 bits")?;
                     self.known.insert(v, x);
                     x

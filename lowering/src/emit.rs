@@ -262,6 +262,7 @@ fn declare(l: &Lowerer<'_>) -> Program {
         let value = Term::literal(value).expect("a value of a C type is a literal");
         p.init.push(Cond::Cmp(CmpOp::Eq, Term::Var(v), value));
     }
+    p.init.extend(l.init_conds.iter().cloned());
     // The observation flags of floating-point values are written, never
     // read: the initial condition names them, so that the liveness pass
     // does not reset them (a trace's last state must show them).

@@ -703,6 +703,11 @@ pub struct Options {
     /// their length (SOUNDNESS.md, "Arrays of thread handles"). Off: they
     /// are arrays like any other (`--no-handle-arrays`).
     pub handle_arrays: bool,
+    /// Global arrays of integers or pointers of more elements than this
+    /// are tails (with [`Options::tails`]; SOUNDNESS.md, "Heap arrays of
+    /// run-time length"); by default those too large for a variable per
+    /// element. Lower for the differential test against the exact model.
+    pub tail_globals_above: u64,
 }
 
 /// How a call of a function the program declares but does not define
@@ -742,6 +747,7 @@ impl Default for Options {
             checks: Checks::default(),
             tails: true,
             handle_arrays: true,
+            tail_globals_above: types::MAX_CELLS,
         }
     }
 }
@@ -763,6 +769,7 @@ pub fn lower_with(unit: &ParsedUnit, options: &Options) -> Result<Lowered, Lower
         l.instances = options.instances.max(1);
         l.checks = options.checks;
         l.tails_enabled = options.tails;
+        l.tail_globals_above = options.tail_globals_above;
         if !options.handle_arrays {
             l.no_handle_arrays();
         }

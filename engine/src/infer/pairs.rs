@@ -4,8 +4,9 @@
 //! (SOUNDNESS.md, "Heap arrays of run-time length"), `i <= k ∨ a_k >= 1`
 //! ("the elements below `i` are set"). Proposed from the samples, like the
 //! other candidates: `f` a difference of two variables (`x - y`, either
-//! sign) and `a` ∈ {-1, 0} (`x < y`, `x <= y`); `g` one variable of
-//! either sign that takes one value at the samples where the guard fails
+//! sign) and `a` ∈ {-1, 0} (`x < y`, `x <= y`); `g` one variable or a
+//! difference of two (not both the guard's) of either sign that takes one
+//! value at the samples where the guard fails
 //! (and others where it holds), and `b` that value (both signs: `x == b`
 //! where the guard fails); a tuple also gets those of the tuples with a
 //! step to it. Houdini
@@ -40,27 +41,36 @@ pub(super) fn pairs(forms: &[Form], points: &[Vec<i128>]) -> BTreeSet<Pair> {
         .iter()
         .enumerate()
         .filter(|(_, f)| matches!(f.as_slice(), [(_, 1), (_, -1)] | [(_, -1), (_, 1)]));
-    let singles: Vec<(usize, &Form)> = forms
+    // Conclusions: one variable, or a difference (`a_k - k`, an element
+    // that holds its index).
+    let conclusions: Vec<(usize, &Form)> = forms
         .iter()
         .enumerate()
-        .filter(|(_, f)| matches!(f.as_slice(), [(_, 1)] | [(_, -1)]))
+        .filter(|(_, f)| {
+            matches!(
+                f.as_slice(),
+                [(_, 1)] | [(_, -1)] | [(_, 1), (_, -1)] | [(_, -1), (_, 1)]
+            )
+        })
         .collect();
     for (d, difference) in differences {
         for a in [-1, 0] {
-            let failing: Vec<&Vec<i128>> = points
-                .iter()
-                .filter(|p| value(difference, p) > a)
-                .collect();
+            let failing: Vec<&Vec<i128>> =
+                points.iter().filter(|p| value(difference, p) > a).collect();
             if failing.is_empty() || failing.len() == points.len() {
                 continue;
             }
-            for &(s, single) in &singles {
-                if difference.iter().any(|&(v, _)| v == single[0].0) {
+            for &(s, conclusion) in &conclusions {
+                // Not a bound of the guard's own variables.
+                if conclusion
+                    .iter()
+                    .all(|&(v, _)| difference.iter().any(|&(w, _)| w == v))
+                {
                     continue;
                 }
-                let b = value(single, failing[0]);
-                let one_value = failing.iter().all(|p| value(single, p) == b);
-                let everywhere = points.iter().all(|p| value(single, p) == b);
+                let b = value(conclusion, failing[0]);
+                let one_value = failing.iter().all(|p| value(conclusion, p) == b);
+                let everywhere = points.iter().all(|p| value(conclusion, p) == b);
                 if !one_value || everywhere || i64::try_from(b).is_err() {
                     continue;
                 }
@@ -117,12 +127,7 @@ mod tests {
     fn a_filled_prefix_gives_the_implication() {
         // Variables: 0 = i, 1 = k, 2 = a_k. Where i > k, a_k == 1; where
         // i <= k, a_k is anything.
-        let forms: Vec<Form> = vec![
-            vec![],
-            vec![(0, 1), (1, -1)],
-            vec![(2, 1)],
-            vec![(2, -1)],
-        ];
+        let forms: Vec<Form> = vec![vec![], vec![(0, 1), (1, -1)], vec![(2, 1)], vec![(2, -1)]];
         let points = vec![
             vec![0, 2, 7],
             vec![1, 2, -3],

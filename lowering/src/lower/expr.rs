@@ -1108,6 +1108,20 @@ impl Lowerer<'_> {
                                     (Target::Tail { .. }, _) => {
                                         out.push((c, Target::Ub(super::tails::TAIL_MEMBER.into())))
                                     }
+                                    // A global array modelled as a tail: by
+                                    // the address of the element.
+                                    (Target::Cell(o, off), Res::Val(i))
+                                        if self.tail_globals.contains_key(o) =>
+                                    {
+                                        let start = self.objects[*o].base + *off as i64;
+                                        let at = add(Term::Const(start), i.clone());
+                                        let hit = self.tail_targets(&mut out, &c, &at, &elem);
+                                        let outside = Ub::violates(
+                                            Violation::Deref,
+                                            "array index out of bounds",
+                                        );
+                                        out.push((and(c, not(hit)), Target::Ub(outside)));
+                                    }
                                     (Target::Cell(o, off), Res::Val(Term::Const(k))) => {
                                         if *k >= 0 && (*k as u64) < n {
                                             self.within_length(
@@ -1967,7 +1981,10 @@ impl Lowerer<'_> {
                 Some(Binding::Obj(o)) if self.lengths.contains_key(&o) => Err(
                     LowerError::unsupported(e.span, "`sizeof` of a variable-length array"),
                 ),
-                Some(Binding::Obj(o)) => Ok(self.objects[o].ty.clone()),
+                Some(Binding::Obj(o)) => Ok(match self.tail_globals.get(&o) {
+                    Some(ty) => ty.clone(),
+                    None => self.objects[o].ty.clone(),
+                }),
                 Some(Binding::Const(_, ty)) => Ok(ty),
                 Some(Binding::Handles(h)) => self.handle_type(h, e.span),
                 _ => Ok(CType::Int(IntTy::INT)),

@@ -323,7 +323,9 @@ impl Lowerer<'_> {
         call: &CallExpression,
         span: Span,
     ) -> Result<()> {
-        let block = self.handle_arrays[h].block.expect("a pointer to thread handles");
+        let block = self.handle_arrays[h]
+            .block
+            .expect("a pointer to thread handles");
         let count = self.handle_count(call, span)?;
         let Some(cur) = self.t.cur else {
             self.flush();
@@ -344,10 +346,7 @@ impl Lowerer<'_> {
             "an allocation of a negative count of thread handles",
             span,
         );
-        let assigns = vec![
-            (block.length, count),
-            (block.state, Term::Const(ALLOCATED)),
-        ];
+        let assigns = vec![(block.length, count), (block.state, Term::Const(ALLOCATED))];
         self.plain_edge(cur, next, and(fresh, counted), assigns, Some(span));
         self.flush();
         self.t.cur = Some(next);

@@ -325,6 +325,15 @@ pub struct Lowerer<'a> {
     pub(crate) fn_addrs: std::collections::BTreeMap<String, i64>,
     /// The heap objects with a tail ([`tails`]).
     pub(crate) tails: std::collections::BTreeMap<ObjId, tails::Tail>,
+    /// The C types of the global arrays modelled as tails (their objects
+    /// have one cell).
+    pub(crate) tail_globals: HashMap<ObjId, CType>,
+    /// Conditions on the initial state (a global tail's tracked index).
+    pub(crate) init_conds: Vec<Cond>,
+    /// Array types of any size (a global tail's, before it is one).
+    uncap: bool,
+    /// Global arrays of more elements are tails ([`crate::Options`]).
+    pub(crate) tail_globals_above: u64,
     /// Set when a tail is allocated, once some object may have one.
     pub(crate) tail_used: Option<VarId>,
     /// Whether heap arrays of run-time length get tails
@@ -486,6 +495,10 @@ impl<'a> Lowerer<'a> {
             atomic_flag: None,
             async_bodies: HashMap::new(),
             observation_flags: Vec::new(),
+            tail_globals: HashMap::new(),
+            init_conds: Vec::new(),
+            uncap: false,
+            tail_globals_above: crate::types::MAX_CELLS,
             thread_counts: HashMap::new(),
             statics: HashMap::new(),
             literals: HashMap::new(),
@@ -645,7 +658,8 @@ impl<'a> Lowerer<'a> {
         base: CType,
         d: &frontend::lang_c::ast::Declarator,
     ) -> Result<(Option<String>, CType)> {
-        self.types.uncapped = declarator_name(d).is_some_and(|n| self.is_handle_name(&n));
+        self.types.uncapped =
+            self.uncap || declarator_name(d).is_some_and(|n| self.is_handle_name(&n));
         let declared = self.types.declarator(base, d);
         self.types.uncapped = false;
         declared
@@ -934,21 +948,11 @@ impl<'a> Lowerer<'a> {
     }
 
     fn create_global(&mut self, name: &str, g: &GlobalDecl<'a>) -> Result<ObjId> {
+        if let Some((elem, n)) = self.big_global_array(g)? {
+            return self.create_tail_global(name, g, elem, n);
+        }
         let ty = self.global_type(g)?;
-        let vname = if g.thread_local {
-            format!(
-                "{}.{}",
-                self.threads[self.t.index].name,
-                self.unit.display_name(name).replace('$', "_")
-            )
-        } else {
-            sanitize(self.unit.display_name(name))
-        };
-        let vname = if self.vars.iter().any(|v| v.name == vname) {
-            format!("{vname}.g")
-        } else {
-            vname
-        };
+        let vname = self.global_var_name(name, g);
         let o = self.object(&vname, ty.clone(), Some(0), g.decl.span)?;
         let c_name = self.unit.display_name(name).to_string();
         self.name_object(o, &c_name, None, None);
@@ -963,6 +967,73 @@ impl<'a> Lowerer<'a> {
             self.set_initial_values(o, values);
         }
         Ok(o)
+    }
+
+    /// A global array of integers or pointers too large for one variable
+    /// per element (`int a[100000];`, no initializer: zero), when it can
+    /// be a tail ([`tails`]): its element type and length.
+    fn big_global_array(&mut self, g: &GlobalDecl<'a>) -> Result<Option<(CType, u64)>> {
+        if g.thread_local || g.decl.node.initializer.is_some() {
+            return Ok(None);
+        }
+        self.uncap = true;
+        let ty = self.global_type(g);
+        self.uncap = false;
+        let Ok(CType::Array(elem, n)) = ty else {
+            return Ok(None);
+        };
+        let big = n > self.tail_globals_above && (n as i64) < tails::TAIL_SPACE;
+        let scalar = matches!(*elem, CType::Int(_) | CType::Ptr(_));
+        Ok((big && scalar && self.tail_capable(&elem)).then_some((*elem, n)))
+    }
+
+    /// A global array of `n` elements of `elem` as a tail: its element
+    /// `k`, any below `n`, is kept exactly (zero at the start), the others
+    /// read as any value (SOUNDNESS.md, "Heap arrays of run-time length").
+    fn create_tail_global(
+        &mut self,
+        name: &str,
+        g: &GlobalDecl<'a>,
+        elem: CType,
+        n: u64,
+    ) -> Result<ObjId> {
+        let vname = self.global_var_name(name, g);
+        let cell = CType::Array(Box::new(elem.clone()), 1);
+        let o = self.object(&vname, cell, Some(0), g.decl.span)?;
+        let c_name = self.unit.display_name(name).to_string();
+        self.name_object(o, &c_name, None, None);
+        self.objects[o].owner = None;
+        self.note_address_taken(o, name);
+        self.make_tail(o, &vname, g.decl.span)?;
+        let tail = self.tails[&o];
+        self.vars[tail.length.index()].init = Some(n as i64);
+        self.vars[tail.index.index()].init = None;
+        let k = Term::Var(tail.index);
+        self.init_conds
+            .push(crate::term::within(&k, 0, i128::from(n) - 1));
+        if let Some(used) = self.tail_used {
+            self.vars[used.index()].init = Some(1);
+        }
+        self.tail_globals.insert(o, CType::Array(Box::new(elem), n));
+        Ok(o)
+    }
+
+    /// The IR name of a global's object.
+    fn global_var_name(&self, name: &str, g: &GlobalDecl<'a>) -> String {
+        let vname = if g.thread_local {
+            format!(
+                "{}.{}",
+                self.threads[self.t.index].name,
+                self.unit.display_name(name).replace('$', "_")
+            )
+        } else {
+            sanitize(self.unit.display_name(name))
+        };
+        if self.vars.iter().any(|v| v.name == vname) {
+            format!("{vname}.g")
+        } else {
+            vname
+        }
     }
 
     /// A constant expression's value (integers, enum constants, `sizeof`,

@@ -40,9 +40,10 @@ pub(crate) const TAIL_SPACE: i64 = 1 << 32;
 pub(crate) const POINTER_MAX: i64 = (1 << 48) - 1;
 
 /// The give-up of an error reached once a tail is allocated.
-pub const TAIL_ERROR: &str = "an error is reached in the model of heap arrays of run-time \
-     length, which keeps one element of each exactly and reads the others as any value: not a \
-     counterexample (arrays of at most 8 elements are searched exactly)";
+pub const TAIL_ERROR: &str = "an error is reached in the model of arrays of run-time length \
+     (and of global arrays too large for a variable per element), which keeps one element of \
+     each exactly and reads the others as any value: not a counterexample (arrays of at most 8 \
+     elements are searched exactly)";
 
 /// The give-up of a use of a tail element other than reading or writing
 /// it (a member, `memcpy`, an atomic builtin, a pthread object).
