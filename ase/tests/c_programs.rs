@@ -385,6 +385,46 @@ fn reduction_and_parallel_engines_keep_verdicts() {
     }
 }
 
+/// The verdicts of `files` by default and with the lowering changed by
+/// `alter` (5 s each): the programs where they differ (both deciding), and
+/// how many both decide. `what`: the files, for the printed summary.
+fn compare_models(
+    files: Vec<String>,
+    alter: fn(&mut lowering::Options),
+    what: &str,
+) -> (Vec<String>, usize) {
+    let run = Run {
+        timeout: 5,
+        jobs: 1,
+        reduce: true,
+        certify: false,
+    };
+    let word = |v: &str| v.split([':', ' ']).next().unwrap_or("").to_string();
+    let n = files.len();
+    let results = for_each_of(files, |f| {
+        let mut altered = program_job(f, true);
+        alter(&mut altered.input.lowering);
+        format!(
+            "{}|{}",
+            word(&verdict(f, run)),
+            word(&verdict_of(f, altered, run))
+        )
+    });
+    let mut failures = Vec::new();
+    let mut compared = 0;
+    for (f, v) in &results {
+        let (default, altered) = v.split_once('|').expect("two verdicts");
+        if default != "unknown" && altered != "unknown" {
+            compared += 1;
+            if default != altered {
+                failures.push(format!("{f}: {default} by default, {altered} altered"));
+            }
+        }
+    }
+    println!("{n} programs {what}, {compared} decided both ways");
+    (failures, compared)
+}
+
 /// Arrays of thread handles (SOUNDNESS.md, "Arrays of thread handles")
 /// against the same arrays lowered like any other (one variable per
 /// element, exact): the programs that store thread handles in arrays get
@@ -396,39 +436,12 @@ fn handle_arrays_keep_verdicts() {
         let squeezed: String = text.split_whitespace().collect();
         squeezed.contains("_create(&") && squeezed.contains("_join(") && squeezed.contains("[")
     };
-    let files: Vec<String> = programs()
-        .into_iter()
-        .filter(|f| stores_in_array(f))
-        .collect();
-    let run = Run {
-        timeout: 5,
-        jobs: 1,
-        reduce: true,
-        certify: false,
-    };
-    let word = |v: &str| v.split([':', ' ']).next().unwrap_or("").to_string();
-    let n = files.len();
-    let results = for_each_of(files, |f| {
-        let mut cells = program_job(f, true);
-        cells.input.lowering.handle_arrays = false;
-        format!(
-            "{}|{}",
-            word(&verdict(f, run)),
-            word(&verdict_of(f, cells, run))
-        )
-    });
-    let mut failures = Vec::new();
-    let mut compared = 0;
-    for (f, v) in &results {
-        let (slots, cells) = v.split_once('|').expect("two verdicts");
-        if slots != "unknown" && cells != "unknown" {
-            compared += 1;
-            if slots != cells {
-                failures.push(format!("{f}: {slots} with slots, {cells} with cells"));
-            }
-        }
-    }
-    println!("{n} programs store thread handles in arrays, {compared} decided both ways");
+    let files = programs().into_iter().filter(|f| stores_in_array(f));
+    let (failures, compared) = compare_models(
+        files.collect(),
+        |o| o.handle_arrays = false,
+        "store thread handles in arrays",
+    );
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     assert!(compared >= 8, "only {compared} programs decided both ways");
 }
@@ -448,36 +461,12 @@ fn global_tails_keep_verdicts() {
             global && l.contains('[') && l.ends_with("];") && !l.contains('=') && !l.contains('(')
         })
     };
-    let files: Vec<String> = programs().into_iter().filter(|f| global_array(f)).collect();
-    let run = Run {
-        timeout: 5,
-        jobs: 1,
-        reduce: true,
-        certify: false,
-    };
-    let word = |v: &str| v.split([':', ' ']).next().unwrap_or("").to_string();
-    let n = files.len();
-    let results = for_each_of(files, |f| {
-        let mut tails = program_job(f, true);
-        tails.input.lowering.tail_globals_above = 2;
-        format!(
-            "{}|{}",
-            word(&verdict(f, run)),
-            word(&verdict_of(f, tails, run))
-        )
-    });
-    let mut failures = Vec::new();
-    let mut compared = 0;
-    for (f, v) in &results {
-        let (exact, tails) = v.split_once('|').expect("two verdicts");
-        if exact != "unknown" && tails != "unknown" {
-            compared += 1;
-            if exact != tails {
-                failures.push(format!("{f}: {exact} exactly, {tails} with tails"));
-            }
-        }
-    }
-    println!("{n} programs have global arrays, {compared} decided both ways");
+    let files = programs().into_iter().filter(|f| global_array(f));
+    let (failures, compared) = compare_models(
+        files.collect(),
+        |o| o.tail_globals_above = 2,
+        "have global arrays",
+    );
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     assert!(compared >= 8, "only {compared} programs decided both ways");
 }
