@@ -223,24 +223,30 @@ impl Lowerer<'_> {
         call: &CallExpression,
         span: Span,
     ) -> Result<Option<Node<Expression>>> {
-        let unsupported = || {
-            LowerError::unsupported(
+        match sized_allocation(call) {
+            Some((_, count)) => Ok(count.cloned()),
+            None => Err(LowerError::unsupported(
                 span,
                 "allocation size is not `sizeof(T)`, `n * sizeof(T)` or `calloc(n, sizeof(T))`",
-            )
-        };
-        let name = match &call.callee.node {
-            Expression::Identifier(id) => id.node.name.as_str(),
-            _ => return Err(unsupported()),
-        };
-        match (name, call.arguments.as_slice()) {
-            ("calloc", [n, size]) if is_sizeof(size) => Ok(Some(n.clone())),
-            ("malloc", [size]) if is_sizeof(size) => Ok(None),
-            ("malloc", [size]) => sizeof_times(size)
-                .map(|(_, n)| Some(n.clone()))
-                .ok_or_else(unsupported),
-            _ => Err(unsupported()),
+            )),
         }
+    }
+}
+
+/// `malloc(n * sizeof(T))`, `malloc(sizeof(T) * n)`, `calloc(n,
+/// sizeof(T))` or `malloc(sizeof(T))`: the `sizeof` and the count (`None`
+/// for one).
+pub(super) fn sized_allocation(
+    call: &CallExpression,
+) -> Option<(&Node<Expression>, Option<&Node<Expression>>)> {
+    let Expression::Identifier(id) = &call.callee.node else {
+        return None;
+    };
+    match (id.node.name.as_str(), call.arguments.as_slice()) {
+        ("calloc", [n, size]) if is_sizeof(size) => Some((size, Some(n))),
+        ("malloc", [size]) if is_sizeof(size) => Some((size, None)),
+        ("malloc", [size]) => sizeof_times(size).map(|(size, n)| (size, Some(n))),
+        _ => None,
     }
 }
 

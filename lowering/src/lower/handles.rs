@@ -39,9 +39,8 @@ use frontend::lang_c::ast::{
 use frontend::lang_c::span::{Node, Span};
 use frontend::lang_c::visit::{self, Visit};
 
-use super::buffers::allocation;
+use super::buffers::{allocation, sized_allocation};
 use super::expr::{Res, Val};
-use super::heap::{is_sizeof, sizeof_times};
 use super::{Binding, Lowerer, Ub, END};
 use crate::error::{LowerError, Result};
 use crate::term::{add, and, any, cmp, not, Range};
@@ -357,19 +356,7 @@ impl Lowerer<'_> {
     /// `malloc(sizeof(pthread_t))` or `calloc(n, sizeof(pthread_t))`
     /// allocates (`sizeof *p` or `sizeof p[0]` alike).
     fn handle_count(&mut self, call: &CallExpression, span: Span) -> Result<Term> {
-        let name = match &call.callee.node {
-            Expression::Identifier(id) => id.node.name.as_str(),
-            _ => "",
-        };
-        let (size, count) = match (name, call.arguments.as_slice()) {
-            ("calloc", [n, size]) if is_sizeof(size) => (size, Some(n)),
-            ("malloc", [size]) if is_sizeof(size) => (size, None),
-            ("malloc", [size]) => match sizeof_times(size) {
-                Some((size, n)) => (size, Some(n)),
-                None => return Err(handle_size_unsupported(span)),
-            },
-            _ => return Err(handle_size_unsupported(span)),
-        };
+        let (size, count) = sized_allocation(call).ok_or_else(|| handle_size_unsupported(span))?;
         let elem = self.sizeof_type(size)?;
         if self.types.size_of(&elem) != self.types.size_of(&CType::ThreadHandle) {
             return Err(handle_size_unsupported(span));
@@ -377,16 +364,12 @@ impl Lowerer<'_> {
         let Some(n) = count else {
             return Ok(Term::Const(1));
         };
-        let v = self.eval(n)?;
-        let v = self.convert(v, &CType::Int(IntTy::LLONG), span)?;
-        let v = self.materialize(v, span)?;
-        match v.cases.as_slice() {
-            [(Cond::True, Res::Val(n))] => Ok(n.clone()),
-            _ => Err(LowerError::unsupported(
+        self.runtime_length(n, span)?.ok_or_else(|| {
+            LowerError::unsupported(
                 span,
                 "a count of thread handles allocated whose evaluation may be undefined",
-            )),
-        }
+            )
+        })
     }
 
     /// `free(p)`: `Ok(true)` when `p` is an array of thread handles (a

@@ -481,7 +481,11 @@ impl Lowerer<'_> {
 
     /// The value of a run-time element count, as one term (`None`: it has
     /// several cases).
-    fn runtime_length(&mut self, n: &Node<Expression>, span: Span) -> Result<Option<Term>> {
+    pub(super) fn runtime_length(
+        &mut self,
+        n: &Node<Expression>,
+        span: Span,
+    ) -> Result<Option<Term>> {
         let n = self.eval(n)?;
         let n = self.convert(n, &CType::Int(IntTy::LLONG), span)?;
         let n = self.materialize(n, span)?;
