@@ -117,6 +117,29 @@ pub struct CppArgs {
     /// annotations a C program carries are checked on every interleaving.
     #[arg(long)]
     pub no_thread_safety: bool,
+    /// Also check the order of calls against a specification: a labelled
+    /// transition system over function names (README, "Specifications of
+    /// call order"). Each call of a function it names is an event.
+    #[arg(long, value_name = "FILE", value_parser = read_spec)]
+    pub spec: Option<SpecFile>,
+}
+
+/// A specification file given with `--spec`, read and parsed.
+#[derive(Clone, Debug)]
+pub struct SpecFile {
+    /// Where it was read from.
+    pub path: PathBuf,
+    /// Its transition system.
+    pub spec: lowering::spec::Spec,
+}
+
+fn read_spec(s: &str) -> Result<SpecFile, String> {
+    let text = std::fs::read_to_string(s).map_err(|e| format!("cannot read `{s}`: {e}"))?;
+    let spec = lowering::spec::Spec::parse(&text).map_err(|e| format!("`{s}`: {e}"))?;
+    Ok(SpecFile {
+        path: PathBuf::from(s),
+        spec,
+    })
 }
 
 fn concurrent_list(s: &str) -> Result<Vec<lowering::harness::Concurrent>, String> {
@@ -180,6 +203,7 @@ impl Default for CppArgs {
             overflow: false,
             no_deadlocks: false,
             no_thread_safety: false,
+            spec: None,
         }
     }
 }
@@ -276,6 +300,9 @@ impl CppArgs {
         if self.no_thread_safety {
             out.push("--no-thread-safety".into());
         }
+        if let Some(spec) = &self.spec {
+            out.extend(["--spec".to_string(), spec.path.display().to_string()]);
+        }
         if harness {
             for c in self.concurrent.iter().flatten() {
                 out.extend([
@@ -325,7 +352,9 @@ impl CppArgs {
                     overflow: self.overflow,
                     deadlocks: !self.races && !self.no_deadlocks,
                     thread_safety: !self.races && !self.no_thread_safety,
+                    spec: self.spec.is_some(),
                 },
+                spec: self.spec.as_ref().map(|s| s.spec.clone()),
                 tails: !self.no_heap_tails,
                 handle_arrays: !self.no_handle_arrays,
                 ..lowering::Options::default()

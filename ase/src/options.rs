@@ -87,6 +87,12 @@ pub enum CheckEngine {
     /// by the engine of `--backend`, refined with the spurious
     /// counterexamples.
     Cegpv,
+    /// MAGIC's two-level compositional abstraction refinement (Chaki,
+    /// Ouaknine, Yorav, Clarke): each thread abstracted by predicates, then
+    /// on its actions, the abstractions composed; for threads that share
+    /// only variables of finitely many constant values (flags, locks, the
+    /// state of a `--spec`).
+    Magic,
 }
 
 impl From<CheckEngine> for pipeline::Engine {
@@ -99,6 +105,7 @@ impl From<CheckEngine> for pipeline::Engine {
             CheckEngine::Bmc => pipeline::Engine::Bmc,
             CheckEngine::Infer => pipeline::Engine::Infer,
             CheckEngine::Cegpv => pipeline::Engine::Cegpv,
+            CheckEngine::Magic => pipeline::Engine::Magic,
         }
     }
 }

@@ -57,7 +57,8 @@ fn expectation(file: &str) -> String {
 /// program about assertions, `--races` for one about data races,
 /// `--no-memsafety`, `--no-deadlocks`, `--no-thread-safety`, `--overflow`,
 /// `--memtrack`, `--no-heap-tails`, `--concurrent push:2,pop` and `--init
-/// reset` for a library, `--extern-calls MODE`; `--property NAME` is
+/// reset` for a library, `--extern-calls MODE`, `--spec FILE` (beside the
+/// program); `--property NAME` is
 /// [`program_property`],
 /// `--engine` and `--backend` [`program_engines`].
 fn program_input(file: &str) -> CInput {
@@ -87,6 +88,10 @@ fn program_input(file: &str) -> CInput {
                 .concurrent
                 .extend(lowering::harness::Concurrent::parse_list(value()).expect("--concurrent")),
             "--init" => input.init = Some(value().to_string()),
+            "--spec" => {
+                let text = std::fs::read_to_string(path(value())).expect("the specification");
+                input.lowering.spec = Some(lowering::spec::Spec::parse(&text).expect("--spec"));
+            }
             "--fini" => input.fini = Some(value().to_string()),
             "--extern-calls" => {
                 input.lowering.extern_calls = match value() {
@@ -125,6 +130,7 @@ fn program_engines(file: &str) -> (pipeline::Engine, pipeline::Engine) {
             "bmc" => pipeline::Engine::Bmc,
             "infer" => pipeline::Engine::Infer,
             "cegpv" => pipeline::Engine::Cegpv,
+            "magic" => pipeline::Engine::Magic,
             other => panic!("{file}: engine `{other}` is not known to the test"),
         })
     };
@@ -180,11 +186,25 @@ fn verdict(file: &str, run: Run) -> String {
 
 /// The verdict on a program's job.
 fn verdict_of(file: &str, job: pipeline::task::Job, run: Run) -> String {
+    verdict_of_with(file, job, run, None)
+}
+
+/// The verdict on a program's job, by `engine` when given (else the
+/// program's own).
+fn verdict_of_with(
+    file: &str,
+    job: pipeline::task::Job,
+    run: Run,
+    engine: Option<pipeline::Engine>,
+) -> String {
     let input = job.input.clone();
     let mut options = Options::default();
     options.budget.timeout = Some(Duration::from_secs(run.timeout));
     options.engines.jobs = run.jobs;
     (options.engine, options.engines.backend) = program_engines(file);
+    if let Some(e) = engine {
+        options.engine = e;
+    }
     options.certify = run.certify;
     let checked = match pipeline::check_c(&job, &options, Instant::now()) {
         Ok(checked) => checked,
@@ -323,6 +343,57 @@ fn for_each_of(files: Vec<String>, f: impl Fn(&String) -> String + Sync) -> Vec<
     let mut results = results.into_inner().expect("results");
     results.sort();
     results
+}
+
+/// MAGIC against the expected verdicts: on every program it applies to
+/// (its threads share only variables of constant values), checked with
+/// `--engine magic` and the program's other options, it never answers
+/// `safe` where a bug is expected or `unsafe` where none is. (Its own
+/// programs, `spec_*` and `magic_*`, expect its answers.)
+#[test]
+fn magic_never_contradicts_the_expected_verdicts() {
+    let files: Vec<String> = programs()
+        .into_iter()
+        .filter(|f| {
+            let job = program_job(f, true);
+            pipeline::input::load(&job.program, &job.input)
+                .is_ok_and(|(_, lowered)| engine::magic::applies(&lowered.program).is_ok())
+        })
+        .collect();
+    let results = for_each_of(files, |file| {
+        let job = program_job(file, true);
+        let run = Run {
+            timeout: 5,
+            jobs: 1,
+            reduce: true,
+            certify: false,
+        };
+        let v = verdict_of_with(file, job, run, Some(pipeline::Engine::Magic));
+        let truth = match expectation(file).as_str() {
+            "unknown" => header(file, "true verdict").unwrap_or_default(),
+            e => e.to_string(),
+        };
+        format!("{truth} {v}")
+    });
+    let wrong: Vec<String> = results
+        .iter()
+        .filter(|(_, r)| r.starts_with("safe unsafe") || r.starts_with("unsafe safe"))
+        .map(|(f, r)| format!("{f}: {r}"))
+        .collect();
+    let decided = results
+        .iter()
+        .filter(|(_, r)| {
+            !r.split_whitespace()
+                .nth(1)
+                .is_some_and(|v| v.starts_with("unknown"))
+        })
+        .count();
+    eprintln!(
+        "MAGIC applies to {} programs, decides {decided}",
+        results.len()
+    );
+    assert!(decided > 0, "MAGIC decided no program");
+    assert!(wrong.is_empty(), "MAGIC contradicts:\n{}", wrong.join("\n"));
 }
 
 /// The differential test of the reduction on every program: the

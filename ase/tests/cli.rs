@@ -506,6 +506,40 @@ fn unknown_flag() {
 }
 
 #[test]
+fn bad_specifications() {
+    let c = "tests-c/programs/spec_lock_order_safe.c";
+    assert_bad_invocation(
+        &["check", c, "--spec", "tests-c/programs/no-such.spec"],
+        "cannot read `tests-c/programs/no-such.spec`",
+    );
+    // A C program is no specification: its first line is not an item.
+    assert_bad_invocation(
+        &["check", c, "--spec", c],
+        "specification, line 1: expected `STATE -ACTION-> STATE`",
+    );
+}
+
+#[test]
+fn magic_checks_a_specification_end_to_end() {
+    let out = ase(&[
+        "check",
+        "tests-c/programs/spec_lock_order_unsafe.c",
+        "--engine",
+        "magic",
+        "--no-deadlocks",
+        "--spec",
+        "tests-c/programs/spec_lock_order.spec",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(code(&out), 1, "{}", stderr(&out));
+    let v: Value = serde_json::from_str(&stdout(&out)).expect("JSON");
+    let text = v.to_string();
+    assert!(text.contains("call of `acquire` in state `held`"), "{text}");
+    assert!(text.contains("\"spec\""), "the sub-property is named: {text}");
+}
+
+#[test]
 fn no_file_argument() {
     assert_bad_invocation(&["check"], "<FILE>");
 }

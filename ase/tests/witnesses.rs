@@ -410,7 +410,7 @@ fn violation_witnesses_of_unsafe_programs_replay() {
             extern_calls,
             ..lowering::Options::default()
         };
-        check_violation_with(&program, &w, None, options);
+        check_violation_with(&program, &w, None, options.clone());
         checked += 1;
         // The same check's witness in the YAML format (2.0 with one
         // thread, 2.2 with thread ids).

@@ -13,6 +13,7 @@ pub mod interp;
 pub mod ir;
 pub mod linear;
 pub mod liveness;
+pub mod magic;
 pub mod memory;
 pub mod parse;
 pub mod por;

@@ -413,6 +413,14 @@ impl<A> Formula<A> {
             Formula::Or(v) => v.iter().any(|x| x.eval(atom, locs)),
         }
     }
+    /// Calls `f` on every location literal's thread and location.
+    pub fn for_each_at(&self, f: &mut impl FnMut(ThreadId, LocId)) {
+        match self {
+            Formula::At(t, l, _) => f(*t, *l),
+            Formula::And(v) | Formula::Or(v) => v.iter().for_each(|x| x.for_each_at(f)),
+            _ => {}
+        }
+    }
     /// Calls `f` on every atom.
     pub fn for_each_atom(&self, f: &mut impl FnMut(&A)) {
         match self {

@@ -23,6 +23,10 @@ pub enum Proof {
     /// Candidate facts per tuple of locations that survived Houdini are
     /// inductive and exclude the error (IN, [`crate::infer`]).
     InferredInvariant,
+    /// MAGIC's composition of per-thread abstractions (predicate, then
+    /// action-guided) reaches no state of the error condition (MG,
+    /// [`crate::magic`]).
+    Compositional,
 }
 
 impl Proof {
@@ -35,6 +39,7 @@ impl Proof {
             Proof::ExhaustiveSearch => "ES",
             Proof::SaturatedSearch => "SC",
             Proof::InferredInvariant => "IN",
+            Proof::Compositional => "MG",
         }
     }
     /// A phrase for users.
@@ -46,6 +51,7 @@ impl Proof {
             Proof::ExhaustiveSearch => "exhaustive explicit-state search (finitely many reachable states, every input value tried)",
             Proof::SaturatedSearch => "exhaustive explicit-state search of the counter system, counters capped (finitely many abstract states, every input value tried)",
             Proof::InferredInvariant => "inductive invariant inferred from candidate linear facts (Houdini)",
+            Proof::Compositional => "compositional two-level abstraction (MAGIC: per-thread predicate and action-guided abstractions, composed)",
         }
     }
 }

@@ -30,6 +30,7 @@ mod lower;
 mod memtrack;
 pub mod races;
 mod reduce;
+pub mod spec;
 mod term;
 mod types;
 pub mod unreduced;
@@ -376,6 +377,9 @@ pub struct Checks {
     /// SOUNDNESS.md, "Thread-safety annotations"). Unchecked, they are
     /// ignored.
     pub thread_safety: bool,
+    /// The order of calls a specification allows ([`Violation::Spec`];
+    /// [`Options::spec`]; SOUNDNESS.md, "Specifications").
+    pub spec: bool,
 }
 
 impl Checks {
@@ -389,6 +393,7 @@ impl Checks {
         overflow: false,
         deadlocks: false,
         thread_safety: false,
+        spec: false,
     };
 
     /// Deadlocks only (as `ase check` checks them, apart from the other
@@ -407,6 +412,7 @@ impl Checks {
             Violation::MemCleanup => self.memcleanup,
             Violation::Overflow => self.overflow,
             Violation::ThreadSafety => self.thread_safety,
+            Violation::Spec => self.spec,
         }
     }
 }
@@ -436,6 +442,8 @@ pub enum Violation {
     /// An access to a guarded variable without its capability, or a call
     /// that breaks a function's thread-safety annotation.
     ThreadSafety,
+    /// A call the specification does not allow in its current state.
+    Spec,
 }
 
 impl Violation {
@@ -448,6 +456,7 @@ impl Violation {
             Violation::MemCleanup => "valid-memcleanup",
             Violation::Overflow => "no-overflow",
             Violation::ThreadSafety => "thread-safety",
+            Violation::Spec => "spec",
         }
     }
 }
@@ -666,7 +675,7 @@ impl Lowered {
 }
 
 /// How to lower.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct Options {
     /// Merge critical sections whose accesses are all movers, and the steps
     /// of `main` while it runs alone, into single steps (the reduction of
@@ -708,6 +717,10 @@ pub struct Options {
     /// run-time length"); by default those too large for a variable per
     /// element. Lower for the differential test against the exact model.
     pub tail_globals_above: u64,
+    /// A specification of the order of calls ([`spec::Spec`]): each call
+    /// of a function of its alphabet is an event, checked against it
+    /// ([`Checks::spec`] follows it).
+    pub spec: Option<spec::Spec>,
 }
 
 /// How a call of a function the program declares but does not define
@@ -748,6 +761,7 @@ impl Default for Options {
             tails: true,
             handle_arrays: true,
             tail_globals_above: types::MAX_CELLS,
+            spec: None,
         }
     }
 }
@@ -768,6 +782,8 @@ pub fn lower_with(unit: &ParsedUnit, options: &Options) -> Result<Lowered, Lower
         l.extern_calls = options.extern_calls;
         l.instances = options.instances.max(1);
         l.checks = options.checks;
+        l.checks.spec = options.spec.is_some();
+        l.spec = options.spec.clone();
         l.tails_enabled = options.tails;
         l.tail_globals_above = options.tail_globals_above;
         if !options.handle_arrays {

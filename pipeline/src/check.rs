@@ -432,7 +432,7 @@ impl CCheck<'_> {
             .then(|| {
                 let options = lowering::Options {
                     tails: false,
-                    ..self.job.input.lowering
+                    ..self.job.input.lowering.clone()
                 };
                 lowering::lower_with(self.unit, &options).ok()
             })
@@ -508,7 +508,7 @@ impl CCheck<'_> {
             reduce: false,
             compress: false,
             tails: lowered.tails,
-            ..self.job.input.lowering
+            ..self.job.input.lowering.clone()
         };
         let result = lowering::lower_with(self.unit, &options)
             .map_err(|e| format!("lowering it: {e}"))

@@ -24,6 +24,9 @@ pub enum Engine {
     /// Counter-example guided program verification: slices of the program
     /// checked by the back-end of [`EngineOptions::backend`].
     Cegpv,
+    /// MAGIC's two-level compositional abstraction refinement
+    /// ([`engine::magic`]).
+    Magic,
 }
 
 /// What the engines are given besides the budgets.
@@ -140,6 +143,13 @@ pub fn run(
                 partial_order: options.partial_order,
             };
             plain(engine::explicit::check(program, &bounds, deadline))
+        }
+        Engine::Magic => {
+            let found = engine::magic::check(program, &engine::magic::Config { deadline });
+            Found {
+                invariants: found.invariants,
+                ..plain(found.outcome)
+            }
         }
         Engine::Cegpv => {
             let config = engine::cegpv::Config { deadline, target };

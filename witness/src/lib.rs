@@ -62,6 +62,7 @@ pub fn violation_formula(v: lowering::Violation) -> String {
     let f = match v {
         lowering::Violation::Overflow => "! overflow",
         lowering::Violation::ThreadSafety => "! thread-safety",
+        lowering::Violation::Spec => "! spec",
         other => other.name(),
     };
     format!("CHECK( init(main()), LTL(G {f}) )")
@@ -95,7 +96,15 @@ pub fn specification(lowered: &lowering::Lowered, trace: Option<&source::SourceT
         lines.push(NO_DEADLOCK.to_string());
     }
     use lowering::Violation::*;
-    for v in [Free, Deref, MemTrack, MemCleanup, Overflow, ThreadSafety] {
+    for v in [
+        Free,
+        Deref,
+        MemTrack,
+        MemCleanup,
+        Overflow,
+        ThreadSafety,
+        Spec,
+    ] {
         let memtrack_unchecked =
             lowered.allocates && lowered.memtrack != lowering::MemTrack::Checked;
         if checks.covers(v) && !(v == MemTrack && memtrack_unchecked) {

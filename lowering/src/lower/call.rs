@@ -194,6 +194,7 @@ impl Lowerer<'_> {
         }
         let args = &c.node.arguments;
         for hook in [
+            Self::event_call,
             Self::harness_call,
             Self::cleanup_call,
             Self::cancel_call,

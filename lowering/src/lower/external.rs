@@ -27,7 +27,13 @@ impl Lowerer<'_> {
         args: &[Node<Expression>],
         span: Span,
     ) -> super::Result<Val> {
-        match self.extern_calls {
+        // An event of the specification without a definition is a library
+        // routine that only marks the event (MAGIC's actions): pure.
+        let extern_calls = match self.is_event(name) {
+            true => ExternCalls::Pure,
+            false => self.extern_calls,
+        };
+        match extern_calls {
             ExternCalls::GiveUp => {
                 self.evaluate_ignored(name, args, span)?;
                 let reason = format!(

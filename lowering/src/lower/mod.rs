@@ -16,6 +16,7 @@ mod capabilities;
 mod cleanup;
 mod condvar;
 mod conventions;
+mod events;
 mod expr;
 mod external;
 mod floats;
@@ -282,6 +283,10 @@ pub struct Lowerer<'a> {
     /// Whether `malloc` and `calloc` may return NULL.
     pub(crate) malloc_may_fail: bool,
     pub(crate) extern_calls: crate::ExternCalls,
+    /// The specification of the order of calls, and its monitor variable
+    /// once a call of its alphabet is lowered (`events`).
+    pub(crate) spec: Option<crate::spec::Spec>,
+    pub(crate) monitor: Option<VarId>,
     /// The heap objects and their liveness flags.
     pub(crate) heap: std::collections::BTreeMap<ObjId, VarId>,
     /// The temporaries of pointer type, with their thread instance: a
@@ -516,6 +521,8 @@ impl<'a> Lowerer<'a> {
             heap_budget: crate::Options::default().heap_budget,
             malloc_may_fail: false,
             extern_calls: crate::ExternCalls::GiveUp,
+            spec: None,
+            monitor: None,
             heap: Default::default(),
             pointer_temps: Vec::new(),
             literals_with_pointers: false,
