@@ -23,7 +23,7 @@ pub const RULE_DATA_RACE: &str = "data-race";
 pub const RULE_DEADLOCK: &str = "deadlock";
 /// Rules of memory-safety and overflow violations: SV-COMP's names of the
 /// sub-properties, with their descriptions.
-pub const VIOLATION_RULES: [(&str, &str); 6] = [
+pub const VIOLATION_RULES: [(&str, &str); 7] = [
     (
         "valid-deref",
         "A null, dangling or out-of-bounds pointer is dereferenced",
@@ -47,6 +47,10 @@ pub const VIOLATION_RULES: [(&str, &str); 6] = [
     (
         "thread-safety",
         "A guarded variable is accessed without its capability, or a call breaks a function's thread-safety annotation",
+    ),
+    (
+        "spec",
+        "A function is called in a state of the `--spec` specification that does not allow it",
     ),
 ];
 /// Rule of verdicts `ase` could not reach.

@@ -536,7 +536,10 @@ fn magic_checks_a_specification_end_to_end() {
     let v: Value = serde_json::from_str(&stdout(&out)).expect("JSON");
     let text = v.to_string();
     assert!(text.contains("call of `acquire` in state `held`"), "{text}");
-    assert!(text.contains("\"spec\""), "the sub-property is named: {text}");
+    assert!(
+        text.contains("\"spec\""),
+        "the sub-property is named: {text}"
+    );
 }
 
 #[test]

@@ -1,5 +1,5 @@
 // expect: safe
-// args: --engine magic --no-deadlocks --spec spec_three_sends.spec
+// args: --engine magic --spec spec_three_sends.spec
 // The worker sends twice and main once: three calls of send(), as many as spec_three_sends.spec allows. MAGIC needs predicates on the loop counter (i < 2) to prove it.
 #include <pthread.h>
 

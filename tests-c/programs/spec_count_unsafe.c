@@ -1,5 +1,5 @@
 // expect: unsafe
-// args: --engine magic --no-deadlocks --spec spec_three_sends.spec
+// args: --engine magic --spec spec_three_sends.spec
 // The worker's loop runs three times (i <= 2): with main's, four calls of send(), one more than spec_three_sends.spec allows.
 #include <pthread.h>
 

@@ -1,5 +1,5 @@
 // expect: safe
-// args: --engine magic --no-races --no-deadlocks --spec spec_alternate.spec
+// args: --engine magic --no-races --spec spec_alternate.spec
 // A producer and a consumer hand three messages over through a flag (benign races on the flag, so --no-races): send() and recv() alternate as spec_alternate.spec says; MAGIC proves it with the flag as a shared component.
 #include <pthread.h>
 

@@ -1,5 +1,5 @@
 // expect: safe
-// args: --engine magic --no-deadlocks --spec spec_lock_order.spec
+// args: --engine magic --spec spec_lock_order.spec
 // MAGIC (--engine magic) proves the calls of acquire() and release(), each thread's pair inside one critical section of the mutex, alternate as spec_lock_order.spec says.
 #include <pthread.h>
 

@@ -1,5 +1,5 @@
 // expect: unsafe
-// args: --engine magic --no-deadlocks --spec spec_lock_order.spec
+// args: --engine magic --spec spec_lock_order.spec
 // The worker calls acquire() outside the mutex: after main's acquire() the worker's comes before main's release(), which spec_lock_order.spec forbids (MAGIC finds the interleaving).
 #include <pthread.h>
 

@@ -1,5 +1,5 @@
 // expect: safe
-// args: --engine magic --no-races --no-deadlocks --spec spec_ssl_handshake.spec
+// args: --engine magic --no-races --spec spec_ssl_handshake.spec
 // After the seed's OpenSSL examples: a client and a server, each a state machine over a local state, exchange messages through a one-place channel (message codes, benign races so --no-races); MAGIC proves the handshake is initiated by the client and runs hello, server hello, finished (predicates on the states).
 #include <pthread.h>
 

@@ -12,7 +12,7 @@
 
 use crate::ir::{CmpOp, LocId, Program, Rhs, Term, ThreadId, TransId, VarId};
 use crate::linear::{cond_to_formula, term_to_lin, Atom, Formula, Lin, Rel, Sym};
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 /// A formula over program variables (symbols are `VarId` indices).
 pub(super) type F = Formula<Atom>;
@@ -88,11 +88,21 @@ pub(super) struct Component {
     pub steps: Vec<Step>,
 }
 
-/// A cube of the error condition: its shared part and its thread parts
-/// (location literals of that thread and literals over its variables).
+/// A cube of the error condition, over units about one thread each: its
+/// part about shared variables alone.
 #[derive(Clone, Debug)]
 pub(super) struct Goal {
     pub shared: F,
+}
+
+/// A goal at one valuation of the shared variables its thread parts read:
+/// per thread, its part (location, its variables) with those values
+/// substituted. Reached where the shared values are these, the goal's
+/// shared part holds, and every thread may be in its part.
+#[derive(Clone, Debug)]
+pub(super) struct GoalAction {
+    pub goal: usize,
+    pub values: Vec<(usize, i64)>,
     pub parts: Vec<(usize, F)>,
 }
 
@@ -103,6 +113,7 @@ pub(super) struct Components {
     pub shared: Vec<Shared>,
     pub actions: Vec<Action>,
     pub goals: Vec<Goal>,
+    pub goal_actions: Vec<GoalAction>,
     /// Number of program variables (symbols above are post-state copies).
     pub vars: usize,
 }
@@ -153,6 +164,7 @@ impl Components {
             shared,
             actions: Vec::new(),
             goals: Vec::new(),
+            goal_actions: Vec::new(),
             vars: program.vars.len(),
         };
         let init_parts = init_parts(program, &owners)?;
@@ -184,7 +196,7 @@ impl Components {
             }
             out.threads.push(comp);
         }
-        out.goals = goals(program, &owners, &shared_index)?;
+        out.goals(program, &owners, &shared_index)?;
         Ok(out)
     }
 
@@ -480,79 +492,146 @@ pub(super) fn resolve_at(f: &F, at: &mut impl FnMut(ThreadId, LocId) -> Option<b
     }
 }
 
-/// The literals of a formula in disjunctive form (`None`: too many cubes).
-fn dnf(f: &F) -> Option<Vec<Vec<F>>> {
-    match f {
-        Formula::True => Some(vec![Vec::new()]),
-        Formula::False => Some(Vec::new()),
-        Formula::Lit(..) | Formula::At(..) => Some(vec![vec![f.clone()]]),
-        Formula::Or(v) => {
-            let mut out = Vec::new();
-            for x in v {
-                out.extend(dnf(x)?);
-                if out.len() > MAX_GOALS {
-                    return None;
-                }
+/// The threads whose locations or variables a formula mentions (shared
+/// variables belong to none); `Err`: an atom relates two threads'
+/// variables, or a thread's and a shared one.
+fn threads_of(f: &F, owners: &[Owner]) -> Result<BTreeSet<usize>, ()> {
+    let mut out = BTreeSet::new();
+    f.for_each_at(&mut |t, _| {
+        out.insert(t.index());
+    });
+    let mut bad = false;
+    f.for_each_atom(
+        &mut |a: &Atom| match formula_owner(&Formula::Lit(a.clone(), true), owners) {
+            Ok(Some(Owner::Thread(t))) => {
+                out.insert(t);
             }
-            Some(out)
-        }
-        Formula::And(v) => {
-            let mut out = vec![Vec::new()];
-            for x in v {
-                let d = dnf(x)?;
-                out = out
-                    .iter()
-                    .flat_map(|c: &Vec<F>| {
-                        d.iter().map(move |e| {
-                            let mut c = c.clone();
-                            c.extend(e.iter().cloned());
-                            c
-                        })
-                    })
-                    .collect();
-                if out.len() > MAX_GOALS {
-                    return None;
-                }
-            }
-            Some(out)
-        }
+            Ok(_) => {}
+            Err(()) => bad = true,
+        },
+    );
+    if bad {
+        Err(())
+    } else {
+        Ok(out)
     }
 }
 
-/// The error condition as goals.
-fn goals(
-    program: &Program,
-    owners: &[Owner],
-    _shared_index: &HashMap<VarId, usize>,
-) -> Result<Vec<Goal>, String> {
-    let f = cond_to_formula(&program.error_cond(), true);
-    let cubes = dnf(&f).ok_or("the error condition has too many cases")?;
-    let mut out = Vec::new();
-    for cube in cubes {
-        let mut shared = Vec::new();
-        let mut parts: HashMap<usize, Vec<F>> = HashMap::new();
-        for lit in cube {
-            if let Formula::At(t, _, _) = lit {
-                parts.entry(t.index()).or_default().push(lit);
-                continue;
-            }
-            match formula_owner(&lit, owners) {
-                Ok(Some(Owner::Shared)) => shared.push(lit),
-                Ok(Some(Owner::Thread(t))) => parts.entry(t).or_default().push(lit),
-                _ => return Err("the error condition relates variables of several threads".into()),
-            }
-        }
-        let mut parts: Vec<(usize, F)> = parts
-            .into_iter()
-            .map(|(t, v)| (t, Formula::and(v)))
-            .collect();
-        parts.sort_by_key(|(t, _)| *t);
-        out.push(Goal {
-            shared: Formula::and(shared),
-            parts,
-        });
+/// A formula in disjunctive form over *units*: subformulas about one
+/// thread at most (its location, its variables and shared ones), kept
+/// whole. `Ok(None)`: too many cubes.
+fn unit_dnf(f: &F, owners: &[Owner]) -> Result<Option<Vec<Vec<F>>>, ()> {
+    if threads_of(f, owners)?.len() <= 1 {
+        return Ok(Some(match f {
+            Formula::True => vec![Vec::new()],
+            Formula::False => Vec::new(),
+            _ => vec![vec![f.clone()]],
+        }));
     }
-    Ok(out)
+    let (Formula::And(v) | Formula::Or(v)) = f else {
+        unreachable!("a literal is about one thread");
+    };
+    let disjunction = matches!(f, Formula::Or(_));
+    let mut out = if disjunction {
+        Vec::new()
+    } else {
+        vec![Vec::new()]
+    };
+    for x in v {
+        let Some(d) = unit_dnf(x, owners)? else {
+            return Ok(None);
+        };
+        if disjunction {
+            out.extend(d);
+        } else {
+            out = out
+                .iter()
+                .flat_map(|c: &Vec<F>| {
+                    d.iter().map(move |e| {
+                        let mut c = c.clone();
+                        c.extend(e.iter().cloned());
+                        c
+                    })
+                })
+                .collect();
+        }
+        if out.len() > MAX_GOALS {
+            return Ok(None);
+        }
+    }
+    Ok(Some(out))
+}
+
+impl Components {
+    /// The error condition as goals, and their actions: one per valuation
+    /// of the shared variables the goal's thread parts read.
+    fn goals(
+        &mut self,
+        program: &Program,
+        owners: &[Owner],
+        shared_index: &HashMap<VarId, usize>,
+    ) -> Result<(), String> {
+        let several = || "the error condition relates variables of several threads".to_string();
+        let f = cond_to_formula(&program.error_cond(), true);
+        let cubes = unit_dnf(&f, owners)
+            .map_err(|()| several())?
+            .ok_or("the error condition has too many cases")?;
+        for cube in cubes {
+            let mut shared = Vec::new();
+            let mut parts: BTreeMap<usize, Vec<F>> = BTreeMap::new();
+            for unit in cube {
+                match threads_of(&unit, owners).map_err(|()| several())?.first() {
+                    Some(&t) => parts.entry(t).or_default().push(unit),
+                    None => shared.push(unit),
+                }
+            }
+            let goal = self.goals.len();
+            let parts: Vec<(usize, F)> = parts
+                .into_iter()
+                .map(|(t, v)| (t, Formula::and(v)))
+                .collect();
+            // The shared variables the parts read, and their valuations.
+            let mut read = BTreeSet::new();
+            for (_, part) in &parts {
+                part.for_each_atom(&mut |a: &Atom| {
+                    for &(s, _) in &a.lhs.terms {
+                        if let Some(&k) = shared_index.get(&VarId(s)) {
+                            read.insert(k);
+                        }
+                    }
+                });
+            }
+            let read: Vec<usize> = read.into_iter().collect();
+            let domains: Vec<Vec<i64>> = read.iter().map(|&k| self.domain(program, k)).collect();
+            if domains.iter().map(Vec::len).product::<usize>() > MAX_VALUATIONS {
+                return Err("the error condition reads shared variables of too many values".into());
+            }
+            for values in valuations(&read, &domains) {
+                let subst = |s: Sym| {
+                    let known = shared_index
+                        .get(&VarId(s))
+                        .and_then(|k| values.iter().find(|(b, _)| b == k));
+                    known.map_or_else(|| Lin::sym(s), |&(_, x)| Lin::constant(x.into()))
+                };
+                let parts: Vec<(usize, F)> = parts
+                    .iter()
+                    .map(|(t, f)| (*t, f.substitute(&subst)))
+                    .collect();
+                if parts.iter().any(|(_, f)| f.is_false()) {
+                    continue;
+                }
+                self.goal_actions.push(GoalAction {
+                    goal,
+                    values,
+                    parts,
+                });
+            }
+            self.goals.push(Goal {
+                shared: Formula::and(shared),
+            });
+        }
+        Ok(())
+    }
 }
 
 /// Whether `atom` holds of the shared values `vals` (every symbol shared).

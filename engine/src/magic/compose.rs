@@ -102,13 +102,20 @@ fn reached(comps: &Components, moves: &[Moves], g: &Global, goal_base: usize) ->
             .position(|x| x.var.is_some_and(|v| v.0 == s))
             .map_or(0, |k| i128::from(g.values[k]))
     };
-    comps.goals.iter().enumerate().find_map(|(k, goal)| {
-        let all = moves
-            .iter()
-            .enumerate()
-            .all(|(t, m)| m[g.blocks[t]].contains_key(&(goal_base + k)));
-        (all && holds_shared(&goal.shared, &value)).then_some(k)
-    })
+    comps
+        .goal_actions
+        .iter()
+        .enumerate()
+        .find_map(|(k, action)| {
+            let here = action.values.iter().all(|&(s, x)| g.values[s] == x);
+            let all = || {
+                moves
+                    .iter()
+                    .enumerate()
+                    .all(|(t, m)| m[g.blocks[t]].contains_key(&(goal_base + k)))
+            };
+            (here && holds_shared(&comps.goals[action.goal].shared, &value) && all()).then_some(k)
+        })
 }
 
 /// The actions from the initial state to state `i`.

@@ -171,8 +171,15 @@ impl Magic<'_> {
                 None,
             ),
         })?;
-        let lts = Visible::build(&abs, comp, i, &self.comps.goals, self.goal_base(), self.smt)
-            .map_err(stopped)?;
+        let lts = Visible::build(
+            &abs,
+            comp,
+            i,
+            &self.comps.goal_actions,
+            self.goal_base(),
+            self.smt,
+        )
+        .map_err(stopped)?;
         let partition = Partition::by_enabled(&lts);
         Ok(Level {
             preds,
@@ -296,7 +303,7 @@ impl Magic<'_> {
         let mut new_preds: Vec<(usize, Vec<Atom>)> = Vec::new();
         for i in 0..n {
             let comp = &self.comps.threads[i];
-            let part = self.comps.goals[goal]
+            let part = self.comps.goal_actions[goal]
                 .parts
                 .iter()
                 .find(|(t, _)| *t == i)

@@ -5,7 +5,7 @@
 //! abstraction: `L(C) ⊆ L(P)`), and the LTS over the actions alone that
 //! folds the internal steps in (`Q`: `s -a-> t` when `s -τ*-> s' -a-> t`).
 
-use super::components::{resolve_at, Component, Goal, Update, F};
+use super::components::{resolve_at, Component, GoalAction, Update, F};
 use crate::ir::LocId;
 use crate::linear::{Atom, Formula, Lin, Sym};
 use crate::smt::{Smt, SmtError, Space};
@@ -226,7 +226,7 @@ impl Visible {
         abs: &Abstraction,
         comp: &Component,
         thread: usize,
-        goals: &[Goal],
+        goals: &[GoalAction],
         goal_base: usize,
         smt: &mut Smt,
     ) -> Result<Visible, SmtError> {
