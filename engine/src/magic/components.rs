@@ -11,7 +11,7 @@
 //! variables and, per thread, a condition on its location and variables.
 
 use crate::ir::{CmpOp, LocId, Program, Rhs, Term, ThreadId, TransId, VarId};
-use crate::linear::{cond_to_formula, term_to_lin, Atom, Formula, Lin, Rel, Sym};
+use crate::linear::{cond_to_formula, term_to_lin, Atom, Formula, Lin, Sym};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 /// A formula over program variables (symbols are `VarId` indices).
@@ -634,17 +634,7 @@ impl Components {
     }
 }
 
-/// Whether `atom` holds of the shared values `vals` (every symbol shared).
+/// Whether `f` (over shared variables) holds of the values `value`.
 pub(super) fn holds_shared(f: &F, value: &impl Fn(Sym) -> i128) -> bool {
-    f.eval(
-        &|a: &Atom| {
-            let lhs = a.lhs.eval(value);
-            match a.rel {
-                Rel::Le => lhs <= a.rhs,
-                Rel::Eq => lhs == a.rhs,
-                Rel::Mod(k) => lhs.rem_euclid(k) == a.rhs,
-            }
-        },
-        &[],
-    )
+    f.eval(&|a: &Atom| a.eval(value), &[])
 }

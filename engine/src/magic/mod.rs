@@ -56,7 +56,7 @@ pub struct Config {
 }
 
 /// Most abstract states of one thread's predicate abstraction.
-const MAX_THREAD_STATES: usize = 50_000;
+const MAX_THREAD_STATES: usize = 20_000;
 
 /// Most states of the composition.
 const MAX_GLOBAL_STATES: usize = 2_000_000;

@@ -245,6 +245,9 @@ impl Visible {
         }
         let mut edges = vec![Vec::new(); n + 1];
         for (q, out) in edges.iter_mut().enumerate() {
+            if smt.out_of_time() {
+                return Err(SmtError::Timeout);
+            }
             let start: Vec<usize> = if q == 0 {
                 abs.initial.clone()
             } else {

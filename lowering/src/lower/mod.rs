@@ -48,7 +48,7 @@ use std::fmt::Write as _;
 use engine::ir::{Cond, Term, VarId};
 use frontend::lang_c::ast::{
     DeclarationSpecifier, Expression, ExternalDeclaration, FunctionDefinition, InitDeclarator,
-    StorageClassSpecifier, UnaryOperator,
+    Initializer, StorageClassSpecifier, UnaryOperator,
 };
 use frontend::lang_c::span::{Node, Span};
 use frontend::lang_c::visit::{self, Visit};
@@ -945,6 +945,36 @@ impl<'a> Lowerer<'a> {
         }
     }
 
+    /// Whether an initializer sets every value to 0 (`{0}`, `{}`, `{0, 0}`,
+    /// nested lists of zeros): the same as none for a static object.
+    pub(crate) fn zero_initializer(&mut self, init: &Node<Initializer>) -> bool {
+        match &init.node {
+            Initializer::Expression(e) => self.const_value(e).is_ok_and(|v| v == 0),
+            Initializer::List(items) => items
+                .iter()
+                .all(|item| self.zero_initializer(&item.node.initializer)),
+        }
+    }
+
+    /// An array of integers or pointers too large for one variable per
+    /// element, static (zero at the start: no initializer or zeros), when
+    /// it can be a tail ([`tails`]): its element type and length.
+    pub(crate) fn big_static_array(
+        &mut self,
+        ty: &CType,
+        init: Option<&Node<Initializer>>,
+    ) -> Option<(CType, u64)> {
+        if init.is_some_and(|i| !self.zero_initializer(i)) {
+            return None;
+        }
+        let CType::Array(elem, n) = ty else {
+            return None;
+        };
+        let big = *n > self.tail_globals_above && (*n as i64) < tails::TAIL_SPACE;
+        let scalar = matches!(**elem, CType::Int(_) | CType::Ptr(_));
+        (big && scalar && self.tail_capable(elem)).then(|| ((**elem).clone(), *n))
+    }
+
     /// The type of a global (an array of unspecified size takes the size of
     /// its initializer list).
     fn global_type(&mut self, g: &GlobalDecl<'a>) -> Result<CType> {
@@ -980,18 +1010,16 @@ impl<'a> Lowerer<'a> {
     /// per element (`int a[100000];`, no initializer: zero), when it can
     /// be a tail ([`tails`]): its element type and length.
     fn big_global_array(&mut self, g: &GlobalDecl<'a>) -> Result<Option<(CType, u64)>> {
-        if g.thread_local || g.decl.node.initializer.is_some() {
+        if g.thread_local {
             return Ok(None);
         }
         self.uncap = true;
         let ty = self.global_type(g);
         self.uncap = false;
-        let Ok(CType::Array(elem, n)) = ty else {
+        let Ok(ty) = ty else {
             return Ok(None);
         };
-        let big = n > self.tail_globals_above && (n as i64) < tails::TAIL_SPACE;
-        let scalar = matches!(*elem, CType::Int(_) | CType::Ptr(_));
-        Ok((big && scalar && self.tail_capable(&elem)).then_some((*elem, n)))
+        Ok(self.big_static_array(&ty, g.decl.node.initializer.as_ref()))
     }
 
     /// A global array of `n` elements of `elem` as a tail: its element
@@ -1005,13 +1033,27 @@ impl<'a> Lowerer<'a> {
         n: u64,
     ) -> Result<ObjId> {
         let vname = self.global_var_name(name, g);
+        self.create_tail_static(name, &vname, None, g.decl.span, elem, n)
+    }
+
+    /// A static array (a global, or a `static` local of `func`) as a tail;
+    /// its IR name `vname`.
+    pub(crate) fn create_tail_static(
+        &mut self,
+        name: &str,
+        vname: &str,
+        func: Option<String>,
+        span: Span,
+        elem: CType,
+        n: u64,
+    ) -> Result<ObjId> {
         let cell = CType::Array(Box::new(elem.clone()), 1);
-        let o = self.object(&vname, cell, Some(0), g.decl.span)?;
+        let o = self.object(vname, cell, Some(0), span)?;
         let c_name = self.unit.display_name(name).to_string();
-        self.name_object(o, &c_name, None, None);
+        self.name_object(o, &c_name, None, func);
         self.objects[o].owner = None;
         self.note_address_taken(o, name);
-        self.make_tail(o, &vname, g.decl.span)?;
+        self.make_tail(o, vname, span)?;
         let tail = self.tails[&o];
         self.vars[tail.length.index()].init = Some(n as i64);
         self.vars[tail.index.index()].init = None;

@@ -810,8 +810,19 @@ impl Lowerer<'_> {
     ) -> Result<()> {
         let base = self.base_type(specs, d.span)?;
         for id in &d.node.declarators {
-            let (Some(name), ty) = self.declarator_type(base.clone(), &id.node.declarator.node)?
-            else {
+            // Too large for a variable per element: a tail, if it can be.
+            self.uncap = true;
+            let uncapped = self.declarator_type(base.clone(), &id.node.declarator.node);
+            self.uncap = false;
+            let tail = match &uncapped {
+                Ok((Some(_), ty)) => self.big_static_array(ty, id.node.initializer.as_ref()),
+                _ => None,
+            };
+            let declared = match tail {
+                Some(_) => uncapped?,
+                None => self.declarator_type(base.clone(), &id.node.declarator.node)?,
+            };
+            let (Some(name), ty) = declared else {
                 continue;
             };
             let key = format!("static#{}#{}", id.span.start, name);
@@ -829,6 +840,13 @@ impl Lowerer<'_> {
                         sanitize(&func),
                         sanitize(self.unit.display_name(&name))
                     );
+                    if let Some((elem, n)) = tail {
+                        let o =
+                            self.create_tail_static(&name, &vname, Some(func), id.span, elem, n)?;
+                        self.statics.insert(key, o);
+                        self.bind(name, Binding::Obj(o));
+                        continue;
+                    }
                     let o = self.object(&vname, ty.clone(), Some(0), id.span)?;
                     self.objects[o].owner = None;
                     let c_name = self.unit.display_name(&name).to_string();
