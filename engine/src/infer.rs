@@ -22,6 +22,11 @@
 //! 6. When no state satisfying a tuple's candidates satisfies the error
 //!    condition, the program is safe: the candidates are a certificate
 //!    (checked by `certify::check` like every other proof).
+//! 7. Otherwise ([`prove`], with `Limits::pairs`), once more with
+//!    disjunctive candidates `x - y <= a || z = b` proposed from the
+//!    samples ([`pairs`]: an array element that a loop has filled up to
+//!    its index), the samples drawn harder; they are stated as disjunctive
+//!    blocks of the certificate.
 //!
 //! The samples and constants only choose candidates; the proof is Z3's
 //! answers, and then the independent checker's.
