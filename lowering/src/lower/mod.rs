@@ -1047,11 +1047,30 @@ impl<'a> Lowerer<'a> {
         elem: CType,
         n: u64,
     ) -> Result<ObjId> {
+        self.create_tail_array(name, vname, None, func, span, elem, n)
+    }
+
+    /// An array of `n` elements of `elem` as a tail whose one object lives
+    /// for the whole program: static (`thread` none), or a local of
+    /// `thread` declared once (the caller checks).
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn create_tail_array(
+        &mut self,
+        name: &str,
+        vname: &str,
+        thread: Option<usize>,
+        func: Option<String>,
+        span: Span,
+        elem: CType,
+        n: u64,
+    ) -> Result<ObjId> {
         let cell = CType::Array(Box::new(elem.clone()), 1);
         let o = self.object(vname, cell, Some(0), span)?;
         let c_name = self.unit.display_name(name).to_string();
-        self.name_object(o, &c_name, None, func);
-        self.objects[o].owner = None;
+        self.name_object(o, &c_name, thread, func);
+        if thread.is_none() {
+            self.objects[o].owner = None;
+        }
         self.note_address_taken(o, name);
         self.make_tail(o, vname, span)?;
         let tail = self.tails[&o];

@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use engine::ir::{CmpOp, Cond, Term, VarId};
 use frontend::lang_c::ast::{
     BinaryOperator as B, BlockItem, Declaration, DeclarationSpecifier, Expression, ForInitializer,
-    Initializer, Label, Statement, StorageClassSpecifier, UnaryOperator as U,
+    InitDeclarator, Initializer, Label, Statement, StorageClassSpecifier, UnaryOperator as U,
 };
 use frontend::lang_c::span::{Node, Span};
 
@@ -13,7 +13,7 @@ use super::expr::{has_effects, is_place_expr, Res, Val};
 use super::{sanitize, Binding, Lowerer, ObjId};
 use crate::cfg::Loc;
 use crate::error::{LowerError, Result};
-use crate::term::{any, cmp, not, within};
+use crate::term::{any, cmp, not, within, Range};
 use crate::types::{CType, Types};
 
 impl Lowerer<'_> {
@@ -718,6 +718,9 @@ impl Lowerer<'_> {
         }
         let base = self.base_type(&specs, d.span)?;
         for id in &d.node.declarators {
+            if self.large_local_array(&base, id)? {
+                continue;
+            }
             // A variable-length array takes its capacity; its length is
             // checked when the declaration runs.
             self.types.vla_sizes = Some(Vec::new());
@@ -799,6 +802,62 @@ impl Lowerer<'_> {
             }
         }
         Ok(())
+    }
+
+    /// A local array of integers or pointers too large for a variable per
+    /// element, without an initializer: a tail whose one object serves the
+    /// one execution of the declaration the model covers (its elements
+    /// any values, as an uninitialised local's); executing the declaration
+    /// again (a loop, a second call) gives up there. `false`: not such an
+    /// array (nothing lowered).
+    fn large_local_array(&mut self, base: &CType, id: &Node<InitDeclarator>) -> Result<bool> {
+        if id.node.initializer.is_some() {
+            return Ok(false);
+        }
+        self.uncap = true;
+        let declared = self.declarator_type(base.clone(), &id.node.declarator.node);
+        self.uncap = false;
+        let Ok((Some(name), ty)) = declared else {
+            return Ok(false);
+        };
+        let capped = matches!(&ty, CType::Array(_, n) if *n <= crate::types::MAX_CELLS);
+        if capped || self.is_handle_name(&name) {
+            return Ok(false);
+        }
+        let Some((elem, n)) = self.big_static_array(&ty, None) else {
+            return Ok(false);
+        };
+        let frame = self.t.frames.last().expect("frame");
+        let vname = format!(
+            "{}.{}",
+            frame.prefix,
+            sanitize(self.unit.display_name(&name))
+        );
+        let vname = self.unique(&vname);
+        let func = self.t.frames.last().map(|f| f.func.clone());
+        let thread = Some(self.t.index);
+        let o = self.create_tail_array(&name, &vname, thread, func, id.span, elem, n)?;
+        self.bind(name, Binding::Obj(o));
+        let declared = self.var(
+            format!("{vname}.declared"),
+            Some(0),
+            Range::new(0.into(), 1.into()),
+        );
+        self.ensure_cur(id.span);
+        let again = cmp(CmpOp::Ne, Term::Var(declared), Term::Const(0));
+        self.give_up_where(
+            again,
+            "a local array too large for a variable per element declared a second time (in a \
+             loop or another call): one execution of its declaration is modelled",
+            id.span,
+        );
+        let cur = self.ensure_cur(id.span);
+        let next = self.new_loc(Some(id.span));
+        let set = vec![(declared, Term::Const(1))];
+        self.plain_edge(cur, next, Cond::True, set, Some(id.span));
+        self.t.cur = Some(next);
+        self.havoc_object(o, id.span);
+        Ok(true)
     }
 
     /// A `static` local: one object for the whole program (shared by every

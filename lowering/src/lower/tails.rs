@@ -41,7 +41,7 @@ pub(crate) const POINTER_MAX: i64 = (1 << 48) - 1;
 
 /// The give-up of an error reached once a tail is allocated.
 pub const TAIL_ERROR: &str = "an error is reached in the model of arrays of run-time length \
-     (and of static arrays, global or `static` local, too large for a variable per element), which keeps one element of \
+     (and of arrays too large for a variable per element: static ones, and locals declared once), which keeps one element of \
      each exactly and reads the others as any value: not a counterexample (arrays of at most 8 \
      elements are searched exactly)";
 
