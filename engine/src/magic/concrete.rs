@@ -38,18 +38,18 @@ pub(super) enum Check {
     Infeasible(Vec<Atom>),
 }
 
-/// A path of `abs` accepting `trace` (the component's actions, the last
-/// possibly the goal `goal_base + g` with thread part `part`): the step
-/// indices taken. `None`: the abstraction does not accept the trace.
+/// A path of `abs` that takes the component's `actions` in order
+/// (internal steps between them) and ends where the thread's `goal` part
+/// may hold: the step indices taken. `None`: there is none.
 pub(super) fn abstract_path(
     abs: &Abstraction,
     comp: &Component,
     thread: usize,
-    trace: &[usize],
+    actions: &[usize],
     goal: Option<&F>,
     smt: &mut Smt,
 ) -> Result<Option<Vec<usize>>, SmtError> {
-    let steps_in_trace = trace.len() - usize::from(goal.is_some());
+    let steps_in_trace = actions.len();
     let mut parent: HashMap<Node, Option<(Node, usize)>> = HashMap::new();
     let mut queue = VecDeque::new();
     for &s in &abs.initial {
@@ -76,7 +76,7 @@ pub(super) fn abstract_path(
         for &(k, t) in &abs.edges[s] {
             let next = match comp.steps[k].action {
                 None => (t, j),
-                Some(a) if j < steps_in_trace && trace[j] == a => (t, j + 1),
+                Some(a) if j < steps_in_trace && actions[j] == a => (t, j + 1),
                 Some(_) => continue,
             };
             if let std::collections::hash_map::Entry::Vacant(e) = parent.entry(next) {

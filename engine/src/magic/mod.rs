@@ -32,20 +32,20 @@ mod actions;
 mod components;
 mod compose;
 mod concrete;
+mod invariant;
 mod predabs;
 
 use crate::certify::build::literal;
 use crate::certify::Invariant;
-use crate::ir::{CmpOp, Cond, LocId, Program, Term, TransId, VarId};
+use crate::ir::{Program, TransId, VarId};
 use crate::linear::Atom;
 use crate::smt::{Smt, SmtError};
 use crate::verdict::{Limit, Outcome, Proof, Stats, Trace, Unknown, UnknownKind, Verdict};
 use actions::{accepts, Partition};
 use components::Components;
-use compose::{Global, Search};
+use compose::Search;
 use concrete::{Check, Run};
-use predabs::{tau_closure, Abstraction, Stop, Visible};
-use std::collections::{BTreeSet, HashMap};
+use predabs::{Abstraction, Stop, Visible};
 use std::time::Instant;
 
 /// The budget of a check.
@@ -61,9 +61,6 @@ const MAX_THREAD_STATES: usize = 20_000;
 /// Most states of the composition.
 const MAX_GLOBAL_STATES: usize = 2_000_000;
 
-/// Most conjuncts of a certificate's invariant.
-const MAX_CERTIFICATE: usize = 500_000;
-
 /// Most refinements.
 const MAX_ITERATIONS: u32 = 10_000;
 
@@ -73,6 +70,16 @@ pub struct Found {
     pub outcome: Outcome,
     /// The invariant of a safe verdict (for the certificate).
     pub invariants: Option<Vec<Invariant>>,
+}
+
+/// What the projections of a counterexample are on the threads.
+enum Projections {
+    /// Every one has a run: the runs.
+    Feasible(Vec<Run>),
+    /// Some have none: per such thread, the new predicates.
+    Spurious(Vec<(usize, Vec<Atom>)>),
+    /// An inconsistency between the levels (an internal error).
+    Broken(&'static str),
 }
 
 /// One thread's two abstractions.
@@ -242,7 +249,10 @@ impl Magic<'_> {
                 }
                 Some(Search::Safe(reach)) => {
                     self.note_predicates();
-                    return (Verdict::Safe(Proof::Compositional), self.invariants(&reach));
+                    return (
+                        Verdict::Safe(Proof::Compositional),
+                        invariant::invariants(self.comps, &self.levels, &reach),
+                    );
                 }
                 Some(Search::Counterexample { actions, goal }) => (actions, goal),
             };
@@ -269,75 +279,30 @@ impl Magic<'_> {
 
     /// Thread `i`'s projection of a counterexample.
     fn projection(&self, i: usize, actions: &[usize], goal: usize) -> Vec<usize> {
-        let mut out: Vec<usize> = actions
-            .iter()
-            .copied()
-            .filter(|&a| self.comps.actions[a].thread == i)
-            .collect();
+        let mut out = self.own_actions(i, actions);
         out.push(self.goal_base() + goal);
         out
     }
 
+    /// Thread `i`'s actions of a counterexample, in order.
+    fn own_actions(&self, i: usize, actions: &[usize]) -> Vec<usize> {
+        let mine = actions.iter().copied();
+        mine.filter(|&a| self.comps.actions[a].thread == i)
+            .collect()
+    }
+
     /// Refines after the abstract counterexample; `Some`: the answer.
     fn refine(&mut self, actions: &[usize], goal: usize) -> Result<Option<Answer>, SmtError> {
-        let n = self.levels.len();
-        // Second level: projections the predicate abstraction rejects.
-        let mut refined = false;
-        for i in 0..n {
-            let trace = self.projection(i, actions, goal);
-            let level = &mut self.levels[i];
-            if !accepts(&level.lts, &trace) {
-                if !level.partition.refine(&level.lts, &trace) {
-                    return Ok(Some(internal(
-                        "the action-guided refinement made no progress",
-                    )));
-                }
-                refined = true;
-            }
+        match self.refine_partitions(actions, goal) {
+            Ok(true) => return Ok(None),
+            Ok(false) => {}
+            Err(answer) => return Ok(Some(answer)),
         }
-        if refined {
-            return Ok(None);
-        }
-        // First level: each projection on the thread's variables.
-        let mut runs = Vec::with_capacity(n);
-        let mut new_preds: Vec<(usize, Vec<Atom>)> = Vec::new();
-        for i in 0..n {
-            let comp = &self.comps.threads[i];
-            let part = self.comps.goal_actions[goal]
-                .parts
-                .iter()
-                .find(|(t, _)| *t == i)
-                .map(|(_, p)| p);
-            let trace = self.projection(i, actions, goal);
-            let trace = &trace[..trace.len() - 1];
-            let level = &self.levels[i];
-            let Some(path) = concrete::abstract_path(
-                &level.abs,
-                comp,
-                i,
-                &trace_with_goal(trace, part),
-                part,
-                self.smt,
-            )?
-            else {
-                return Ok(Some(internal(
-                    "a projection the abstraction accepts has no abstract path",
-                )));
-            };
-            match concrete::check(comp, self.comps.vars, i, &path, part, self.smt)? {
-                Check::Feasible(run) => runs.push(run),
-                Check::Infeasible(atoms) => {
-                    let fresh: Vec<Atom> = atoms
-                        .into_iter()
-                        .filter(|a| !level.preds.contains(a))
-                        .collect();
-                    new_preds.push((i, fresh));
-                }
-            }
-        }
-        if new_preds.is_empty() {
-            return Ok(Some(self.counterexample(actions, &runs)));
-        }
+        let new_preds = match self.check_projections(actions, goal)? {
+            Projections::Feasible(runs) => return Ok(Some(self.counterexample(actions, &runs))),
+            Projections::Spurious(new_preds) => new_preds,
+            Projections::Broken(why) => return Ok(Some(internal(why))),
+        };
         if new_preds.iter().all(|(_, p)| p.is_empty()) {
             return Ok(Some((
                 Verdict::unknown(
@@ -356,6 +321,61 @@ impl Magic<'_> {
             }
         }
         Ok(None)
+    }
+
+    /// The second level: the partitions of the threads whose predicate
+    /// abstraction rejects their projection are split until they reject it
+    /// too. Whether any was.
+    fn refine_partitions(&mut self, actions: &[usize], goal: usize) -> Result<bool, Answer> {
+        let mut refined = false;
+        for i in 0..self.levels.len() {
+            let trace = self.projection(i, actions, goal);
+            let level = &mut self.levels[i];
+            if !accepts(&level.lts, &trace) {
+                if !level.partition.refine(&level.lts, &trace) {
+                    return Err(internal("the action-guided refinement made no progress"));
+                }
+                refined = true;
+            }
+        }
+        Ok(refined)
+    }
+
+    /// The first level: each thread's projection on its variables.
+    fn check_projections(
+        &mut self,
+        actions: &[usize],
+        goal: usize,
+    ) -> Result<Projections, SmtError> {
+        let mut runs = Vec::with_capacity(self.levels.len());
+        let mut new_preds = Vec::new();
+        for i in 0..self.levels.len() {
+            let comp = &self.comps.threads[i];
+            let part = self.comps.goal_actions[goal]
+                .parts
+                .iter()
+                .find(|(t, _)| *t == i)
+                .map(|(_, p)| p);
+            let mine = self.own_actions(i, actions);
+            let level = &self.levels[i];
+            let Some(path) = concrete::abstract_path(&level.abs, comp, i, &mine, part, self.smt)?
+            else {
+                return Ok(Projections::Broken(
+                    "a projection the abstraction accepts has no abstract path",
+                ));
+            };
+            match concrete::check(comp, self.comps.vars, i, &path, part, self.smt)? {
+                Check::Feasible(run) => runs.push(run),
+                Check::Infeasible(atoms) => {
+                    let fresh = atoms.into_iter().filter(|a| !level.preds.contains(a));
+                    new_preds.push((i, fresh.collect()));
+                }
+            }
+        }
+        Ok(match new_preds.is_empty() {
+            true => Projections::Feasible(runs),
+            false => Projections::Spurious(new_preds),
+        })
     }
 
     /// The program's counterexample from the threads' runs, interleaved as
@@ -401,106 +421,6 @@ impl Magic<'_> {
             )),
         }
     }
-
-    /// The invariant of a safe verdict: per tuple of locations, the
-    /// disjunction over the reachable composed states of the threads'
-    /// predicate states (internal steps included) and the shared values.
-    fn invariants(&self, reach: &[Global]) -> Option<Vec<Invariant>> {
-        // Per thread and block: the location and cube of each state.
-        type Cubes = Vec<(LocId, Vec<Cond>)>;
-        let mut per_block: Vec<HashMap<usize, Cubes>> = Vec::new();
-        for (i, level) in self.levels.iter().enumerate() {
-            let comp = &self.comps.threads[i];
-            let mut members: HashMap<usize, Vec<usize>> = HashMap::new();
-            for (q, &b) in level.partition.block.iter().enumerate() {
-                let start = if q == 0 {
-                    level.abs.initial.clone()
-                } else {
-                    vec![q - 1]
-                };
-                members.entry(b).or_default().extend(start);
-            }
-            let mut map = HashMap::new();
-            for (b, start) in members {
-                let mut states: BTreeSet<usize> = BTreeSet::new();
-                states.extend(tau_closure(&level.abs, comp, &start));
-                let mut cubes = Vec::new();
-                for s in states {
-                    let a = &level.abs.states[s];
-                    let cube: Option<Vec<Cond>> = level
-                        .preds
-                        .iter()
-                        .zip(&a.bits)
-                        .map(|(p, &v)| literal(p, v))
-                        .collect();
-                    cubes.push((a.loc, cube?));
-                }
-                map.insert(b, cubes);
-            }
-            per_block.push(map);
-        }
-        let mut by_tuple: HashMap<Vec<LocId>, Vec<Vec<Cond>>> = HashMap::new();
-        let mut size = 0usize;
-        for g in reach {
-            let shared: Vec<Cond> = self
-                .comps
-                .shared
-                .iter()
-                .zip(&g.values)
-                .filter_map(|(s, &k)| Some(Cond::Cmp(CmpOp::Eq, Term::Var(s.var?), Term::Const(k))))
-                .collect();
-            let mut partial: Vec<(Vec<LocId>, Vec<Cond>)> = vec![(Vec::new(), shared)];
-            for (i, &b) in g.blocks.iter().enumerate() {
-                let options = &per_block[i][&b];
-                let mut next = Vec::with_capacity(partial.len() * options.len());
-                for (locs, conj) in &partial {
-                    for (l, cube) in options {
-                        let mut locs = locs.clone();
-                        locs.push(*l);
-                        let mut conj = conj.clone();
-                        conj.extend(cube.iter().cloned());
-                        next.push((locs, conj));
-                    }
-                }
-                partial = next;
-                if partial.len() > MAX_CERTIFICATE {
-                    return None;
-                }
-            }
-            for (locs, conj) in partial {
-                size += conj.len().max(1);
-                if size > MAX_CERTIFICATE {
-                    return None;
-                }
-                by_tuple.entry(locs).or_default().push(conj);
-            }
-        }
-        let mut out: Vec<Invariant> = by_tuple
-            .into_iter()
-            .map(|(locs, mut dnf)| {
-                dnf.sort_by_key(|c| format!("{c:?}"));
-                dnf.dedup();
-                Invariant {
-                    locs,
-                    blocks: vec![dnf],
-                }
-            })
-            .collect();
-        out.sort_by(|a, b| a.locs.cmp(&b.locs));
-        Some(out)
-    }
-}
-
-/// The projection with the goal's action at the end when the thread has
-/// a part of the goal (the path search ends where the part may hold).
-fn trace_with_goal(trace: &[usize], part: Option<&components::F>) -> Vec<usize> {
-    let mut out = trace.to_vec();
-    if part.is_some() {
-        // A marker the path search does not match against steps: it only
-        // counts the actions before it.
-        out.push(usize::MAX);
-    }
-    out
 }
 
 fn internal(why: &str) -> Answer {
