@@ -31,6 +31,8 @@ const MAX_VALUATIONS: usize = 4096;
 pub(super) struct Shared {
     pub var: Option<VarId>,
     pub init: i64,
+    /// The values it can take.
+    pub domain: Vec<i64>,
     /// For a location: the thread and its tested locations.
     pub locations: Option<(usize, Vec<LocId>)>,
 }
@@ -142,6 +144,7 @@ impl Components {
                 shared.push(Shared {
                     var: Some(var),
                     init,
+                    domain: constant_values(program, var, init),
                     locations: None,
                 });
             }
@@ -152,6 +155,7 @@ impl Components {
                 let mut s = Shared {
                     var: None,
                     init: 0,
+                    domain: (-1..locs.len() as i64).collect(),
                     locations: Some((j, locs)),
                 };
                 s.init = s.code(program.threads[j].initial);
@@ -241,7 +245,7 @@ impl Components {
             .iter()
             .map(|&s| match own == Some(s) {
                 true => vec![self.shared[s].code(tr.from)],
-                false => self.domain(program, s),
+                false => self.shared[s].domain.clone(),
             })
             .collect();
         let count = domains
@@ -321,24 +325,20 @@ impl Components {
         }
         Ok(())
     }
+}
 
-    /// The values shared variable `s` can take: its initial value and the
-    /// constants assigned to it.
-    fn domain(&self, program: &Program, s: usize) -> Vec<i64> {
-        if let Some((_, locs)) = &self.shared[s].locations {
-            return (-1..locs.len() as i64).collect();
-        }
-        let var = self.shared[s].var.expect("a variable");
-        let mut out = BTreeSet::from([self.shared[s].init]);
-        for tr in &program.transitions {
-            for a in tr.assigns.iter().filter(|a| a.var == var) {
-                if let Rhs::Expr(Term::Const(k)) = a.rhs {
-                    out.insert(k);
-                }
+/// The values variable `var` can take: its initial value and the
+/// constants assigned to it (every assignment to it is a constant).
+fn constant_values(program: &Program, var: VarId, init: i64) -> Vec<i64> {
+    let mut out = BTreeSet::from([init]);
+    for tr in &program.transitions {
+        for a in tr.assigns.iter().filter(|a| a.var == var) {
+            if let Rhs::Expr(Term::Const(k)) = a.rhs {
+                out.insert(k);
             }
         }
-        out.into_iter().collect()
     }
+    out.into_iter().collect()
 }
 
 /// Every valuation of `vars` over `domains`.
@@ -602,7 +602,10 @@ impl Components {
                 });
             }
             let read: Vec<usize> = read.into_iter().collect();
-            let domains: Vec<Vec<i64>> = read.iter().map(|&k| self.domain(program, k)).collect();
+            let domains: Vec<Vec<i64>> = read
+                .iter()
+                .map(|&k| self.shared[k].domain.clone())
+                .collect();
             if domains.iter().map(Vec::len).product::<usize>() > MAX_VALUATIONS {
                 return Err("the error condition reads shared variables of too many values".into());
             }

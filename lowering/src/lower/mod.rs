@@ -937,11 +937,7 @@ impl<'a> Lowerer<'a> {
     fn null_init(&mut self, g: &GlobalDecl<'a>) -> bool {
         match &g.decl.node.initializer {
             None => true,
-            Some(Node {
-                node: frontend::lang_c::ast::Initializer::Expression(e),
-                ..
-            }) => self.const_value(e).is_ok_and(|v| v == 0),
-            Some(_) => false,
+            Some(init) => self.zero_initializer(init),
         }
     }
 
