@@ -14,7 +14,10 @@
 //!    null space of the samples, [`equalities`]).
 //! 4. Candidates per tuple: `t <= k` for each template `t`, `k` its
 //!    greatest value in the samples of the tuple (of all tuples, where a
-//!    tuple has none) and the next two constants of the program above it.
+//!    tuple has none) and the next two constants of the program above it,
+//!    and `t <= 0` where every sample has `t < 0`. A tuple without samples
+//!    also gets the greatest values in the tuples nearest to it, together
+//!    and each apart.
 //! 5. Houdini: candidates that an initial state or a successor of a state
 //!    satisfying the candidates of its tuple violates are dropped (each
 //!    model of a violation drops every candidate it violates), until the
@@ -1205,6 +1208,11 @@ fn candidates(
                 .take(2)
                 .map(|&bound| Candidate { form: f, bound }),
         );
+        // The sign of a form negative in every sample (`n >= 0` of a
+        // count that the runs saw only large).
+        if max < 0 {
+            out.insert(Candidate { form: f, bound: 0 });
+        }
     }
     out.retain(|c| i64::try_from(c.bound).is_ok());
     if samples[i].is_empty() {
@@ -1252,16 +1260,25 @@ fn nearest_candidates(
     let Some(least) = sampled.iter().map(|&(_, d)| d).min() else {
         return;
     };
-    let points: Vec<&Vec<i128>> = sampled
+    let nearest: Vec<usize> = sampled
         .iter()
         .filter(|&&(_, d)| d == least)
-        .flat_map(|&(j, _)| &samples[j])
+        .map(|&(j, _)| j)
+        .collect();
+    let points: Vec<&Vec<i128>> = nearest.iter().flat_map(|&j| &samples[j]).collect();
+    let apart: Vec<Vec<&Vec<i128>>> = nearest
+        .iter()
+        .map(|&j| samples[j].iter().collect())
         .collect();
     for (f, form) in forms.iter().enumerate().skip(1) {
-        if out.len() >= MAX_CANDIDATES {
-            return;
-        }
-        if let Some(max) = greatest(form, &points).filter(|m| i64::try_from(*m).is_ok()) {
+        // Of all of them, and of each: a fact of one neighbour (the thread
+        // whose location differs never took the step there) may hold here.
+        let bounds = std::iter::once(greatest(form, &points))
+            .chain(apart.iter().map(|points| greatest(form, points)));
+        for max in bounds.flatten().filter(|m| i64::try_from(*m).is_ok()) {
+            if out.len() >= MAX_CANDIDATES {
+                return;
+            }
             out.insert(Candidate {
                 form: f,
                 bound: max,

@@ -284,20 +284,23 @@ impl CounterSystem {
                     .collect()
             };
             let sums: BTreeSet<BTreeSet<VarId>> = (1..=t.counters.len()).map(sum).collect();
-            let mut push = |x: VarId, plus: &BTreeSet<VarId>, minus: &BTreeSet<VarId>| {
+            // `x - k·Σ plus + k·Σ minus`, both signs.
+            let mut push = |x: VarId, k: i64, plus: &BTreeSet<VarId>, minus: &BTreeSet<VarId>| {
                 for sign in [1, -1] {
                     let mut form = vec![(x, sign)];
-                    form.extend(plus.iter().map(|&n| (n, -sign)));
-                    form.extend(minus.iter().map(|&n| (n, sign)));
+                    form.extend(plus.iter().map(|&n| (n, -sign * k)));
+                    form.extend(minus.iter().map(|&n| (n, sign * k)));
                     out.push(form);
                 }
             };
             for &x in &written {
                 for s in &sums {
-                    push(x, s, &BTreeSet::new());
+                    push(x, 1, s, &BTreeSet::new());
                 }
                 // Windows between two writes of `x`: the instances past the
-                // first and not past the second.
+                // first and not past the second; when the first writes a
+                // constant `k` (a lock's owner mark), also `k` times their
+                // number ("`x == k` while one instance is in the window").
                 let after: BTreeSet<usize> = moves
                     .iter()
                     .filter(|tr| tr.assigns.iter().any(|a| a.var == x))
@@ -307,11 +310,11 @@ impl CounterSystem {
                     for &j in &after {
                         if i != j && reach[i].contains(&j) && !reach[j].contains(&i) {
                             let (plus, minus) = (sum(i), sum(j));
-                            push(
-                                x,
-                                &plus.difference(&minus).copied().collect(),
-                                &BTreeSet::new(),
-                            );
+                            let window = plus.difference(&minus).copied().collect();
+                            push(x, 1, &window, &BTreeSet::new());
+                            if let Some(k) = written_constant(&moves, x, i).filter(|k| *k > 1) {
+                                push(x, k, &window, &BTreeSet::new());
+                            }
                         }
                     }
                 }
@@ -365,6 +368,22 @@ impl CounterSystem {
         }
         out
     }
+}
+
+/// The constant every move into location `to` assigns to `x`, when they
+/// all assign the same one.
+fn written_constant(moves: &[&Transition], x: VarId, to: usize) -> Option<i64> {
+    let mut values = moves.iter().filter(|tr| tr.to.index() == to).map(|tr| {
+        match tr.assigns.iter().find(|a| a.var == x) {
+            Some(Assign {
+                rhs: Rhs::Expr(Term::Const(k)),
+                ..
+            }) => Some(*k),
+            _ => None,
+        }
+    });
+    let first = values.next()??;
+    values.all(|v| v == Some(first)).then_some(first)
 }
 
 /// At most this many variables read by the guards of other threads than

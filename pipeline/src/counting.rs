@@ -84,38 +84,39 @@ pub fn prove(
             note: Some(note),
         }
     };
+    // A proof of the saturated search, its states the evidence.
+    let finish_saturated = |mut proof: SaturatedProof| {
+        let what = format!(
+            "{}; counters capped at {}",
+            describe(&proof.system),
+            proof.cap
+        );
+        finish(
+            &proof.system.program,
+            &mut proof.outcome,
+            Evidence::Explicit(&proof.reachable),
+            &what,
+            proof.subject,
+        )
+    };
     let config = *config;
     let mut spent = Duration::ZERO;
-    // The explicit search with saturated counters first, for a quarter of
-    // the time: it ends when the other variables take finitely many values
-    // (soon, or not at all).
-    let saturated = saturated(lowered, shares.saturated.of_left(left));
-    spent += saturated.spent;
+    // The explicit search with saturated counters first, for a short
+    // time: it ends when the other variables take finitely many values
+    // (soon, or not at all). Again after the view programs when it ran out
+    // of time.
+    let first_budget = shares.saturated_first.of_left(left);
+    let first = saturated(lowered, first_budget);
+    spent += first.spent;
+    let again = first.proof.is_err() && first_budget.is_some_and(|b| first.spent >= b);
     // A proof by too many states for a certificate waits until ASE has
     // tried to find one that can be certified.
     let mut pending = None;
     let mut capped_why = String::new();
-    match saturated.proof {
+    match first.proof {
         Err(why) => capped_why = why,
-        Ok(SaturatedProof {
-            system: checked,
-            mut outcome,
-            reachable,
-            cap,
-            subject,
-        }) => {
-            let what = format!("{}; counters capped at {cap}", describe(&checked));
-            if reachable.len() <= CERTIFIABLE_STATES {
-                return finish(
-                    &checked.program,
-                    &mut outcome,
-                    Evidence::Explicit(&reachable),
-                    &what,
-                    subject,
-                );
-            }
-            pending = Some((checked, outcome, reachable, what, subject));
-        }
+        Ok(proof) if proof.reachable.len() <= CERTIFIABLE_STATES => return finish_saturated(proof),
+        Ok(proof) => pending = Some(proof),
     }
     // Inferred invariants (the coarse system first).
     let versions = system.coarse.iter().map(|c| (c, true));
@@ -164,6 +165,21 @@ pub fn prove(
         }
         Err(why) => why,
     };
+    if again {
+        let budget = shares
+            .saturated
+            .of_left(left.map(|t| t.saturating_sub(spent)));
+        let second = saturated(lowered, budget);
+        spent += second.spent;
+        match second.proof {
+            Err(why) => capped_why = why,
+            Ok(mut proof) if proof.reachable.len() <= CERTIFIABLE_STATES => {
+                proof.outcome.stats.time = spent;
+                return finish_saturated(proof);
+            }
+            Ok(proof) => pending = Some(proof),
+        }
+    }
     // ASE on the coarse system first: when the creators' own variables
     // (loop counters) do not matter, it is much easier.
     let (mut checked, mut coarse_proof) = (&system.program, false);
@@ -193,15 +209,9 @@ pub fn prove(
     };
     outcome.stats.time += spent;
     let proved = matches!(outcome.verdict, Verdict::Safe(_));
-    if let Some((checked, mut saturated, reachable, what, subject)) = pending.filter(|_| !proved) {
-        saturated.stats.time = outcome.stats.time;
-        return finish(
-            &checked.program,
-            &mut saturated,
-            Evidence::Explicit(&reachable),
-            &what,
-            subject,
-        );
+    if let Some(mut proof) = pending.filter(|_| !proved) {
+        proof.outcome.stats.time = outcome.stats.time;
+        return finish_saturated(proof);
     }
     let templates = describe(&system);
     match &outcome.verdict {

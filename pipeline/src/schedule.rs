@@ -37,9 +37,13 @@ pub struct Schedule {
 /// ([`crate::counting::prove`]), each of what is left when it starts.
 #[derive(Clone, Copy, Debug)]
 pub struct CounterShares {
-    /// The explicit search with saturated counters (at most 10 s: without
-    /// a time limit, a loop of 10,000 creations would keep it from the
-    /// other methods for minutes).
+    /// The explicit search with saturated counters, first (at most 1 s:
+    /// it ends soon or not at all; a loop of 10,000 creations keeps it
+    /// from ending, and the other methods are tried next).
+    pub saturated_first: Share,
+    /// The explicit search with saturated counters again, after the
+    /// inference and view programs, when the first one ran out of time (at
+    /// most 10 s in all).
     pub saturated: Share,
     /// The inference, per counter system (coarse, then full).
     pub infer: Share,
@@ -61,6 +65,7 @@ pub const SCHEDULE: Schedule = Schedule {
     errors_first: Share::fraction(1, 16).at_most(Duration::from_secs(2)),
     counting: Share::fraction(1, 2),
     counter: CounterShares {
+        saturated_first: Share::fraction(1, 4).at_most(Duration::from_secs(1)),
         saturated: Share::fraction(1, 4).at_most(Duration::from_secs(10)),
         infer: Share::fraction(1, 5).at_most(Duration::from_secs(10)),
         views: Share::fraction(2, 3).at_most(Duration::from_secs(60)),
