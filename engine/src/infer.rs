@@ -314,6 +314,7 @@ fn infer(
         }
         cands.push(c);
     }
+    guard_candidates(program, &tuples, &form_index, &mut cands);
     let mut smt = Smt::new(deadline);
     smt.cancel = cancel;
     let pre: Vec<Int> = (0..program.vars.len())
@@ -482,6 +483,60 @@ fn infer(
         }
     }
     Ok((invariants, Ok(())))
+}
+
+/// More candidates: a bound `x op k` that a step's guard states (a
+/// conjunct) of a variable the step does not assign holds where the step
+/// goes (`i < n` of a loop's test, at the loop's head, where the runs
+/// never came with large values). Only proposed, like the others.
+fn guard_candidates(
+    program: &Program,
+    tuples: &Tuples,
+    form_index: &HashMap<Form, usize>,
+    cands: &mut [BTreeSet<Candidate>],
+) {
+    for steps in &tuples.steps {
+        for &(id, j) in steps {
+            let tr = program.transition(id);
+            let mut bounds = Vec::new();
+            guard_bounds(&tr.guard, &mut bounds);
+            for (x, sign, bound) in bounds {
+                if tr.assigns.iter().any(|a| a.var == x) || cands[j].len() >= MAX_CANDIDATES {
+                    continue;
+                }
+                if let Some(&form) = form_index.get(&vec![(x.index(), sign)]) {
+                    cands[j].insert(Candidate { form, bound });
+                }
+            }
+        }
+    }
+}
+
+/// The bounds `sign·x <= k` that the conjuncts of `c` state, each a
+/// comparison of a variable with a literal.
+fn guard_bounds(c: &Cond, out: &mut Vec<(VarId, i128, i128)>) {
+    match c {
+        Cond::And(a, b) => {
+            guard_bounds(a, out);
+            guard_bounds(b, out);
+        }
+        Cond::Cmp(op, a, b) => {
+            let (x, k, op) = match (a, b) {
+                (Term::Var(x), Term::Const(k)) => (*x, i128::from(*k), *op),
+                (Term::Const(k), Term::Var(x)) => (*x, i128::from(*k), op.flip()),
+                _ => return,
+            };
+            match op {
+                CmpOp::Lt => out.push((x, 1, k - 1)),
+                CmpOp::Le => out.push((x, 1, k)),
+                CmpOp::Gt => out.push((x, -1, -k - 1)),
+                CmpOp::Ge => out.push((x, -1, -k)),
+                CmpOp::Eq => out.extend([(x, 1, k), (x, -1, -k)]),
+                CmpOp::Ne => {}
+            }
+        }
+        _ => {}
+    }
 }
 
 /// The candidate with the least bound of each form: it implies the

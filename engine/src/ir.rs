@@ -426,11 +426,10 @@ impl Program {
     }
     /// The initial constraint as one formula (the conjunction).
     pub fn init_cond(&self) -> Cond {
-        self.init
-            .iter()
-            .cloned()
-            .reduce(|a, b| Cond::And(Box::new(a), Box::new(b)))
-            .unwrap_or(Cond::True)
+        balanced(self.init.clone(), &|a, b| {
+            Cond::And(Box::new(a), Box::new(b))
+        })
+        .unwrap_or(Cond::True)
     }
     /// Whether the program divides (`/`, `%`) or uses a non-linear
     /// operation ([`Term::Nl`]) anywhere: engines that need linear
@@ -463,10 +462,28 @@ impl Program {
 
 /// The disjunction of conditions (`false` when empty).
 pub fn disjunction(conds: impl IntoIterator<Item = Cond>) -> Cond {
-    conds
-        .into_iter()
-        .reduce(|a, b| Cond::Or(Box::new(a), Box::new(b)))
-        .unwrap_or(Cond::False)
+    balanced(conds.into_iter().collect(), &|a, b| {
+        Cond::Or(Box::new(a), Box::new(b))
+    })
+    .unwrap_or(Cond::False)
+}
+
+/// The conditions joined by `join` as a balanced tree: its depth grows
+/// with the logarithm of their number (thousands of race conditions would
+/// otherwise make a chain that recursive walks cannot descend).
+fn balanced(mut conds: Vec<Cond>, join: &impl Fn(Cond, Cond) -> Cond) -> Option<Cond> {
+    while conds.len() > 1 {
+        let mut next = Vec::with_capacity(conds.len().div_ceil(2));
+        let mut items = conds.into_iter();
+        while let Some(a) = items.next() {
+            next.push(match items.next() {
+                Some(b) => join(a, b),
+                None => a,
+            });
+        }
+        conds = next;
+    }
+    conds.pop()
 }
 
 impl Term {
@@ -738,8 +755,29 @@ impl fmt::Display for Named<'_, Cond> {
 
 #[cfg(test)]
 mod tests {
-    use super::Term;
+    use super::{disjunction, CmpOp, Cond, Term, VarId};
     use crate::interp::eval_term;
+
+    fn depth(c: &Cond) -> usize {
+        match c {
+            Cond::Not(a) => 1 + depth(a),
+            Cond::And(a, b) | Cond::Or(a, b) => 1 + depth(a).max(depth(b)),
+            _ => 1,
+        }
+    }
+
+    #[test]
+    fn many_error_conditions_make_a_shallow_disjunction() {
+        // Thousands of race conditions: a chain this long overflowed the
+        // stack of every recursive walk (`linear::cond_to_formula` first).
+        let n = 100_000;
+        let conds = (0..n).map(|k| Cond::Cmp(CmpOp::Eq, Term::Var(VarId::new(0)), Term::Const(k)));
+        let d = disjunction(conds);
+        assert_eq!(depth(&d), 18);
+        let f = crate::linear::cond_to_formula(&d, true);
+        assert!(matches!(f, crate::linear::Formula::Or(_)));
+        assert_eq!(disjunction([]), Cond::False);
+    }
 
     #[test]
     fn literals_beyond_64_bits_evaluate_to_their_value() {
