@@ -66,6 +66,10 @@ const RUN_LENGTH: usize = 120;
 const MAX_RETRIES: usize = 32;
 /// Samples kept per tuple.
 const SAMPLES_PER_TUPLE: usize = 64;
+/// How many candidates of two variables a guard's bound is chained
+/// through ([`guard_candidates`]), and most bounds derived per step.
+const GUARD_CHAIN: usize = 3;
+const GUARD_BOUNDS: usize = 256;
 /// Most variables an equality of the samples relates (the varying
 /// variables of a tuple considered at once).
 const EQUALITY_VARS: usize = 10;
@@ -314,7 +318,7 @@ fn infer(
         }
         cands.push(c);
     }
-    guard_candidates(program, &tuples, &form_index, &mut cands);
+    guard_candidates(program, &forms, &tuples, &form_index, &sampled, &mut cands);
     let mut smt = Smt::new(deadline);
     smt.cancel = cancel;
     let pre: Vec<Int> = (0..program.vars.len())
@@ -431,7 +435,8 @@ fn infer(
         .iter()
         .zip(cands.iter().zip(&pairs))
         .map(|(locs, (cs, ps))| {
-            let plain = cs.iter().map(|c| fact(&forms[c.form], c.bound)).collect();
+            // The least bound of each form: it implies the others.
+            let plain = least(cs).map(|c| fact(&forms[c.form], c.bound)).collect();
             let disjunctive = ps.iter().map(|p| {
                 let [guard, then] =
                     [&p.guard, &p.then].map(|c| vec![fact(&forms[c.form], c.bound)]);
@@ -488,23 +493,67 @@ fn infer(
 /// More candidates: a bound `x op k` that a step's guard states (a
 /// conjunct) of a variable the step does not assign holds where the step
 /// goes (`i < n` of a loop's test, at the loop's head, where the runs
-/// never came with large values). Only proposed, like the others.
+/// never came with large values); and with a candidate `±x + b·y <= c` of
+/// the step's tuple that cancels `x`, the bound `b·y <= k + c`, and so on
+/// (past a join loop that ran 10,000 times, `i >= 10000`, `i - joined <=
+/// 0` and `joined - finished <= 0` give `finished >= 10000` where the step
+/// resets `i` and `joined`; into tuples without samples only). Only
+/// proposed, like the others.
 fn guard_candidates(
     program: &Program,
+    forms: &[Form],
     tuples: &Tuples,
     form_index: &HashMap<Form, usize>,
+    sampled: &[bool],
     cands: &mut [BTreeSet<Candidate>],
 ) {
-    for steps in &tuples.steps {
+    for (i, steps) in tuples.steps.iter().enumerate() {
         for &(id, j) in steps {
             let tr = program.transition(id);
+            let kept = |v: usize| tr.assigns.iter().all(|a| a.var.index() != v);
             let mut bounds = Vec::new();
             guard_bounds(&tr.guard, &mut bounds);
-            for (x, sign, bound) in bounds {
-                if tr.assigns.iter().any(|a| a.var == x) || cands[j].len() >= MAX_CANDIDATES {
-                    continue;
+            // The guard's bounds, and what they give with the tuple's
+            // candidates of two variables, a few steps deep.
+            let mut known: BTreeSet<(usize, i128, i128)> = bounds
+                .iter()
+                .map(|&(x, sign, k)| (x.index(), sign, k))
+                .collect();
+            let mut frontier: Vec<(usize, i128, i128)> = known.iter().copied().collect();
+            // Chained only into tuples no run reached (elsewhere the
+            // samples propose such bounds, and more candidates cost time).
+            let chain = if sampled[j] { 0 } else { GUARD_CHAIN };
+            for _ in 0..chain {
+                let mut next = Vec::new();
+                for &(x, sign, k) in &frontier {
+                    for c in &cands[i] {
+                        let &[p, q] = &forms[c.form][..] else {
+                            continue;
+                        };
+                        for ((u, a), (w, b)) in [(p, q), (q, p)] {
+                            let derived = (w, b, k + c.bound);
+                            if u == x
+                                && a == -sign
+                                && known.len() < GUARD_BOUNDS
+                                && known.insert(derived)
+                            {
+                                next.push(derived);
+                            }
+                        }
+                    }
                 }
-                if let Some(&form) = form_index.get(&vec![(x.index(), sign)]) {
+                frontier = next;
+            }
+            let new: Vec<(Form, i128)> = known
+                .into_iter()
+                .filter(|&(x, _, _)| kept(x))
+                .map(|(x, sign, k)| (vec![(x, sign)], k))
+                .collect();
+            for (form, bound) in new {
+                if cands[j].len() >= MAX_CANDIDATES {
+                    break;
+                }
+                if let Some(&form) = form_index.get(&form) {
                     cands[j].insert(Candidate { form, bound });
                 }
             }

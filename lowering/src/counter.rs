@@ -40,6 +40,7 @@ use engine::certify::Invariant;
 
 mod deadlock;
 mod order;
+mod races;
 mod tickets;
 
 /// At most this many order-only locals per template get canonical values
@@ -657,7 +658,9 @@ fn build(
         }
         _ => None,
     };
-    add_errors(p, &ctx, view, &tracked, deadlock, &mut out)?;
+    let stale = not_kept(l, &sites, &crate::deadlock::assigned(p), &out);
+    let races = (l.race_range(), races::condition(l, &ctx, &stale)?);
+    add_errors(p, &ctx, view, &tracked, deadlock, races, &mut out)?;
     let creators: HashSet<ThreadId> = spawns
         .iter()
         .map(|(t, _, _)| map[&p.transition(*t).thread])
@@ -715,22 +718,12 @@ fn forget_slots(l: &Lowered) -> Lowered {
 }
 
 /// Whether the counter abstraction applies: threads created in loops, each
-/// site with several instances that create no threads themselves, no race
-/// checked. The threads' run flags and the site of each instance.
+/// site with several instances that create no threads themselves. The threads' run flags and the site of each instance.
 #[allow(clippy::type_complexity)]
 fn applicable(l: &Lowered) -> Result<(HashMap<VarId, ThreadId>, HashMap<ThreadId, usize>), String> {
     let p = &l.program;
     if l.loop_sites.is_empty() {
         return Err("no thread is created in a loop".into());
-    }
-    if l.race_conditions > 0 {
-        // A race between two instances would be a test of two instances
-        // of one template, which the counters cannot tell apart.
-        return Err(
-            "the counter abstraction does not check data races: threads created in a loop are \
-             checked with a bounded number of instances only"
-                .into(),
-        );
     }
     let runs: HashMap<VarId, ThreadId> = l
         .threads
@@ -1316,7 +1309,8 @@ impl Moves<'_> {
     }
 }
 
-/// The error conditions: the program's, over the counters; a view
+/// The error conditions: the program's, over the counters (the race
+/// conditions as [`races::condition`] says); a view
 /// program's tracked instance violating an assumption; an instance in a
 /// violation state of the speculation.
 fn add_errors(
@@ -1325,11 +1319,15 @@ fn add_errors(
     view: Option<&View>,
     tracked: &[Tracked],
     deadlock: Option<(usize, Cond)>,
+    (race_range, race): (std::ops::Range<usize>, Cond),
     out: &mut Program,
 ) -> Result<(), String> {
     for (i, e) in p.error.iter().enumerate() {
         match &deadlock {
             Some((at, c)) if *at == i => out.error.push(c.clone()),
+            // The race conditions, all in the first one.
+            _ if i == race_range.start => out.error.push(race.clone()),
+            _ if race_range.contains(&i) => out.error.push(Cond::False),
             _ => out.error.push(ctx.error(e)?),
         }
     }

@@ -94,7 +94,7 @@ pub(crate) fn emit(mut l: Lowerer<'_>) -> Result<Lowered> {
     let deadlock = l
         .checks
         .deadlocks
-        .then(|| deadlock_shape(&l, &loc_maps, &origins, running_on));
+        .then(|| deadlock_shape(&l, &loc_maps, &origins, running_on.clone()));
     let cut = give_ups
         .iter()
         .map(|(t, l, g)| {
@@ -141,6 +141,7 @@ pub(crate) fn emit(mut l: Lowerer<'_>) -> Result<Lowered> {
         checks: l.checks,
         races: race_accesses,
         race_conditions: n_races,
+        race_running: running_on,
         deadlock,
         lock_sites: lock_sites(&l),
         tails: !l.tails.is_empty(),

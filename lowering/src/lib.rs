@@ -326,6 +326,10 @@ pub struct Lowered {
     /// checked), the violations and the checks at exit, and precede the
     /// give-ups.
     pub race_conditions: usize,
+    /// When threads may race: the program is running (no thread has exited,
+    /// none is at `reach_error()` or a violation), the conjunct of every
+    /// race condition.
+    pub race_running: engine::ir::Cond,
     /// With [`Checks::deadlocks`], when some thread can wait: where the
     /// threads wait; the deadlock condition follows the race conditions.
     pub deadlock: Option<deadlock::Shape>,
@@ -551,6 +555,13 @@ impl Lowered {
             + self.at_exit.len()
             + self.race_conditions
             + usize::from(self.deadlock.is_some())
+    }
+
+    /// The indices of the race conditions among the program's error
+    /// conditions.
+    pub(crate) fn race_range(&self) -> std::ops::Range<usize> {
+        let end = self.bugs() - usize::from(self.deadlock.is_some());
+        end - self.race_conditions..end
     }
 
     /// The index of the deadlock condition among the program's error

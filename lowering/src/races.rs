@@ -90,7 +90,7 @@ impl RaceAccess {
 
 /// Whether two accesses of one cell by different threads, each `(write,
 /// atomic)`, conflict: one writes, and not both are atomic.
-fn kinds_conflict((w1, a1): (bool, bool), (w2, a2): (bool, bool)) -> bool {
+pub(crate) fn kinds_conflict((w1, a1): (bool, bool), (w2, a2): (bool, bool)) -> bool {
     (w1 || w2) && !(a1 && a2)
 }
 

@@ -103,12 +103,19 @@ pub fn prove(
     let mut spent = Duration::ZERO;
     // The explicit search with saturated counters first, for a short
     // time: it ends when the other variables take finitely many values
-    // (soon, or not at all). Again after the view programs when it ran out
-    // of time.
+    // (soon, or not at all). When it ran out of time, the rest of its
+    // share is kept for it after the view programs.
+    let share = shares.saturated.of_left(left);
     let first_budget = shares.saturated_first.of_left(left);
     let first = saturated(lowered, first_budget);
     spent += first.spent;
     let again = first.proof.is_err() && first_budget.is_some_and(|b| first.spent >= b);
+    let reserved = match (again, share) {
+        (true, Some(share)) => share.saturating_sub(first.spent),
+        _ => Duration::ZERO,
+    };
+    // What is left for the other methods, the reserve kept.
+    let rest = |spent: Duration| left.map(|t| t.saturating_sub(spent + reserved));
     // A proof by too many states for a certificate waits until ASE has
     // tried to find one that can be certified.
     let mut pending = None;
@@ -121,7 +128,7 @@ pub fn prove(
     // Inferred invariants (the coarse system first).
     let versions = system.coarse.iter().map(|c| (c, true));
     for (checked, coarse) in versions.chain([(&system.program, false)]) {
-        let budget = shares.infer.of_left(left.map(|t| t.saturating_sub(spent)));
+        let budget = shares.infer.of_left(rest(spent));
         let inferred = engine::infer::prove(checked, budget.map(|b| Instant::now() + b), None);
         spent += inferred.outcome.stats.time;
         if let (Verdict::Safe(_), Some(invariants)) =
@@ -141,7 +148,7 @@ pub fn prove(
     // View programs with assumptions on the instances.
     let budget = shares
         .views
-        .of_left(left.map(|t| t.saturating_sub(spent)))
+        .of_left(rest(spent))
         .unwrap_or(Duration::from_secs(3600));
     let started = Instant::now();
     let viewed = viewed(lowered, started + budget);
@@ -166,10 +173,7 @@ pub fn prove(
         Err(why) => why,
     };
     if again {
-        let budget = shares
-            .saturated
-            .of_left(left.map(|t| t.saturating_sub(spent)));
-        let second = saturated(lowered, budget);
+        let second = saturated(lowered, Some(reserved));
         spent += second.spent;
         match second.proof {
             Err(why) => capped_why = why,

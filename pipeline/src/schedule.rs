@@ -39,11 +39,14 @@ pub struct Schedule {
 pub struct CounterShares {
     /// The explicit search with saturated counters, first (at most 1 s:
     /// it ends soon or not at all; a loop of 10,000 creations keeps it
-    /// from ending, and the other methods are tried next).
+    /// from ending, and the other methods are tried next). Within
+    /// [`CounterShares::saturated`].
     pub saturated_first: Share,
-    /// The explicit search with saturated counters again, after the
-    /// inference and view programs, when the first one ran out of time (at
-    /// most 10 s in all).
+    /// The explicit search with saturated counters in all (at most 10 s:
+    /// without a limit, a loop of 10,000 creations would keep it from the
+    /// other methods for minutes): when the first run ran out of time, the
+    /// rest is kept for a second run after the inference and the view
+    /// programs, whose shares are of the time left without it.
     pub saturated: Share,
     /// The inference, per counter system (coarse, then full).
     pub infer: Share,

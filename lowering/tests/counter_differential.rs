@@ -1,22 +1,27 @@
 //! Randomized differential test of the counter abstraction's deadlock
 //! condition (`lowering::counter`, SOUNDNESS.md "Deadlocks of threads
-//! created in loops") against the bounded program.
+//! created in loops") and race condition ("Data races", *Threads created
+//! in loops*) against the bounded program.
 //!
-//! Each generated program starts workers in a loop; the workers and `main`
-//! take mutexes in orders that depend on the worker's argument, leave some
-//! held, wait on a semaphore or a condition variable, post and signal, and
-//! `main` may join the workers. Each is lowered with deadlocks checked and
-//! two instances per loop site, and its counter system is searched with
-//! saturated counters, then given to the inference of invariants. When
-//! either proves the counter system free of deadlocks, the exhaustive search of the bounded program (its first
-//! instances one by one) must not reach a deadlock: a deadlock there is a
-//! deadlock of the program for some number of threads, which the proof
-//! claims to cover. Searches that give up are counted, never a failure.
+//! Each generated program starts workers in a loop. For deadlocks, the
+//! workers and `main` take mutexes in orders that depend on the worker's
+//! argument, leave some held, wait on a semaphore or a condition variable,
+//! post and signal, and `main` may join the workers; for races, they read
+//! and write shared cells with and without a mutex, the workers' accesses
+//! depending on their argument, and `main`'s before or after joining them.
+//! Each is lowered with the property checked and two instances per loop
+//! site, and its counter system is searched with saturated counters, then
+//! given to the inference of invariants. When either proves the counter
+//! system free of the property's errors, the exhaustive search of the
+//! bounded program (its first instances one by one) must not reach one: an
+//! error there is an error of the program for some number of threads,
+//! which the proof claims to cover. Searches that give up are counted,
+//! never a failure.
 //!
 //! ```text
-//! cargo test --release -p ase-lowering --test counter_deadlock_differential -- --nocapture
+//! cargo test --release -p ase-lowering --test counter_differential -- --nocapture
 //! ASE_COUNTER_DIFF_N=5000 ASE_COUNTER_DIFF_SEED=1000000 cargo test --release \
-//!     -p ase-lowering --test counter_deadlock_differential -- --ignored --nocapture
+//!     -p ase-lowering --test counter_differential -- --ignored --nocapture
 //! ```
 
 #[allow(dead_code)] // the program generator of the other differential tests
@@ -158,30 +163,109 @@ fn body(rng: &mut Rng, text: &mut String, worker: bool) {
     }
 }
 
+/// A program whose workers, started in a loop, race on shared cells or
+/// not: each access is under the mutex or not, a worker's may depend on
+/// its argument, `main`'s come before or after the join loop.
+fn race_program(seed: u64) -> String {
+    let mut rng = Rng::new(seed);
+    let mut text = String::from(
+        "#include <pthread.h>\nextern _Bool __VERIFIER_nondet_bool(void);\n\
+         pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;\nint g = 0;\nint h = 0;\n",
+    );
+    // The argument is tested as a pointer: a conversion to `int` would be
+    // an input of the counter system, which the saturated search samples
+    // (and then gives up).
+    text.push_str("void *worker(void *arg) {\n  int t = 0;\n");
+    for _ in 0..rng.range(1, 4) {
+        let access = race_access(&mut rng);
+        match rng.below(3) {
+            0 => writeln!(text, "  if (arg) {{ {access} }}").unwrap(),
+            _ => writeln!(text, "  {access}").unwrap(),
+        }
+    }
+    text.push_str("  return 0;\n}\n");
+    let n = 100;
+    writeln!(
+        text,
+        "int main(void) {{\n  pthread_t ids[{n}];\n  int t = 0;"
+    )
+    .unwrap();
+    let arg = if rng.chance(50) {
+        "__VERIFIER_nondet_bool()"
+    } else {
+        "i < 1"
+    };
+    writeln!(
+        text,
+        "  for (int i = 0; i < {n}; i++)\n    pthread_create(&ids[i], 0, worker, (void *)(long)({arg}));"
+    )
+    .unwrap();
+    if rng.chance(40) {
+        writeln!(text, "  {}", race_access(&mut rng)).unwrap();
+    }
+    if rng.chance(70) {
+        writeln!(
+            text,
+            "  for (int i = 0; i < {n}; i++) pthread_join(ids[i], 0);"
+        )
+        .unwrap();
+    }
+    if rng.chance(60) {
+        writeln!(text, "  {}", race_access(&mut rng)).unwrap();
+    }
+    text.push_str("  return 0;\n}\n");
+    text
+}
+
+/// A read or a write of `g` or `h`, under the mutex or not.
+fn race_access(rng: &mut Rng) -> String {
+    let cell = ["g", "h"][rng.below(2)];
+    let access = match rng.below(3) {
+        0 => format!("t = {cell};"),
+        1 => format!("{cell} = 1;"),
+        _ => format!("{cell} = {cell} + 1;"),
+    };
+    if rng.chance(50) {
+        format!("pthread_mutex_lock(&m); {access} pthread_mutex_unlock(&m);")
+    } else {
+        access
+    }
+}
+
+/// The property a differential run checks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Property {
+    Deadlocks,
+    Races,
+}
+
 #[derive(Debug, Default)]
 struct Counts {
     /// No counter system (a reason of the abstraction's).
     not_applicable: u64,
-    /// The counter system proved deadlock-free, and the bounded search
-    /// found no deadlock.
+    /// The counter system proved free of the property's errors, and the
+    /// bounded search found none.
     proved: u64,
-    /// The counter system's search reached its deadlock condition (for
-    /// the bounded search: a deadlock, or none).
+    /// The counter system's search reached its error condition (for the
+    /// bounded search: an error, or none).
     not_proved: u64,
-    /// The bounded search reached a deadlock.
-    deadlocks: u64,
+    /// The bounded search reached an error of the property.
+    errors: u64,
     /// A search gave up.
     unknown: u64,
     disagreements: Vec<u64>,
 }
 
 /// Lowers and checks one program.
-fn check_one(seed: u64, counts: &mut Counts) {
-    let text = program(seed);
+fn check_one(seed: u64, property: Property, counts: &mut Counts) {
+    let text = match property {
+        Property::Deadlocks => program(seed),
+        Property::Races => race_program(seed),
+    };
     if std::env::var_os("ASE_COUNTER_DIFF_TEXT").is_some() {
         eprintln!("seed {seed}:\n{text}");
     }
-    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("counter_deadlock");
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("counter_differential");
     std::fs::create_dir_all(&dir).expect("temp dir");
     let path = dir.join(format!("seed_{seed}.c"));
     std::fs::write(&path, &text).expect("write program");
@@ -190,7 +274,14 @@ fn check_one(seed: u64, counts: &mut Counts) {
     let _ = std::fs::remove_file(&path);
     let options = Options {
         instances: 2,
-        checks: Checks::DEADLOCKS,
+        checks: match property {
+            Property::Deadlocks => Checks::DEADLOCKS,
+            Property::Races => Checks {
+                assertions: false,
+                races: true,
+                ..Checks::ASSERTIONS
+            },
+        },
         ..Options::default()
     };
     let Ok(lowered) = lowering::lower_with(&unit, &options) else {
@@ -209,7 +300,7 @@ fn check_one(seed: u64, counts: &mut Counts) {
         },
         Some(Instant::now() + TIMEOUT),
     );
-    let deadlock = match &bounded.verdict {
+    let error = match &bounded.verdict {
         Verdict::Unsafe(trace) => {
             let last = trace.steps.last().map_or(&trace.initial, |s| &s.state);
             // A thread at a give-up location stands for more steps the
@@ -225,7 +316,11 @@ fn check_one(seed: u64, counts: &mut Counts) {
                 counts.unknown += 1;
                 return;
             }
-            matches!(lowered.trace_end(last), TraceEnd::Deadlock(_))
+            matches!(
+                (property, lowered.trace_end(last)),
+                (Property::Deadlocks, TraceEnd::Deadlock(_))
+                    | (Property::Races, TraceEnd::Race(..))
+            )
         }
         Verdict::Safe(_) => false,
         Verdict::Unknown(why) => {
@@ -236,7 +331,7 @@ fn check_one(seed: u64, counts: &mut Counts) {
             return;
         }
     };
-    counts.deadlocks += u64::from(deadlock);
+    counts.errors += u64::from(error);
     // As `ase` searches it: shared variables set from their own values
     // forgotten.
     let growing = lowering::counter::self_updated_shared(&lowered);
@@ -254,6 +349,9 @@ fn check_one(seed: u64, counts: &mut Counts) {
             return;
         }
     };
+    if std::env::var_os("ASE_COUNTER_DIFF_TEXT").is_some() {
+        eprintln!("{}", engine::print::print_program(&system.program));
+    }
     let Ok(saturation) = engine::saturate::Saturation::new(&system.program, &system.counters, 2)
     else {
         counts.not_applicable += 1;
@@ -276,10 +374,10 @@ fn check_one(seed: u64, counts: &mut Counts) {
         }
     }
     match outcome.verdict {
-        Verdict::Safe(_) if deadlock => {
+        Verdict::Safe(_) if error => {
             eprintln!(
-                "seed {seed}: the counter system is proved free of deadlocks, but the bounded \
-                 program deadlocks\n{text}"
+                "seed {seed}: the counter system is proved free of {property:?}, but the bounded \
+                 program has one\n{text}"
             );
             counts.disagreements.push(seed);
         }
@@ -288,7 +386,7 @@ fn check_one(seed: u64, counts: &mut Counts) {
         Verdict::Unknown(why) => {
             if std::env::var_os("ASE_COUNTER_DIFF_SHOW").is_some() {
                 eprintln!(
-                    "seed {seed}: counters: {} (bounded deadlock: {deadlock})",
+                    "seed {seed}: counters: {} (bounded error: {error})",
                     why.detail
                 );
             }
@@ -297,38 +395,56 @@ fn check_one(seed: u64, counts: &mut Counts) {
     }
 }
 
-fn run(first: u64, n: u64) {
+fn run(property: Property, first: u64, n: u64) {
     let mut counts = Counts::default();
     for seed in first..first + n {
-        check_one(seed, &mut counts);
+        check_one(seed, property, &mut counts);
     }
-    eprintln!("{n} programs from seed {first}: {counts:?}");
+    eprintln!("{property:?}: {n} programs from seed {first}: {counts:?}");
     assert!(
         counts.disagreements.is_empty(),
-        "proved deadlock-free by the counter system, deadlocking when bounded: {:?}",
+        "proved free of {property:?} by the counter system, not when bounded: {:?}",
         counts.disagreements
     );
-    // The test can fail: it proves some programs and finds deadlocks in
+    // The test can fail: it proves some programs and finds errors in
     // others.
-    assert!(counts.proved > 0 && counts.deadlocks > 0, "{counts:?}");
+    assert!(counts.proved > 0 && counts.errors > 0, "{counts:?}");
 }
 
-#[test]
-fn counter_proofs_of_deadlock_freedom_hold_for_the_bounded_program() {
-    run(0, DEFAULT_N);
-}
-
-#[test]
-#[ignore]
-fn counter_proofs_of_deadlock_freedom_long_run() {
+/// A long run's first seed and number of programs, from the environment.
+fn long_run() -> (u64, u64) {
     let env = |k: &str, d: u64| {
         std::env::var(k)
             .ok()
             .and_then(|v| v.parse().ok())
             .unwrap_or(d)
     };
-    run(
+    (
         env("ASE_COUNTER_DIFF_SEED", 1_000_000),
         env("ASE_COUNTER_DIFF_N", 5_000),
-    );
+    )
+}
+
+#[test]
+fn counter_proofs_of_deadlock_freedom_hold_for_the_bounded_program() {
+    run(Property::Deadlocks, 0, DEFAULT_N);
+}
+
+#[test]
+fn counter_proofs_of_race_freedom_hold_for_the_bounded_program() {
+    run(Property::Races, 0, DEFAULT_N);
+}
+
+#[test]
+#[ignore]
+fn counter_proofs_of_deadlock_freedom_long_run() {
+    let (first, n) = long_run();
+    run(Property::Deadlocks, first, n);
+}
+
+#[test]
+#[ignore]
+fn counter_proofs_of_race_freedom_long_run() {
+    let (first, n) = long_run();
+    run(Property::Races, first, n);
 }
