@@ -318,7 +318,15 @@ fn infer(
         }
         cands.push(c);
     }
-    guard_candidates(program, &forms, &tuples, &form_index, &sampled, &mut cands);
+    guard_candidates(
+        program,
+        &forms,
+        &tuples,
+        &form_index,
+        &sampled,
+        &stop,
+        &mut cands,
+    )?;
     let mut smt = Smt::new(deadline);
     smt.cancel = cancel;
     let pre: Vec<Int> = (0..program.vars.len())
@@ -505,60 +513,76 @@ fn guard_candidates(
     tuples: &Tuples,
     form_index: &HashMap<Form, usize>,
     sampled: &[bool],
+    stop: &Stop,
     cands: &mut [BTreeSet<Candidate>],
-) {
+) -> Result<(), String> {
     for (i, steps) in tuples.steps.iter().enumerate() {
+        stop.check()?;
+        // Per term `a·x`, the tuple's candidates `a·x + b·y <= c` (built
+        // when a step goes to a tuple no run reached).
+        let mut pairs: Option<TwoVariable> = None;
         for &(id, j) in steps {
             let tr = program.transition(id);
             let kept = |v: usize| tr.assigns.iter().all(|a| a.var.index() != v);
             let mut bounds = Vec::new();
             guard_bounds(&tr.guard, &mut bounds);
+            if bounds.is_empty() {
+                continue;
+            }
             // The guard's bounds, and what they give with the tuple's
-            // candidates of two variables, a few steps deep.
+            // candidates of two variables, a few steps deep: only into
+            // tuples no run reached (elsewhere the samples propose such
+            // bounds, and more candidates cost time).
             let mut known: BTreeSet<(usize, i128, i128)> = bounds
                 .iter()
                 .map(|&(x, sign, k)| (x.index(), sign, k))
                 .collect();
-            let mut frontier: Vec<(usize, i128, i128)> = known.iter().copied().collect();
-            // Chained only into tuples no run reached (elsewhere the
-            // samples propose such bounds, and more candidates cost time).
-            let chain = if sampled[j] { 0 } else { GUARD_CHAIN };
-            for _ in 0..chain {
-                let mut next = Vec::new();
-                for &(x, sign, k) in &frontier {
-                    for c in &cands[i] {
-                        let &[p, q] = &forms[c.form][..] else {
-                            continue;
-                        };
-                        for ((u, a), (w, b)) in [(p, q), (q, p)] {
-                            let derived = (w, b, k + c.bound);
-                            if u == x
-                                && a == -sign
-                                && known.len() < GUARD_BOUNDS
-                                && known.insert(derived)
-                            {
+            if !sampled[j] {
+                let pairs = pairs.get_or_insert_with(|| two_variable(forms, &cands[i]));
+                let mut frontier: Vec<(usize, i128, i128)> = known.iter().copied().collect();
+                for _ in 0..GUARD_CHAIN {
+                    let mut next = Vec::new();
+                    for &(x, sign, k) in &frontier {
+                        for &(w, b, c) in pairs.get(&(x, -sign)).into_iter().flatten() {
+                            let derived = (w, b, k + c);
+                            if known.len() < GUARD_BOUNDS && known.insert(derived) {
                                 next.push(derived);
                             }
                         }
                     }
+                    frontier = next;
                 }
-                frontier = next;
             }
-            let new: Vec<(Form, i128)> = known
-                .into_iter()
-                .filter(|&(x, _, _)| kept(x))
-                .map(|(x, sign, k)| (vec![(x, sign)], k))
-                .collect();
-            for (form, bound) in new {
+            for (x, sign, k) in known.into_iter().filter(|&(x, _, _)| kept(x)) {
                 if cands[j].len() >= MAX_CANDIDATES {
                     break;
                 }
-                if let Some(&form) = form_index.get(&form) {
-                    cands[j].insert(Candidate { form, bound });
+                if let Some(&form) = form_index.get(&vec![(x, sign)]) {
+                    cands[j].insert(Candidate { form, bound: k });
                 }
             }
         }
     }
+    Ok(())
+}
+
+/// Candidates of two variables by term: `(x, a) -> [(y, b, c)]` for
+/// `a·x + b·y <= c`.
+type TwoVariable = HashMap<(usize, i128), Vec<(usize, i128, i128)>>;
+
+/// The candidates of two variables, `a·x + b·y <= c`, by each of their
+/// terms: `(x, a) -> (y, b, c)` and `(y, b) -> (x, a, c)`. All of them, not
+/// only the least bound of each form: the candidates are not checked yet,
+/// and the least may be dropped where a weaker one holds.
+fn two_variable(forms: &[Form], cands: &BTreeSet<Candidate>) -> TwoVariable {
+    let mut out = TwoVariable::new();
+    for c in cands {
+        if let &[(x, a), (y, b)] = &forms[c.form][..] {
+            out.entry((x, a)).or_default().push((y, b, c.bound));
+            out.entry((y, b)).or_default().push((x, a, c.bound));
+        }
+    }
+    out
 }
 
 /// The bounds `sign·x <= k` that the conjuncts of `c` state, each a

@@ -173,7 +173,9 @@ pub fn prove(
         Err(why) => why,
     };
     if again {
-        let second = saturated(lowered, Some(reserved));
+        // The reserve, or less when the methods before overran theirs.
+        let budget = left.map_or(reserved, |t| reserved.min(t.saturating_sub(spent)));
+        let second = saturated(lowered, Some(budget));
         spent += second.spent;
         match second.proof {
             Err(why) => capped_why = why,
