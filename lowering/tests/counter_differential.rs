@@ -66,19 +66,7 @@ fn program(seed: u64) -> String {
     if rng.chance(30) {
         body(&mut rng, &mut text, false);
     }
-    writeln!(text, "  for (int i = 0; i < {n}; i++)").unwrap();
-    // Arguments that make the workers differ, without the quotient of a
-    // division as an input.
-    let arg = if rng.chance(50) {
-        "__VERIFIER_nondet_bool()"
-    } else {
-        "i < 1"
-    };
-    writeln!(
-        text,
-        "    pthread_create(&ids[i], 0, worker, (void *)(long)({arg}));"
-    )
-    .unwrap();
+    create_loop(&mut rng, &mut text, n);
     body(&mut rng, &mut text, false);
     if rng.chance(50) {
         writeln!(
@@ -90,6 +78,21 @@ fn program(seed: u64) -> String {
     }
     text.push_str("  return 0;\n}\n");
     text
+}
+
+/// The loop that starts `n` workers, their arguments making them differ
+/// (without the quotient of a division as an input).
+fn create_loop(rng: &mut Rng, text: &mut String, n: usize) {
+    let arg = if rng.chance(50) {
+        "__VERIFIER_nondet_bool()"
+    } else {
+        "i < 1"
+    };
+    writeln!(
+        text,
+        "  for (int i = 0; i < {n}; i++)\n    pthread_create(&ids[i], 0, worker, (void *)(long)({arg}));"
+    )
+    .unwrap();
 }
 
 /// A few blocking operations; a worker's may depend on its `id`.
@@ -190,16 +193,7 @@ fn race_program(seed: u64) -> String {
         "int main(void) {{\n  pthread_t ids[{n}];\n  int t = 0;"
     )
     .unwrap();
-    let arg = if rng.chance(50) {
-        "__VERIFIER_nondet_bool()"
-    } else {
-        "i < 1"
-    };
-    writeln!(
-        text,
-        "  for (int i = 0; i < {n}; i++)\n    pthread_create(&ids[i], 0, worker, (void *)(long)({arg}));"
-    )
-    .unwrap();
+    create_loop(&mut rng, &mut text, n);
     if rng.chance(40) {
         writeln!(text, "  {}", race_access(&mut rng)).unwrap();
     }

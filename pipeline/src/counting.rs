@@ -120,10 +120,8 @@ pub fn prove(
     // tried to find one that can be certified.
     let mut pending = None;
     let mut capped_why = String::new();
-    match first.proof {
-        Err(why) => capped_why = why,
-        Ok(proof) if proof.reachable.len() <= CERTIFIABLE_STATES => return finish_saturated(proof),
-        Ok(proof) => pending = Some(proof),
+    if let Some(proof) = settle(first.proof, &mut capped_why, &mut pending) {
+        return finish_saturated(proof);
     }
     // Inferred invariants (the coarse system first).
     let versions = system.coarse.iter().map(|c| (c, true));
@@ -177,13 +175,9 @@ pub fn prove(
         let budget = left.map_or(reserved, |t| reserved.min(t.saturating_sub(spent)));
         let second = saturated(lowered, Some(budget));
         spent += second.spent;
-        match second.proof {
-            Err(why) => capped_why = why,
-            Ok(mut proof) if proof.reachable.len() <= CERTIFIABLE_STATES => {
-                proof.outcome.stats.time = spent;
-                return finish_saturated(proof);
-            }
-            Ok(proof) => pending = Some(proof),
+        if let Some(mut proof) = settle(second.proof, &mut capped_why, &mut pending) {
+            proof.outcome.stats.time = spent;
+            return finish_saturated(proof);
         }
     }
     // ASE on the coarse system first: when the creators' own variables
@@ -244,6 +238,22 @@ pub fn prove(
             o
         }
     }
+}
+
+/// What a saturated search's result is for: a proof small enough to
+/// certify (returned), a larger one (`pending`, certified only if ASE
+/// finds none), or why there is none (`why`).
+fn settle(
+    proof: Result<SaturatedProof, String>,
+    why: &mut String,
+    pending: &mut Option<SaturatedProof>,
+) -> Option<SaturatedProof> {
+    match proof {
+        Err(e) => *why = e,
+        Ok(proof) if proof.reachable.len() <= CERTIFIABLE_STATES => return Some(proof),
+        Ok(proof) => *pending = Some(proof),
+    }
+    None
 }
 
 /// The outcome of [`saturated`].
