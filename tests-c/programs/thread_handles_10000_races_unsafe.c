@@ -1,4 +1,5 @@
 // expect: unsafe
+// args: --races
 // 10000 workers started through an array of thread handles, each adding 1
 // to a count under a mutex; main reads the count without the mutex while
 // it is still starting workers: a data race between main's read and a

@@ -1,4 +1,5 @@
 // expect: unsafe
+// args: --races
 // Any number of workers (an input) add to a shared count without the
 // mutex: two workers race on it (found among the first instances)
 #include <pthread.h>
