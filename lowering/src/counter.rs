@@ -285,18 +285,17 @@ impl CounterSystem {
                     .collect()
             };
             let sums: BTreeSet<BTreeSet<VarId>> = (1..=t.counters.len()).map(sum).collect();
-            // `x - k·Σ plus + k·Σ minus`, both signs.
-            let mut push = |x: VarId, k: i64, plus: &BTreeSet<VarId>, minus: &BTreeSet<VarId>| {
+            // `x - k·Σ counters`, both signs.
+            let mut push = |x: VarId, k: i64, counters: &BTreeSet<VarId>| {
                 for sign in [1, -1] {
                     let mut form = vec![(x, sign)];
-                    form.extend(plus.iter().map(|&n| (n, -sign * k)));
-                    form.extend(minus.iter().map(|&n| (n, sign * k)));
+                    form.extend(counters.iter().map(|&n| (n, -sign * k)));
                     out.push(form);
                 }
             };
             for &x in &written {
                 for s in &sums {
-                    push(x, 1, s, &BTreeSet::new());
+                    push(x, 1, s);
                 }
                 // Windows between two writes of `x`: the instances past the
                 // first and not past the second; when the first writes a
@@ -312,9 +311,9 @@ impl CounterSystem {
                         if i != j && reach[i].contains(&j) && !reach[j].contains(&i) {
                             let (plus, minus) = (sum(i), sum(j));
                             let window = plus.difference(&minus).copied().collect();
-                            push(x, 1, &window, &BTreeSet::new());
+                            push(x, 1, &window);
                             if let Some(k) = written_constant(&moves, x, i).filter(|k| *k > 1) {
-                                push(x, k, &window, &BTreeSet::new());
+                                push(x, k, &window);
                             }
                         }
                     }

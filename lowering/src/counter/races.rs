@@ -116,7 +116,7 @@ impl Guards<'_> {
     /// values.
     fn instance(&self, site: &Site, a: &RaceAccess, budget: &mut usize) -> Result<Cond, String> {
         let mut out = Vec::new();
-        for (j, _) in at_location(site, a) {
+        for j in at_location(site, a) {
             spend(budget, 1)?;
             let occupied = cmp(CmpOp::Ge, Term::Var(site.counters[j]), Term::Const(1));
             out.push(and(occupied, self.guard_in(site, a, j)?));
@@ -133,12 +133,12 @@ impl Guards<'_> {
         budget: &mut usize,
     ) -> Result<Cond, String> {
         let mut out = Vec::new();
-        for (j, _) in at_location(site, a) {
+        for j in at_location(site, a) {
             let ga = self.guard_in(site, a, j)?;
             if ga == Cond::False {
                 continue;
             }
-            for (k, _) in at_location(site, b) {
+            for k in at_location(site, b) {
                 spend(budget, 1)?;
                 let n = |s: usize| Term::Var(site.counters[s]);
                 let occupied = if j == k {
@@ -175,15 +175,9 @@ impl Guards<'_> {
     }
 }
 
-/// The local states (index, and the state) at the access's location.
-fn at_location<'s>(
-    site: &'s Site,
-    a: &'s RaceAccess,
-) -> impl Iterator<Item = (usize, &'s super::LocalState)> + 's {
-    site.states
-        .iter()
-        .enumerate()
-        .filter(move |(_, st)| st.loc == a.loc)
+/// The local states (their indices) at the access's location.
+fn at_location<'s>(site: &'s Site, a: &'s RaceAccess) -> impl Iterator<Item = usize> + 's {
+    (0..site.states.len()).filter(move |&j| site.states[j].loc == a.loc)
 }
 
 /// The disjunction of `conds` (those not false), a balanced tree: there
