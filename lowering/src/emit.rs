@@ -145,6 +145,7 @@ pub(crate) fn emit(mut l: Lowerer<'_>) -> Result<Lowered> {
         deadlock,
         lock_sites: lock_sites(&l),
         tails: !l.tails.is_empty(),
+        tail_used: l.tail_used,
         handle_slots: l.handle_slots(),
         observation_flags: l.observation_flags.clone(),
     })
@@ -203,8 +204,7 @@ fn prepare(l: &mut Lowerer<'_>) -> Result<Option<engine::ir::VarId>> {
         .collect();
     // Variables conditions over states read: no simplification may fold
     // them away where no step reads them.
-    let mut read_by_checks: HashSet<engine::ir::VarId> =
-        l.observation_flags.iter().copied().collect();
+    let mut read_by_checks: HashSet<engine::ir::VarId> = state_flags(l).collect();
     read_by_checks.extend(crate::memtrack::read_vars(l));
     let concurrency = if l.reduce {
         Some(crate::reduce::reduce(
@@ -264,12 +264,16 @@ fn declare(l: &Lowerer<'_>) -> Program {
         p.init.push(Cond::Cmp(CmpOp::Eq, Term::Var(v), value));
     }
     p.init.extend(l.init_conds.iter().cloned());
-    // The observation flags of floating-point values are written, never
-    // read: the initial condition names them, so that the liveness pass
-    // does not reset them (a trace's last state must show them).
-    for &f in &l.observation_flags {
+    // The observation flags of floating-point values and the flag of an
+    // allocated tail are written, never read: the initial condition names
+    // them, so that the liveness pass does not reset them (a trace's last
+    // state must show them).
+    // (Each at its declared initial value: a static tail sets its flag
+    // from the start.)
+    for f in state_flags(l) {
+        let init = l.vars[f.index()].init.expect("a flag has an initial value");
         p.init
-            .push(Cond::Cmp(CmpOp::Eq, Term::Var(f), Term::Const(0)));
+            .push(Cond::Cmp(CmpOp::Eq, Term::Var(f), Term::Const(init)));
     }
     let mut seen = HashSet::new();
     for v in &l.vars {
@@ -278,6 +282,14 @@ fn declare(l: &Lowerer<'_>) -> Program {
         p.source_map.vars.push(engine::ir::Span::default());
     }
     p
+}
+
+/// The flags no step reads that tell how a trace's last state is to be
+/// read: the observation flags of floating-point values
+/// ([`Lowered::abstraction_observed`]) and the flag of an allocated tail
+/// ([`Lowered::trace_end`]).
+fn state_flags<'a>(l: &'a Lowerer<'_>) -> impl Iterator<Item = engine::ir::VarId> + 'a {
+    l.observation_flags.iter().copied().chain(l.tail_used)
 }
 
 /// Per thread, its IR locations (named by kind and source line) and the map

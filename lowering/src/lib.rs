@@ -338,6 +338,10 @@ pub struct Lowered {
     pub lock_sites: Vec<(ThreadId, engine::ir::VarId, Span)>,
     /// Whether some heap object has a tail ([`Options::tails`]).
     pub tails: bool,
+    /// With tails, the shared flag every allocation of one sets: a race,
+    /// deadlock or check at exit reached with it set is no counterexample
+    /// (the trace may rest on the arbitrary reads of untracked elements).
+    pub tail_used: Option<engine::ir::VarId>,
     /// The slots of the thread instances started through arrays of thread
     /// handles (`lower::handles`): locals of their instances that joins
     /// compare with an index (the counter abstraction keeps them local and
@@ -538,9 +542,22 @@ impl Lowered {
     /// give-up [`TAIL_ERROR`]): bugs are then searched in the program
     /// lowered without tails ([`Options::tails`]).
     pub fn tail_errors(&self) -> bool {
-        self.give_ups
-            .iter()
-            .any(|(_, _, g)| g.kind == GiveUpKind::TailError)
+        self.tail_used.is_some()
+    }
+
+    /// Whether a tail is allocated in state `s` (then only the errors
+    /// split by the reading thread's exact flag are counterexamples).
+    fn past_tail(&self, s: &State) -> bool {
+        self.tail_used
+            .is_some_and(|v| s.vals.get(v.index()).is_some_and(|x| *x != 0))
+    }
+
+    /// The give-up of an error reached past the allocation of a tail.
+    fn tail_error() -> GiveUp {
+        GiveUp {
+            kind: GiveUpKind::TailError,
+            reason: TAIL_ERROR.into(),
+        }
     }
 
     /// How many error conditions are bugs (the rest are give-ups).
@@ -644,21 +661,29 @@ impl Lowered {
         {
             return TraceEnd::Violation(v.clone());
         }
-        if let Some(x) = self
+        let at_exit = self
             .at_exit
             .iter()
-            .find(|x| engine::interp::eval_cond(&x.condition, last).unwrap_or(false))
-        {
-            return TraceEnd::Violation(x.violated.clone());
-        }
-        if let Some((a, b)) = races::find(&self.races, last, &|v| self.vars[v.index()].tag) {
-            return TraceEnd::Race(a, b);
-        }
-        if let Some(shape) = self
+            .find(|x| engine::interp::eval_cond(&x.condition, last).unwrap_or(false));
+        let race = races::find(&self.races, last, &|v| self.vars[v.index()].tag);
+        let deadlock = self
             .deadlock
             .as_ref()
-            .filter(|_| self.in_deadlock_condition(last))
-        {
+            .filter(|_| self.in_deadlock_condition(last));
+        let reached = at_exit.is_some() || race.is_some() || deadlock.is_some();
+        if reached && self.past_tail(last) {
+            // SOUNDNESS.md, "Heap arrays of run-time length": these
+            // conditions involve several threads (or none), so no one
+            // thread's exact flag vouches for the values read.
+            return TraceEnd::GiveUp(Self::tail_error());
+        }
+        if let Some(x) = at_exit {
+            return TraceEnd::Violation(x.violated.clone());
+        }
+        if let Some((a, b)) = race {
+            return TraceEnd::Race(a, b);
+        }
+        if let Some(shape) = deadlock {
             // The threads waiting, each with its call (SOUNDNESS.md,
             // "Deadlocks"). None: the condition over-approximates long
             // cycles of lock waits (deadlock::cycles), and this state is
