@@ -273,7 +273,7 @@ impl<'a> CEvidence<'a> {
                     Some(t) => t,
                     None => {
                         return Ok(Some(
-                            "no witness written: the YAML witness cannot give the trace's value of an uninitialised variable or of `argc`, or a waypoint (a thread creation, a race's access, the error) is at no position of the program file (use --witness-format graphml)".into(),
+                            "no witness written: the YAML witness cannot give the trace's value of an uninitialised variable or of `argc`, nor the element of a large array the model keeps exactly, or a waypoint (a thread creation, a race's access, the error) is at no position of the program file (use --witness-format graphml)".into(),
                         ))
                     }
                 }

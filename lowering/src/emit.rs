@@ -146,6 +146,8 @@ pub(crate) fn emit(mut l: Lowerer<'_>) -> Result<Lowered> {
         lock_sites: lock_sites(&l),
         tails: !l.tails.is_empty(),
         tail_used: l.tail_used,
+        tail_clean: l.tail_clean.clone(),
+        tail_cells: l.tails.values().map(|t| (t.cell, t.index)).collect(),
         handle_slots: l.handle_slots(),
         observation_flags: l.observation_flags.clone(),
     })
@@ -244,6 +246,7 @@ fn prepare(l: &mut Lowerer<'_>) -> Result<Option<engine::ir::VarId>> {
     if l.reduce {
         crate::reduce::after_compression(&mut l.threads, &l.vars, flag, &read_by_checks);
     }
+    l.redirect_clean_errors();
 
     Ok(flag)
 }
@@ -286,10 +289,14 @@ fn declare(l: &Lowerer<'_>) -> Program {
 
 /// The flags no step reads that tell how a trace's last state is to be
 /// read: the observation flags of floating-point values
-/// ([`Lowered::abstraction_observed`]) and the flag of an allocated tail
-/// ([`Lowered::trace_end`]).
+/// ([`Lowered::abstraction_observed`]), the flag of an allocated tail and
+/// the threads' clean flags ([`Lowered::trace_end`]).
 fn state_flags<'a>(l: &'a Lowerer<'_>) -> impl Iterator<Item = engine::ir::VarId> + 'a {
-    l.observation_flags.iter().copied().chain(l.tail_used)
+    l.observation_flags
+        .iter()
+        .copied()
+        .chain(l.tail_used)
+        .chain(l.tail_clean.iter().copied())
 }
 
 /// Per thread, its IR locations (named by kind and source line) and the map

@@ -342,6 +342,12 @@ pub struct Lowered {
     /// deadlock or check at exit reached with it set is no counterexample
     /// (the trace may rest on the arbitrary reads of untracked elements).
     pub tail_used: Option<engine::ir::VarId>,
+    /// With tails, each thread's flag "every tail element read was the
+    /// tracked one": with all of them set, a state past a tail's
+    /// allocation is one of the program (no value read was arbitrary).
+    pub tail_clean: Vec<engine::ir::VarId>,
+    /// Each tail's tracked cell with the variable holding its index.
+    pub tail_cells: Vec<(engine::ir::VarId, engine::ir::VarId)>,
     /// The slots of the thread instances started through arrays of thread
     /// handles (`lower::handles`): locals of their instances that joins
     /// compare with an index (the counter abstraction keeps them local and
@@ -545,11 +551,26 @@ impl Lowered {
         self.tail_used.is_some()
     }
 
-    /// Whether a tail is allocated in state `s` (then only the errors
-    /// split by the reading thread's exact flag are counterexamples).
+    /// Whether a tail is allocated in state `s` and some thread read an
+    /// element other than the tracked one: the values of the state may
+    /// rest on an arbitrary read.
     fn past_tail(&self, s: &State) -> bool {
-        self.tail_used
-            .is_some_and(|v| s.vals.get(v.index()).is_some_and(|x| *x != 0))
+        let set = |v: &engine::ir::VarId| s.vals.get(v.index()).is_some_and(|x| *x != 0);
+        self.tail_used.as_ref().is_some_and(set) && !self.tail_clean.iter().all(set)
+    }
+
+    /// The C name of variable `v` in state `s`: a tail's tracked cell is
+    /// named by the index it tracks there (`a[5000]`).
+    pub fn c_name_in(&self, v: engine::ir::VarId, s: &State) -> Option<String> {
+        let name = self.vars[v.index()].c_name.clone()?;
+        let tracked = self.tail_cells.iter().find(|(cell, _)| *cell == v);
+        match (tracked, name.strip_suffix("[tracked]")) {
+            (Some((_, index)), Some(array)) => {
+                let k = s.vals.get(index.index())?;
+                Some(format!("{array}[{k}]"))
+            }
+            _ => Some(name),
+        }
     }
 
     /// The give-up of an error reached past the allocation of a tail.
@@ -601,7 +622,34 @@ impl Lowered {
     /// holds at give-up locations; engines that can aim at real bugs look
     /// for states satisfying both.
     pub fn bug_condition(&self) -> engine::ir::Cond {
-        engine::ir::disjunction(self.program.error[..self.bugs()].iter().cloned())
+        // The conditions over states (at exit, races, deadlock) are bugs
+        // only where no value read may be arbitrary (`past_tail`).
+        let at_locations = self.bugs()
+            - self.at_exit.len()
+            - self.race_conditions
+            - usize::from(self.deadlock.is_some());
+        let (located, states) = self.program.error[..self.bugs()].split_at(at_locations);
+        let states = engine::ir::disjunction(states.iter().cloned());
+        engine::ir::disjunction(
+            located
+                .iter()
+                .cloned()
+                .chain([crate::term::and(states, self.exact_state())]),
+        )
+    }
+
+    /// The states `past_tail` does not hold in.
+    fn exact_state(&self) -> engine::ir::Cond {
+        use engine::ir::{CmpOp, Cond, Term};
+        let is = |v: engine::ir::VarId, k| Cond::Cmp(CmpOp::Eq, Term::Var(v), Term::Const(k));
+        let Some(used) = self.tail_used else {
+            return Cond::True;
+        };
+        let clean = self
+            .tail_clean
+            .iter()
+            .fold(Cond::True, |c, &v| crate::term::and(c, is(v, 1)));
+        crate::term::or(is(used, 0), clean)
     }
 
     /// Where an error trace of [`Lowered::program`] first observes a

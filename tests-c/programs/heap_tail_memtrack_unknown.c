@@ -1,5 +1,5 @@
 // expect: unknown
-// args: --memtrack
+// args: --property valid-memsafety
 // a leak that would need the value of an element the model of arrays of run-time length does not track (it reads any value there): no counterexample (the element is 0, so `b` keeps its block), and no proof either (a leak is a condition at exit, not an error one thread's read leads to)
 #include <stdlib.h>
 extern int __VERIFIER_nondet_int(void);

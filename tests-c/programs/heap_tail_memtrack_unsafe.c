@@ -1,5 +1,5 @@
 // expect: unsafe
-// args: --memtrack
+// args: --property valid-memsafety
 // the twin of heap_tail_memtrack_unknown.c drops its pointer to the block when the element is 0, as it is: the leak is found in the exact model of arrays of at most 8 elements
 #include <stdlib.h>
 extern int __VERIFIER_nondet_int(void);

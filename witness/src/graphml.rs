@@ -33,6 +33,7 @@ const KEYS: &[(&str, &str, &str)] = &[
     ("assumption.scope", "edge", "string"),
     ("assumption.resultfunction", "edge", "string"),
     ("ase-inputs", "edge", "string"),
+    ("ase-initial", "graph", "string"),
 ];
 
 /// The graph-level keys SV-COMP requires.
@@ -93,10 +94,19 @@ fn header(out: &mut String, meta: &Metadata, kind: &str) {
 /// function, and, for a `__VERIFIER_nondet_*` call, the `assumption`
 /// `\result == v;` with `assumption.resultfunction`. `ase-inputs` (a key of
 /// this tool's, ignored by others) lists every input of the step by IR
-/// variable, so that the witness replays on the lowered program.
+/// variable, so that the witness replays on the lowered program; so does
+/// `ase-initial` (a graph key of this tool's) with the initial values the
+/// program leaves open.
 pub fn violation(meta: &Metadata, trace: &SourceTrace, lowered: &lowering::Lowered) -> String {
     let mut out = String::new();
     header(&mut out, meta, "violation_witness");
+    if !trace.initial.is_empty() {
+        let _ = writeln!(
+            out,
+            "  <data key=\"ase-initial\">{}</data>",
+            escape(inputs_list(&trace.initial, lowered))
+        );
+    }
     out.push_str("  <node id=\"N0\">\n   <data key=\"entry\">true</data>\n  </node>\n");
     let n = trace.steps.len();
     for (i, step) in trace.steps.iter().enumerate() {
@@ -144,12 +154,7 @@ pub fn violation(meta: &Metadata, trace: &SourceTrace, lowered: &lowering::Lower
             }
         }
         if !step.inputs.is_empty() {
-            let list: Vec<String> = step
-                .inputs
-                .iter()
-                .map(|(v, x)| format!("{}={x}", lowered.program.var(*v).name))
-                .collect();
-            data(&mut out, "ase-inputs", &list.join(";"));
+            data(&mut out, "ase-inputs", &inputs_list(&step.inputs, lowered));
         }
         out.push_str("  </edge>\n");
     }
@@ -162,6 +167,15 @@ pub fn violation(meta: &Metadata, trace: &SourceTrace, lowered: &lowering::Lower
     }
     out.push_str(" </graph>\n</graphml>\n");
     out
+}
+
+/// `name=value;...` of IR variables (`ase-inputs`, `ase-initial`).
+fn inputs_list(values: &[(engine::ir::VarId, i128)], lowered: &lowering::Lowered) -> String {
+    let list: Vec<String> = values
+        .iter()
+        .map(|(v, x)| format!("{}={x}", lowered.program.var(*v).name))
+        .collect();
+    list.join(";")
 }
 
 /// A correctness witness: the entry node carries an invariant that holds in

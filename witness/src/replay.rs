@@ -70,10 +70,15 @@ pub fn replay(
     let p = &lowered.program;
     let loc = Locator::new(unit, file);
     let path = w.path()?;
-    let init: Vec<i128> = interp::fixed_initial_values(p)
+    let mut init: Vec<i128> = interp::fixed_initial_values(p)
         .into_iter()
         .map(|v| v.unwrap_or(0))
         .collect();
+    if let Some(list) = w.graph.get("ase-initial") {
+        for (v, x) in parse_inputs(p, list)? {
+            init[v.index()] = x;
+        }
+    }
     let state: State = interp::initial_state(p, init).map_err(|e| e.to_string())?;
     let mut stack = vec![Position {
         edge: 0,
@@ -116,6 +121,24 @@ pub fn replay(
     Err(failure.map_or_else(|| "the witness has no path".into(), |(_, msg)| msg))
 }
 
+/// The values of `ase-inputs` or `ase-initial`: `name=value;...` of IR
+/// variables.
+fn parse_inputs(p: &engine::ir::Program, list: &str) -> Result<Vec<(VarId, i128)>, String> {
+    list.split(';')
+        .filter(|s| !s.is_empty())
+        .map(|item| {
+            let (name, value) = item
+                .split_once('=')
+                .ok_or_else(|| format!("bad item `{item}` of ase-inputs or ase-initial"))?;
+            let v = p
+                .var_by_name(name)
+                .ok_or_else(|| format!("unknown variable `{name}`"))?;
+            let x: i128 = value.parse().map_err(|_| format!("bad value `{value}`"))?;
+            Ok((v, x))
+        })
+        .collect()
+}
+
 /// The last state must be an error state: at `reach_error`, or two
 /// accesses that race (when the lowering checks races).
 pub(crate) fn end(p: &engine::ir::Program, lowered: &Lowered, state: &State) -> Result<(), String> {
@@ -156,18 +179,7 @@ fn successors(
     // Inputs named by this tool's key, then the standard assumption.
     let mut given: HashMap<VarId, i128> = HashMap::new();
     if let Some(list) = e.data.get("ase-inputs") {
-        for item in list.split(';').filter(|s| !s.is_empty()) {
-            let (name, value) = item
-                .split_once('=')
-                .ok_or_else(|| at(format!("bad ase-inputs item `{item}`")))?;
-            let v = p
-                .var_by_name(name)
-                .ok_or_else(|| at(format!("unknown variable `{name}`")))?;
-            let x: i128 = value
-                .parse()
-                .map_err(|_| at(format!("bad value `{value}`")))?;
-            given.insert(v, x);
-        }
+        given.extend(parse_inputs(p, list).map_err(at)?);
     }
     let assumed = match (
         e.data.get("assumption"),

@@ -207,6 +207,11 @@ pub struct SourceTrace {
     /// The deadlock is a partial one: other threads may still run
     /// (SOUNDNESS.md, "Deadlocks").
     pub deadlock_partial: bool,
+    /// The initial values the program leaves open (no declared value, no
+    /// equation of the initial condition), where the trace's are not 0:
+    /// choices of the model, such as the element a large array keeps
+    /// exactly.
+    pub initial: Vec<(VarId, i128)>,
 }
 
 /// A thread waiting forever at the end of a deadlock trace.
@@ -555,9 +560,8 @@ pub fn build(unit: &ParsedUnit, file: &Path, lowered: &Lowered, trace: &Trace) -
             RaceSide {
                 thread: r.thread,
                 thread_id: ids[r.thread.index()].unwrap_or(r.thread.index()),
-                variable: lowered.vars[r.var.index()]
-                    .c_name
-                    .clone()
+                variable: lowered
+                    .c_name_in(r.var, last)
                     .unwrap_or_else(|| p.var(r.var).name.clone()),
                 write: r.write,
                 atomic: r.atomic,
@@ -585,6 +589,13 @@ pub fn build(unit: &ParsedUnit, file: &Path, lowered: &Lowered, trace: &Trace) -
             .deadlock
             .as_ref()
             .is_some_and(|d| !lowering::deadlock::is_global(&lowered.program, d, last));
+    let initial = engine::interp::fixed_initial_values(p)
+        .into_iter()
+        .zip(&trace.initial.vals)
+        .enumerate()
+        .filter(|(_, (fixed, &x))| fixed.is_none() && x != 0)
+        .map(|(i, (_, &x))| (VarId::new(i), x))
+        .collect();
     SourceTrace {
         threads,
         steps,
@@ -592,5 +603,6 @@ pub fn build(unit: &ParsedUnit, file: &Path, lowered: &Lowered, trace: &Trace) -
         violation,
         deadlock,
         deadlock_partial,
+        initial,
     }
 }

@@ -276,7 +276,9 @@ fn targets<'a>(trace: &'a SourceTrace, threads: bool) -> Option<Vec<Waypoint<'a>
 /// placed in the program file, or the trace needs a value no waypoint
 /// gives ([`crate::source::Step::unnamed_input`]).
 pub fn violation(meta: &Metadata, trace: &SourceTrace) -> Option<String> {
-    if trace.steps.iter().any(|s| s.unnamed_input) {
+    // Inputs no waypoint can name, and choices of the model (the element
+    // a large array keeps exactly: its index is part of the initial state).
+    if trace.steps.iter().any(|s| s.unnamed_input) || !trace.initial.is_empty() {
         return None;
     }
     let threads = trace.race.is_some() || trace.steps.iter().any(|s| s.thread.index() != 0);

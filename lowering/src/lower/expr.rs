@@ -928,7 +928,7 @@ impl Lowerer<'_> {
                     cases.push((and(c.clone(), ok), Res::Val(Term::Var(cell))));
                 }
                 Target::Tail { obj, tracked, .. } => {
-                    let v = self.tail_read(*obj, *tracked, &p.ty);
+                    let v = self.tail_read(c, *obj, *tracked, &p.ty);
                     cases.push((c.clone(), Res::Val(v)));
                 }
                 Target::Ub(r) => cases.push((c.clone(), Res::Ub(r.clone()))),

@@ -627,10 +627,6 @@ impl Lowerer<'_> {
                     CType::Array(e, _) if !matches!(**e, CType::Int(_) | CType::Ptr(_)) => {
                         "of elements that are not integers or pointers"
                     }
-                    _ if self.checks.races => {
-                        "while data races are checked (`--no-races` models every length for \
-                         assertions)"
-                    }
                     _ => "with `--no-heap-tails`",
                 };
                 (

@@ -205,6 +205,12 @@ struct ThreadState {
     /// Whether the last tail element this thread read is the tracked one
     /// ([`tails`]), once the thread reads a tail or reaches an error.
     tail_exact: Option<VarId>,
+    /// Whether every tail element this thread read was the tracked one
+    /// ([`tails`]), once the thread may read another.
+    tail_clean: Option<VarId>,
+    /// When the step being built reads a tail element other than the
+    /// tracked one (it then clears [`ThreadState::tail_clean`]).
+    pending_clear: Vec<Cond>,
 }
 
 /// Lowers one translation unit.
@@ -341,12 +347,17 @@ pub struct Lowerer<'a> {
     pub(crate) tail_globals_above: u64,
     /// Set when a tail is allocated, once some object may have one.
     pub(crate) tail_used: Option<VarId>,
+    /// Every thread's flag "each tail element read was the tracked one"
+    /// ([`tails`]).
+    pub(crate) tail_clean: Vec<VarId>,
+    /// The error edges split by [`tails`]: (thread, the give-up location
+    /// standing for an error reached once a tail is allocated, the error or
+    /// violation location it stands for). `emit` sends such an edge to the
+    /// latter when every thread read tracked elements only.
+    pub(crate) tail_redirects: Vec<(usize, Loc, Loc)>,
     /// Whether heap arrays of run-time length get tails
     /// ([`crate::Options::tails`]).
     pub(crate) tails_enabled: bool,
-    /// Whether the unit mentions a thread creation (without one there is
-    /// no data race to check).
-    creates_threads: bool,
     /// Clang's thread-safety annotations and their checks ([`capabilities`]).
     pub(crate) caps: capabilities::CapState,
     /// The pipes made so far, and whether the program calls `pipe`
@@ -538,12 +549,9 @@ impl<'a> Lowerer<'a> {
             fn_addrs: Default::default(),
             tails: Default::default(),
             tail_used: None,
+            tail_clean: Vec::new(),
+            tail_redirects: Vec::new(),
             tails_enabled: true,
-            creates_threads: {
-                let mut v = stmt::MentionsThreads::default();
-                frontend::lang_c::visit::Visit::visit_translation_unit(&mut v, &unit.unit);
-                v.0
-            },
             caps: capabilities::CapState::default(),
             blocks: HashMap::new(),
             pipes: Vec::new(),
@@ -1467,7 +1475,8 @@ impl<'a> Lowerer<'a> {
             None => vec![(guard, to)],
         };
         let pending = self.t.pending_guard.iter().cloned().fold(Cond::True, and);
-        for (guard, to) in cases {
+        let cases = self.clearing_cases(cases, &assigns);
+        for (guard, to, assigns) in cases {
             if guard == Cond::False {
                 continue;
             }
@@ -1476,7 +1485,7 @@ impl<'a> Lowerer<'a> {
                 to,
                 havoc: self.t.pending_havoc.clone(),
                 guard: and(pending.clone(), guard),
-                assigns: assigns.clone(),
+                assigns,
                 span,
                 kind,
                 sync: crate::cfg::Sync::None,
@@ -1587,6 +1596,7 @@ impl<'a> Lowerer<'a> {
         self.t.pending_havoc.clear();
         self.t.pending_guard.clear();
         self.t.pending_reads.clear();
+        self.t.pending_clear.clear();
     }
 
     /// Records that the step being built reads `cell` of object `o` where

@@ -1135,7 +1135,7 @@ fn collect_cases<'a>(s: &'a Node<Statement>, out: &mut Vec<(usize, &'a Label)>) 
 /// `thrd_create` (called, or taken as a function pointer), or an
 /// `__CPROVER_ASYNC_` label.
 #[derive(Default)]
-pub(super) struct MentionsThreads(pub(super) bool);
+struct MentionsThreads(bool);
 
 impl<'ast> frontend::lang_c::visit::Visit<'ast> for MentionsThreads {
     // A declaration (`pthread.h`'s prototype) is no mention.

@@ -51,6 +51,9 @@ pub(crate) const TAIL_MEMBER: &str =
     "an access into an element of an array of run-time length that is not a read or write of \
      the element";
 
+/// The assignments of an edge.
+type Assigns = Vec<(VarId, Term)>;
+
 /// The tracked element of a tail-capable heap object.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Tail {
@@ -64,13 +67,11 @@ pub(crate) struct Tail {
 
 impl Lowerer<'_> {
     /// Whether allocations of run-time length of `elem` are tails: a
-    /// scalar element, tails asked for ([`crate::Options::tails`]) and the
-    /// check for assertions only (a race on an element needs both accesses
-    /// tracked), or a program that starts no thread (no race to check).
+    /// scalar element and tails asked for ([`crate::Options::tails`]). A
+    /// race on element `i` is one on the tracked cell in the model whose
+    /// index is `i` (both accesses are tracked there).
     pub(crate) fn tail_capable(&self, elem: &CType) -> bool {
-        matches!(elem, CType::Int(_) | CType::Ptr(_))
-            && self.tails_enabled
-            && (!self.checks.races || !self.creates_threads)
+        matches!(elem, CType::Int(_) | CType::Ptr(_)) && self.tails_enabled
     }
 
     /// Makes heap object `o` (one element, its tracked one) a tail: its
@@ -190,9 +191,12 @@ impl Lowerer<'_> {
 
     /// The value read from a tail target: the tracked cell, or any value of
     /// the element type (a havocked temporary).
-    pub(crate) fn tail_read(&mut self, o: ObjId, tracked: bool, ty: &CType) -> Term {
+    /// A read of the tracked cell is noted for the race check under `c`.
+    pub(crate) fn tail_read(&mut self, c: &Cond, o: ObjId, tracked: bool, ty: &CType) -> Term {
         Term::Var(if tracked {
-            self.tails[&o].cell
+            let cell = self.tails[&o].cell;
+            self.note_read(c, o, cell);
+            cell
         } else {
             self.havoc_temp(ty)
         })
@@ -219,9 +223,54 @@ impl Lowerer<'_> {
             .map(|(c, _)| c.clone()));
         self.t.pending_havoc.push(flag);
         self.t.pending_guard.push(or(
-            not(off),
+            not(off.clone()),
             cmp(CmpOp::Eq, Term::Var(flag), Term::Const(0)),
         ));
+        if off != Cond::False {
+            self.tail_clean();
+            self.t.pending_clear.push(off);
+        }
+    }
+
+    /// The current thread's clean flag: 1 while every tail element the
+    /// thread read was the tracked one.
+    fn tail_clean(&mut self) -> VarId {
+        if let Some(v) = self.t.tail_clean {
+            return v;
+        }
+        let name = self.unique(&format!("{}.tail_clean", self.threads[self.t.index].name));
+        let v = self.var(name, Some(1), Range::new(0, 1));
+        self.t.tail_clean = Some(v);
+        self.tail_clean.push(v);
+        v
+    }
+
+    /// The cases of an edge with their assignments: where the step reads
+    /// an untracked element, each case also clears the thread's clean
+    /// flag.
+    pub(crate) fn clearing_cases(
+        &self,
+        cases: Vec<(Cond, super::Loc)>,
+        assigns: &[(VarId, Term)],
+    ) -> Vec<(Cond, super::Loc, Assigns)> {
+        let (Some(flag), false) = (self.t.tail_clean, self.t.pending_clear.is_empty()) else {
+            return cases
+                .into_iter()
+                .map(|(c, to)| (c, to, assigns.to_vec()))
+                .collect();
+        };
+        let off = any(self.t.pending_clear.iter().cloned());
+        let mut cleared = assigns.to_vec();
+        cleared.push((flag, Term::Const(0)));
+        cases
+            .into_iter()
+            .flat_map(|(c, to)| {
+                [
+                    (and(c.clone(), off.clone()), to, cleared.clone()),
+                    (and(c, not(off.clone())), to, assigns.to_vec()),
+                ]
+            })
+            .collect()
     }
 
     /// The current thread's exactness flag: 0 when the last tail element
@@ -254,14 +303,64 @@ impl Lowerer<'_> {
         }
         let flag = self.tail_exact();
         let is = |v: VarId, k: i64| cmp(CmpOp::Eq, Term::Var(v), Term::Const(k));
+        // One give-up location per error location it stands for.
+        let reason = match &self.t.cfg.locs[to].kind {
+            crate::cfg::LocKind::Violation(v) => {
+                format!("{TAIL_ERROR} (a violation of {})", v.violation.name())
+            }
+            _ => TAIL_ERROR.into(),
+        };
         let give_up = self.give_up_of(crate::GiveUp {
             kind: crate::GiveUpKind::TailError,
-            reason: TAIL_ERROR.into(),
+            reason,
         });
+        let redirect = (self.t.index, give_up, to);
+        if !self.tail_redirects.contains(&redirect) {
+            self.tail_redirects.push(redirect);
+        }
         Some(vec![
             (and(guard.clone(), is(used, 0)), to),
             (and(guard.clone(), and(is(used, 1), is(flag, 1))), give_up),
         ])
+    }
+}
+
+impl Lowerer<'_> {
+    /// Every thread read tracked elements only: the condition that makes
+    /// an error reached past a tail's allocation a counterexample.
+    pub(crate) fn all_clean(&self) -> Cond {
+        self.tail_clean.iter().fold(Cond::True, |c, &v| {
+            and(c, cmp(CmpOp::Eq, Term::Var(v), Term::Const(1)))
+        })
+    }
+
+    /// Sends each edge to a tail's give-up location also to the error or
+    /// violation it stands for, where every thread read tracked elements
+    /// only (then the execution is one of the program: no value read is
+    /// arbitrary, and the dropped writes were never read). An edge that
+    /// clears a clean flag itself stays a give-up. Run on the final CFGs
+    /// (after the reduction: the choice between the two sinks does not
+    /// change which states reach one of them).
+    pub(crate) fn redirect_clean_errors(&mut self) {
+        if self.tail_redirects.is_empty() {
+            return;
+        }
+        let clean = self.all_clean();
+        for &(k, give_up, to) in &self.tail_redirects {
+            let cfg = &mut self.threads[k].cfg;
+            let mut copies = Vec::new();
+            for e in cfg.edges.iter_mut().filter(|e| !e.dead && e.to == give_up) {
+                if e.assigns.iter().any(|(v, _)| self.tail_clean.contains(v)) {
+                    continue;
+                }
+                let mut copy = e.clone();
+                copy.to = to;
+                copy.guard = and(copy.guard, clean.clone());
+                e.guard = and(e.guard.clone(), not(clean.clone()));
+                copies.push(copy);
+            }
+            cfg.edges.extend(copies);
+        }
     }
 }
 
