@@ -641,15 +641,11 @@ impl Lowered {
     /// The states `past_tail` does not hold in.
     fn exact_state(&self) -> engine::ir::Cond {
         use engine::ir::{CmpOp, Cond, Term};
-        let is = |v: engine::ir::VarId, k| Cond::Cmp(CmpOp::Eq, Term::Var(v), Term::Const(k));
         let Some(used) = self.tail_used else {
             return Cond::True;
         };
-        let clean = self
-            .tail_clean
-            .iter()
-            .fold(Cond::True, |c, &v| crate::term::and(c, is(v, 1)));
-        crate::term::or(is(used, 0), clean)
+        let unused = Cond::Cmp(CmpOp::Eq, Term::Var(used), Term::Const(0));
+        crate::term::or(unused, crate::term::all_set(&self.tail_clean))
     }
 
     /// Where an error trace of [`Lowered::program`] first observes a

@@ -131,6 +131,13 @@ pub fn within(t: &Term, lo: i128, hi: i128) -> Cond {
     and(a, b)
 }
 
+/// Every flag of `flags` is 1.
+pub fn all_set(flags: &[VarId]) -> Cond {
+    flags.iter().fold(Cond::True, |c, &v| {
+        and(c, cmp(CmpOp::Eq, Term::Var(v), Term::Const(1)))
+    })
+}
+
 /// Replaces variables by terms (`f` returns `None` to keep a variable).
 pub fn subst_term(t: &Term, f: &impl Fn(VarId) -> Option<Term>) -> Term {
     match t {

@@ -238,11 +238,16 @@ impl Lowerer<'_> {
         if let Some(v) = self.t.tail_clean {
             return v;
         }
-        let name = self.unique(&format!("{}.tail_clean", self.threads[self.t.index].name));
-        let v = self.var(name, Some(1), Range::new(0, 1));
+        let v = self.thread_flag("tail_clean");
         self.t.tail_clean = Some(v);
         self.tail_clean.push(v);
         v
+    }
+
+    /// A new flag of the current thread, initially set.
+    fn thread_flag(&mut self, what: &str) -> VarId {
+        let name = self.unique(&format!("{}.{what}", self.threads[self.t.index].name));
+        self.var(name, Some(1), Range::new(0, 1))
     }
 
     /// The cases of an edge with their assignments: where the step reads
@@ -280,8 +285,7 @@ impl Lowerer<'_> {
         if let Some(v) = self.t.tail_exact {
             return v;
         }
-        let name = self.unique(&format!("{}.tail_exact", self.threads[self.t.index].name));
-        let v = self.var(name, Some(1), Range::new(0, 1));
+        let v = self.thread_flag("tail_exact");
         self.t.tail_exact = Some(v);
         v
     }
@@ -329,9 +333,7 @@ impl Lowerer<'_> {
     /// Every thread read tracked elements only: the condition that makes
     /// an error reached past a tail's allocation a counterexample.
     pub(crate) fn all_clean(&self) -> Cond {
-        self.tail_clean.iter().fold(Cond::True, |c, &v| {
-            and(c, cmp(CmpOp::Eq, Term::Var(v), Term::Const(1)))
-        })
+        crate::term::all_set(&self.tail_clean)
     }
 
     /// Sends each edge to a tail's give-up location also to the error or
