@@ -396,7 +396,7 @@ impl<'a> Search<'a> {
         }
         Ok(match Trace::execute(p, initial, &steps) {
             Ok(trace) => {
-                let last = trace.steps.last().map_or(&trace.initial, |s| &s.state);
+                let last = trace.last_state();
                 match crate::interp::eval_cond(target, last) {
                     Ok(true) => Verdict::Unsafe(trace),
                     Ok(false) => internal("the trace does not end in a target state".into()),

@@ -77,6 +77,11 @@ pub struct Trace {
 }
 
 impl Trace {
+    /// The state the trace ends in (the initial one when it has no step).
+    pub fn last_state(&self) -> &State {
+        self.steps.last().map_or(&self.initial, |s| &s.state)
+    }
+
     /// Runs the initial values and inputs through the interpreter, recording
     /// the states, and checks that the run ends in an error state.
     pub fn execute(

@@ -267,12 +267,10 @@ fn declare(l: &Lowerer<'_>) -> Program {
         p.init.push(Cond::Cmp(CmpOp::Eq, Term::Var(v), value));
     }
     p.init.extend(l.init_conds.iter().cloned());
-    // The observation flags of floating-point values and the flag of an
-    // allocated tail are written, never read: the initial condition names
-    // them, so that the liveness pass does not reset them (a trace's last
-    // state must show them).
-    // (Each at its declared initial value: a static tail sets its flag
-    // from the start.)
+    // The flags of `state_flags` are written, never read by a step: the
+    // initial condition names each at its declared value (a static tail
+    // sets its flag from the start), so that the liveness pass does not
+    // reset them (a trace's last state must show them).
     for f in state_flags(l) {
         let init = l.vars[f.index()].init.expect("a flag has an initial value");
         p.init

@@ -583,16 +583,21 @@ impl Lowered {
 
     /// How many error conditions are bugs (the rest are give-ups).
     fn bugs(&self) -> usize {
+        self.located_bugs()
+            + self.at_exit.len()
+            + self.race_conditions
+            + usize::from(self.deadlock.is_some())
+    }
+
+    /// How many of the bugs are locations (`reach_error()`, violations):
+    /// the conditions over states follow them.
+    fn located_bugs(&self) -> usize {
         let asserts = if self.checks.assertions {
             self.errors.len()
         } else {
             0
         };
-        asserts
-            + self.violations.len()
-            + self.at_exit.len()
-            + self.race_conditions
-            + usize::from(self.deadlock.is_some())
+        asserts + self.violations.len()
     }
 
     /// The indices of the race conditions among the program's error
@@ -624,11 +629,7 @@ impl Lowered {
     pub fn bug_condition(&self) -> engine::ir::Cond {
         // The conditions over states (at exit, races, deadlock) are bugs
         // only where no value read may be arbitrary (`past_tail`).
-        let at_locations = self.bugs()
-            - self.at_exit.len()
-            - self.race_conditions
-            - usize::from(self.deadlock.is_some());
-        let (located, states) = self.program.error[..self.bugs()].split_at(at_locations);
+        let (located, states) = self.program.error[..self.bugs()].split_at(self.located_bugs());
         let states = engine::ir::disjunction(states.iter().cloned());
         engine::ir::disjunction(
             located
@@ -659,7 +660,7 @@ impl Lowered {
                 .iter()
                 .any(|f| s.vals[f.index()] != 0)
         };
-        if !set(trace.steps.last().map_or(&trace.initial, |s| &s.state)) {
+        if !set(trace.last_state()) {
             return None;
         }
         let step = trace.steps.iter().find(|s| set(&s.state))?;
@@ -680,7 +681,7 @@ impl Lowered {
     /// the union's C name. Whether the members' bytes overlap is not
     /// modelled, so the trace is no counterexample.
     pub fn union_member_race(&self, trace: &engine::verdict::Trace) -> Option<String> {
-        let last = trace.steps.last().map_or(&trace.initial, |s| &s.state);
+        let last = trace.last_state();
         let TraceEnd::Race(a, _) = self.trace_end(last) else {
             return None;
         };

@@ -143,7 +143,7 @@ pub fn replay(reduced: &Lowered, unreduced: &Lowered, trace: &Trace) -> Result<T
     }
     // A thread the reduced trace leaves after a havoc step (a race on the
     // step after it): the same havoc step, which the reduction keeps.
-    let last = trace.steps.last().map_or(&trace.initial, |s| &s.state);
+    let last = trace.last_state();
     for (t, &l) in last.locs.iter().enumerate() {
         let origin = &reduced.loc_origins[t][l.index()];
         if origin.havoc.is_none() {

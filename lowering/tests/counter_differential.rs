@@ -296,7 +296,7 @@ fn check_one(seed: u64, property: Property, counts: &mut Counts) {
     );
     let error = match &bounded.verdict {
         Verdict::Unsafe(trace) => {
-            let last = trace.steps.last().map_or(&trace.initial, |s| &s.state);
+            let last = trace.last_state();
             // A thread at a give-up location stands for more steps the
             // bounded program does not make (a wake-up, a release).
             let cut = lowered

@@ -90,7 +90,7 @@ fn search_traced(lowered: &Lowered, program: &Program) -> (Answer, Option<Trace>
     match outcome.verdict {
         Verdict::Safe(_) => (Answer::Safe, None),
         Verdict::Unsafe(trace) => {
-            let last = trace.steps.last().map_or(&trace.initial, |s| &s.state);
+            let last = trace.last_state();
             // The two models number their racing accesses differently.
             let end = match lowered.trace_end(last) {
                 TraceEnd::Race(..) => TraceEnd::Race(0, 0),

@@ -409,7 +409,7 @@ impl CCheck<'_> {
         let Verdict::Unsafe(trace) = &outcome.verdict else {
             return None;
         };
-        let last = trace.steps.last().map_or(&trace.initial, |s| &s.state);
+        let last = trace.last_state();
         let lowering::TraceEnd::GiveUp(give_up) = lowered.trace_end(last) else {
             return None;
         };
@@ -495,13 +495,8 @@ impl CCheck<'_> {
                 )
                 .outcome;
             let spent = spend(&o, &mut left);
-            let bug = match &o.verdict {
-                Verdict::Unsafe(trace) => {
-                    let last = trace.steps.last().map_or(&trace.initial, |s| &s.state);
-                    !matches!(lowered.trace_end(last), lowering::TraceEnd::GiveUp(_))
-                }
-                _ => false,
-            };
+            let bug = matches!(&o.verdict, Verdict::Unsafe(trace)
+                if !matches!(lowered.trace_end(trace.last_state()), lowering::TraceEnd::GiveUp(_)));
             if bug {
                 o.stats.time = spent;
                 return Some(PastGiveUp::Bug(o, None));

@@ -283,7 +283,7 @@ fn blocked(
     wait: Option<&lowering::Wait>,
 ) -> Blocked {
     let span = wait.and_then(|w| w.span);
-    let last = trace.steps.last().map_or(&trace.initial, |s| &s.state);
+    let last = trace.last_state();
     let holder = match wait.map(|w| &w.kind) {
         Some(lowering::WaitKind::Mutex(cells)) => {
             // The held cell the call's pointer is (the reduction may have
@@ -547,7 +547,7 @@ pub fn build(unit: &ParsedUnit, file: &Path, lowered: &Lowered, trace: &Trace) -
             }),
         });
     }
-    let last = trace.steps.last().map_or(&trace.initial, |s| &s.state);
+    let last = trace.last_state();
     let end = lowered.trace_end(last);
     let violation = match &end {
         lowering::TraceEnd::Violation(v) => Some(v.clone()),
@@ -583,7 +583,6 @@ pub fn build(unit: &ParsedUnit, file: &Path, lowered: &Lowered, trace: &Trace) -
         ),
         _ => None,
     };
-    let last = trace.steps.last().map_or(&trace.initial, |s| &s.state);
     let deadlock_partial = deadlock.is_some()
         && lowered
             .deadlock
