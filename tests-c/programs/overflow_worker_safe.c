@@ -1,5 +1,6 @@
 // expect: safe
 // args: --property no-overflow
+// timeout: 240
 // The same workers add inputs of at most 1000000000: two of them fit in `int`.
 // Unsigned arithmetic wraps and is never an overflow.
 #include <pthread.h>

@@ -1108,10 +1108,11 @@ impl Lowerer<'_> {
                                     (Target::Tail { .. }, _) => {
                                         out.push((c, Target::Ub(super::tails::TAIL_MEMBER.into())))
                                     }
-                                    // A global array modelled as a tail: by
-                                    // the address of the element.
+                                    // An array modelled as a tail (a large
+                                    // static or local one, a variable-length
+                                    // one): by the address of the element.
                                     (Target::Cell(o, off), Res::Val(i))
-                                        if self.tail_globals.contains_key(o) =>
+                                        if self.tails.contains_key(o) =>
                                     {
                                         let start = self.objects[*o].base + *off as i64;
                                         let at = add(Term::Const(start), i.clone());
@@ -1978,9 +1979,15 @@ impl Lowerer<'_> {
                 Ok(CType::Ptr(Box::new(self.static_type(&u.node.operand)?)))
             }
             Expression::Identifier(id) => match self.lookup(&id.node.name)? {
-                Some(Binding::Obj(o)) if self.lengths.contains_key(&o) => Err(
-                    LowerError::unsupported(e.span, "`sizeof` of a variable-length array"),
-                ),
+                Some(Binding::Obj(o))
+                    if self.lengths.contains_key(&o)
+                        || (self.tails.contains_key(&o) && !self.tail_globals.contains_key(&o)) =>
+                {
+                    Err(LowerError::unsupported(
+                        e.span,
+                        "`sizeof` of a variable-length array",
+                    ))
+                }
                 Some(Binding::Obj(o)) => Ok(match self.tail_globals.get(&o) {
                     Some(ty) => ty.clone(),
                     None => self.objects[o].ty.clone(),

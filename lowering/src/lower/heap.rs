@@ -184,7 +184,13 @@ impl Lowerer<'_> {
         // The old block's candidates, by the part they share with the new.
         let mut groups: Vec<(CType, Vec<Cond>)> = Vec::new();
         let mut others = Vec::new();
+        // A block of run-time length (a tail) is not copied: not modelled.
+        let mut tails = Vec::new();
         for (c, t) in &src.cases {
+            if matches!(t, Target::Tail { .. }) {
+                tails.push(c.clone());
+                continue;
+            }
             let common = match t {
                 Target::Cell(o, 0) if self.heap.contains_key(o) => {
                     common_part(&self.objects[*o].ty, &new_ty)
@@ -210,6 +216,12 @@ impl Lowerer<'_> {
             return Ok(new);
         };
         self.plain_edge(cur, done, not(moving.clone()), vec![], Some(span));
+        self.give_up_edge(
+            cur,
+            and(moving.clone(), any(tails)),
+            "`realloc` of an array of run-time length",
+            span,
+        );
         self.give_up_edge(
             cur,
             and(moving.clone(), any(others)),

@@ -739,6 +739,14 @@ impl Lowerer<'_> {
                 sanitize(self.unit.display_name(&name))
             );
             let vname = self.unique(&base_name);
+            if let ([length], CType::Array(elem, _), None) =
+                (vla.as_slice(), &ty, &id.node.initializer)
+            {
+                if self.tail_capable(elem) && !self.is_handle_name(&name) {
+                    self.vla_tail(&name, &vname, (**elem).clone(), length, id.span)?;
+                    continue;
+                }
+            }
             if let (true, CType::Array(_, n)) = (self.is_handle_name(&name), &ty) {
                 let length = match vla.first() {
                     Some(length) => Term::Var(self.run_time_length(&vname, length, id.span)?),
@@ -805,15 +813,18 @@ impl Lowerer<'_> {
     }
 
     /// A local array of integers or pointers too large for a variable per
-    /// element, without an initializer: a tail whose one object serves the
-    /// one execution of the declaration the model covers (its elements
-    /// any values, as an uninitialised local's); executing the declaration
+    /// element, without an initializer or with zeros only (`= {0}`): a
+    /// tail whose one object serves the one execution of the declaration
+    /// the model covers (its elements any values, as an uninitialised
+    /// local's, or zero); executing the declaration
     /// again (a loop, a second call) gives up there. `false`: not such an
     /// array (nothing lowered).
     fn large_local_array(&mut self, base: &CType, id: &Node<InitDeclarator>) -> Result<bool> {
-        if id.node.initializer.is_some() {
-            return Ok(false);
-        }
+        let zeroed = match &id.node.initializer {
+            None => false,
+            Some(init) if self.zero_initializer(init) => true,
+            Some(_) => return Ok(false),
+        };
         self.uncap = true;
         let declared = self.declarator_type(base.clone(), &id.node.declarator.node);
         self.uncap = false;
@@ -838,26 +849,89 @@ impl Lowerer<'_> {
         let thread = Some(self.t.index);
         let o = self.create_tail_array(&name, &vname, thread, func, id.span, elem, n)?;
         self.bind(name, Binding::Obj(o));
+        let declared = self.declared_once(&vname, "too large for a variable per element", id.span);
+        let cur = self.ensure_cur(id.span);
+        let next = self.new_loc(Some(id.span));
+        let mut set = vec![(declared, Term::Const(1))];
+        if zeroed {
+            // `= {0}`: every element zero, the tracked one included.
+            set.extend(self.objects[o].cells.iter().map(|&c| (c, Term::Const(0))));
+        }
+        self.plain_edge(cur, next, Cond::True, set, Some(id.span));
+        self.t.cur = Some(next);
+        if !zeroed {
+            self.havoc_object(o, id.span);
+        }
+        Ok(true)
+    }
+
+    /// The flag of a local array whose one object serves one execution of
+    /// its declaration (`what` it is, for the reason): a second execution
+    /// (a loop, another call) gives up here. The caller sets the flag in
+    /// the declaration's step.
+    fn declared_once(&mut self, vname: &str, what: &str, span: Span) -> VarId {
         let declared = self.var(
             format!("{vname}.declared"),
             Some(0),
             Range::new(0.into(), 1.into()),
         );
-        self.ensure_cur(id.span);
+        self.ensure_cur(span);
         let again = cmp(CmpOp::Ne, Term::Var(declared), Term::Const(0));
         self.give_up_where(
             again,
-            "a local array too large for a variable per element declared a second time (in a \
-             loop or another call): one execution of its declaration is modelled",
-            id.span,
+            format!(
+                "a local array {what} declared a second time (in a loop or another call): one \
+                 execution of its declaration is modelled"
+            ),
+            span,
         );
-        let cur = self.ensure_cur(id.span);
-        let next = self.new_loc(Some(id.span));
-        let set = vec![(declared, Term::Const(1))];
-        self.plain_edge(cur, next, Cond::True, set, Some(id.span));
+        declared
+    }
+
+    /// A variable-length array `T name[length]` of integers or pointers as
+    /// a tail (SOUNDNESS.md, "Heap arrays of run-time length"): one tracked
+    /// element, chosen when the declaration runs, below the length (which
+    /// is evaluated then; below 1 or of [`super::tails::TAIL_SPACE`] and
+    /// more elements gives up); its elements any values, as an
+    /// uninitialised local's. Like a large local array, one execution of
+    /// the declaration is modelled.
+    fn vla_tail(
+        &mut self,
+        name: &str,
+        vname: &str,
+        elem: CType,
+        length: &Node<Expression>,
+        span: Span,
+    ) -> Result<()> {
+        let len = self.run_time_length(vname, length, span)?;
+        let most = super::tails::TAIL_SPACE - 1;
+        let bad = any([
+            cmp(CmpOp::Lt, Term::Var(len), Term::Const(1)),
+            cmp(CmpOp::Gt, Term::Var(len), Term::Const(most)),
+        ]);
+        self.give_up_where(
+            bad,
+            format!("a variable-length array of no element or of more than {most}"),
+            span,
+        );
+        let o = self.object(vname, CType::Array(Box::new(elem), 1), Some(0), span)?;
+        let c_name = self.unit.display_name(name).to_string();
+        let func = self.t.frames.last().map(|f| f.func.clone());
+        self.name_object(o, &c_name, Some(self.t.index), func);
+        self.note_address_taken(o, name);
+        self.make_tail(o, vname, span)?;
+        self.bind(name.to_string(), Binding::Obj(o));
+        let declared = self.declared_once(vname, "of run-time length", span);
+        let index = self.temp(&CType::Int(crate::types::IntTy::LLONG));
+        self.t.pending_havoc.push(index);
+        let (guard, mut set) = self.tail_allocation(o, &Term::Var(len), index);
+        set.push((declared, Term::Const(1)));
+        let cur = self.ensure_cur(span);
+        let next = self.new_loc(Some(span));
+        self.plain_edge(cur, next, guard, set, Some(span));
         self.t.cur = Some(next);
-        self.havoc_object(o, id.span);
-        Ok(true)
+        self.havoc_object(o, span);
+        Ok(())
     }
 
     /// A `static` local: one object for the whole program (shared by every

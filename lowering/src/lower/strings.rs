@@ -202,7 +202,13 @@ impl Lowerer<'_> {
                     (self.eval(&args[1])?, &args[2])
                 };
                 let c = self.materialize(c, span)?;
-                if let Some(n) = self.size_arg(n, name, span)? {
+                if dst
+                    .cases
+                    .iter()
+                    .any(|(_, t)| matches!(t, Target::Tail { .. }))
+                {
+                    self.memset_tail(&dst, c, n, name, span)?;
+                } else if let Some(n) = self.size_arg(n, name, span)? {
                     self.memset(&dst, c, n, name, span)?;
                 }
                 if base == "bzero" {
@@ -480,6 +486,101 @@ impl Lowerer<'_> {
             self.store(p, v, span)?;
         }
         Ok(())
+    }
+
+    /// `memset(d, c, n)` into an array modelled by one tracked element (a
+    /// tail: SOUNDNESS.md, "Heap arrays of run-time length"), `n` any
+    /// count of bytes, known at run time or not: the tracked element is
+    /// set where it lies among the `n` bytes from `d` (they start an
+    /// element: `d` is a pointer to one), the others are not kept; past
+    /// the array's length is an invalid dereference. Memory that may be
+    /// another object as well is not modelled.
+    fn memset_tail(
+        &mut self,
+        dst: &Region,
+        c: Val,
+        n: &Node<Expression>,
+        name: &str,
+        span: Span,
+    ) -> Result<()> {
+        let unsupported = |what: &str| LowerError::unsupported(span, format!("`{name}` {what}"));
+        let size = self
+            .types
+            .size_of(&dst.elem)
+            .filter(|&s| s > 0)
+            .ok_or_else(|| unsupported("on memory of this type"))?;
+        let v = match &dst.elem {
+            CType::Int(t) if t.bits == 8 => {
+                let byte = self.convert(c, &CType::Int(UCHAR), span)?;
+                self.materialize(byte, span)?
+            }
+            CType::Int(_) | CType::Ptr(_) if c.constant() == Some(0) => Val::int(0),
+            _ => {
+                return Err(unsupported(
+                    "of a value other than 0 into an array of run-time length of cells wider \
+                     than a byte",
+                ))
+            }
+        };
+        let bytes = self.eval(n)?;
+        let bytes = self.materialize(bytes, span)?;
+        let Some(bytes) = bytes.single() else {
+            return Err(unsupported("with this size"));
+        };
+        let size = size as i64;
+        let mut cases = Vec::new();
+        let (mut past, mut partial) = (Vec::new(), Vec::new());
+        for (cond, t) in &dst.cases {
+            let &Target::Tail { obj, ref addr, .. } = t else {
+                if matches!(t, Target::Cell(..)) {
+                    return Err(unsupported(
+                        "into memory that may be an array of run-time length or another object",
+                    ));
+                }
+                cases.push((cond.clone(), t.clone()));
+                continue;
+            };
+            let tail = self.tails[&obj];
+            let first = sub(addr.clone(), Term::Const(self.objects[obj].base));
+            let room = crate::term::mul(size, sub(Term::Var(tail.length), first.clone()));
+            past.push(and(cond.clone(), cmp(CmpOp::Gt, bytes.clone(), room)));
+            // The tracked element's first byte, counted from `d`.
+            let at = crate::term::mul(size, sub(Term::Var(tail.index), first));
+            let from = cmp(CmpOp::Ge, at.clone(), Term::Const(0));
+            let whole = cmp(
+                CmpOp::Le,
+                crate::term::add(at.clone(), Term::Const(size)),
+                bytes.clone(),
+            );
+            let starts = cmp(CmpOp::Lt, at, bytes.clone());
+            partial.push(and(
+                cond.clone(),
+                and(from.clone(), and(starts, not(whole.clone()))),
+            ));
+            let hit = and(from, whole);
+            for (c, tracked) in [(hit.clone(), true), (not(hit), false)] {
+                let (c, addr) = (and(cond.clone(), c), addr.clone());
+                cases.push((c, Target::Tail { obj, addr, tracked }));
+            }
+        }
+        self.give_up_where(
+            crate::term::any(partial),
+            format!("`{name}` of part of an element of an array of run-time length"),
+            span,
+        );
+        self.give_up_where(
+            crate::term::any(past),
+            super::Ub::violates(
+                crate::Violation::Deref,
+                format!("`{name}` beyond the end of an array of run-time length"),
+            ),
+            span,
+        );
+        let place = super::expr::Place {
+            cases,
+            ty: dst.elem.clone(),
+        };
+        self.store(place, v, span)
     }
 
     /// The number of cells `n` bytes of elements of type `t` make; a size

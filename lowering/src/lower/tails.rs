@@ -294,7 +294,11 @@ impl Lowerer<'_> {
     /// to the error while
     /// no tail is allocated; else to a give-up when the thread's last tail
     /// read was exact, and nowhere otherwise (the model whose tracked index
-    /// is that read's covers it). `None`: an ordinary edge.
+    /// is that read's covers it). `None`: an ordinary edge, and so is an
+    /// edge to the error location when assertions are not checked: there
+    /// `reach_error()` aborts, behaviour the model keeps whatever the
+    /// values read (an arbitrary read both aborts and goes on), so no
+    /// split is needed and a give-up would stand for no bug.
     pub(crate) fn error_cases(
         &mut self,
         to: super::Loc,
@@ -302,7 +306,8 @@ impl Lowerer<'_> {
     ) -> Option<Vec<(Cond, super::Loc)>> {
         let used = self.tail_used?;
         let violation = matches!(self.t.cfg.locs[to].kind, crate::cfg::LocKind::Violation(_));
-        if to != ERROR && !violation {
+        let error = to == ERROR && self.checks.assertions;
+        if !error && !violation {
             return None;
         }
         let flag = self.tail_exact();
