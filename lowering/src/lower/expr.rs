@@ -1979,15 +1979,9 @@ impl Lowerer<'_> {
                 Ok(CType::Ptr(Box::new(self.static_type(&u.node.operand)?)))
             }
             Expression::Identifier(id) => match self.lookup(&id.node.name)? {
-                Some(Binding::Obj(o))
-                    if self.lengths.contains_key(&o)
-                        || (self.tails.contains_key(&o) && !self.tail_globals.contains_key(&o)) =>
-                {
-                    Err(LowerError::unsupported(
-                        e.span,
-                        "`sizeof` of a variable-length array",
-                    ))
-                }
+                Some(Binding::Obj(o)) if self.is_variable_length(o) => Err(
+                    LowerError::unsupported(e.span, "`sizeof` of a variable-length array"),
+                ),
                 Some(Binding::Obj(o)) => Ok(match self.tail_globals.get(&o) {
                     Some(ty) => ty.clone(),
                     None => self.objects[o].ty.clone(),

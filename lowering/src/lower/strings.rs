@@ -24,7 +24,7 @@ use super::expr::{Res, Target, Val};
 use super::Lowerer;
 use crate::cfg::Loc;
 use crate::error::{LowerError, Result};
-use crate::term::{and, cmp, not, or, sub, within};
+use crate::term::{add, and, any, cmp, mul, not, or, sub, within};
 use crate::types::{CType, IntTy, Types};
 
 /// Most cells one call may copy, set or scan.
@@ -542,16 +542,12 @@ impl Lowerer<'_> {
             };
             let tail = self.tails[&obj];
             let first = sub(addr.clone(), Term::Const(self.objects[obj].base));
-            let room = crate::term::mul(size, sub(Term::Var(tail.length), first.clone()));
+            let room = mul(size, sub(Term::Var(tail.length), first.clone()));
             past.push(and(cond.clone(), cmp(CmpOp::Gt, bytes.clone(), room)));
             // The tracked element's first byte, counted from `d`.
-            let at = crate::term::mul(size, sub(Term::Var(tail.index), first));
+            let at = mul(size, sub(Term::Var(tail.index), first));
             let from = cmp(CmpOp::Ge, at.clone(), Term::Const(0));
-            let whole = cmp(
-                CmpOp::Le,
-                crate::term::add(at.clone(), Term::Const(size)),
-                bytes.clone(),
-            );
+            let whole = cmp(CmpOp::Le, add(at.clone(), Term::Const(size)), bytes.clone());
             let starts = cmp(CmpOp::Lt, at, bytes.clone());
             partial.push(and(
                 cond.clone(),
@@ -564,12 +560,12 @@ impl Lowerer<'_> {
             }
         }
         self.give_up_where(
-            crate::term::any(partial),
+            any(partial),
             format!("`{name}` of part of an element of an array of run-time length"),
             span,
         );
         self.give_up_where(
-            crate::term::any(past),
+            any(past),
             super::Ub::violates(
                 crate::Violation::Deref,
                 format!("`{name}` beyond the end of an array of run-time length"),

@@ -74,6 +74,14 @@ impl Lowerer<'_> {
         matches!(elem, CType::Int(_) | CType::Ptr(_)) && self.tails_enabled
     }
 
+    /// Whether the array object `o` is a variable-length one: of the
+    /// capacity model (a length variable), or a tail whose C type is not
+    /// kept (only those of constant length have one, [`Lowerer::tail_globals`]).
+    pub(crate) fn is_variable_length(&self, o: ObjId) -> bool {
+        self.lengths.contains_key(&o)
+            || (self.tails.contains_key(&o) && !self.tail_globals.contains_key(&o))
+    }
+
     /// Makes heap object `o` (one element, its tracked one) a tail: its
     /// length and tracked index, and addresses of its own.
     pub(crate) fn make_tail(&mut self, o: ObjId, name: &str, span: Span) -> Result<()> {
