@@ -14,6 +14,10 @@
 //! (`snapshots/c_programs__verdicts.snap`); every safe verdict is certified
 //! and its certificate checked again as `ase certify` does; and every
 //! program that lowers is printed as `.gc` and must parse back.
+//!
+//! The tests run side by side, but at most two programs are checked at any
+//! moment by all of them together ([`in_slot`]): a program's time limit is
+//! then about its own work, not about how many others share the cores.
 
 mod common;
 
@@ -22,7 +26,7 @@ use common::root;
 use engine::verdict::Verdict;
 use pipeline::{CInput, Options};
 use std::path::PathBuf;
-use std::sync::Mutex;
+use std::sync::{Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 fn programs() -> Vec<String> {
@@ -319,7 +323,39 @@ fn for_all_programs(f: impl Fn(&String) -> String + Sync) -> Vec<(String, String
     for_each_of(programs(), f)
 }
 
-/// `f` of each file, two at a time; sorted by file.
+/// How many programs are checked at once by all the tests of this binary
+/// together: the tests run side by side, and each program's time limit
+/// means something only when it has a core (the machine's two).
+const SLOTS: usize = 2;
+
+/// The slots in use (of [`SLOTS`]), and the signal that one was freed.
+static IN_USE: (Mutex<usize>, Condvar) = (Mutex::new(0), Condvar::new());
+
+/// Runs `f` in a slot: waits until fewer than [`SLOTS`] programs are
+/// being checked by any test.
+fn in_slot<T>(f: impl FnOnce() -> T) -> T {
+    let (count, freed) = &IN_USE;
+    {
+        let mut n = count.lock().expect("lock");
+        while *n >= SLOTS {
+            n = freed.wait(n).expect("lock");
+        }
+        *n += 1;
+    }
+    // Freed when `f` returns or panics.
+    struct Release;
+    impl Drop for Release {
+        fn drop(&mut self) {
+            let (count, freed) = &IN_USE;
+            *count.lock().unwrap_or_else(|e| e.into_inner()) -= 1;
+            freed.notify_one();
+        }
+    }
+    let _release = Release;
+    f()
+}
+
+/// `f` of each file, two at a time (and in a slot); sorted by file.
 fn for_each_of(files: Vec<String>, f: impl Fn(&String) -> String + Sync) -> Vec<(String, String)> {
     let results = Mutex::new(Vec::new());
     let next = Mutex::new(0usize);
@@ -334,7 +370,7 @@ fn for_each_of(files: Vec<String>, f: impl Fn(&String) -> String + Sync) -> Vec<
                         *n - 1
                     };
                     let Some(file) = files.get(i) else { break };
-                    let v = f(file);
+                    let v = in_slot(|| f(file));
                     results.lock().expect("lock").push((file.clone(), v));
                 })
                 .expect("a worker thread");
@@ -579,7 +615,7 @@ fn unsafe_traces_replay_without_the_reduction() {
             let mut options = Options::default();
             options.budget.timeout = Some(Duration::from_secs(60));
             options.engines.jobs = 1;
-            pipeline::check_c(&job, &options, Instant::now()).expect("loads")
+            in_slot(|| pipeline::check_c(&job, &options, Instant::now()).expect("loads"))
         };
         let reduced = run(true).report;
         let Verdict::Unsafe(trace) = &reduced.outcome.verdict else {

@@ -1,6 +1,6 @@
 // expect: safe
 // args: --no-races
-// timeout: 150
+// timeout: 300
 // workers started in a loop take tickets (an unbounded local): the counter abstraction forgets their values;
 // the view program tracks one worker's ticket exactly, its anonymous steps rely on what holds of the tracked
 // worker in their local state, and tickets drawn from the growing `next_ticket` differ (SOUNDNESS.md, tickets)
