@@ -317,7 +317,7 @@ fn c_programs_get_their_expected_verdicts() {
     insta::assert_snapshot!("verdicts", lines.join("\n"));
 }
 
-/// Runs `f` on every program, two at a time (each on a thread with the
+/// Runs `f` on every program, in slots (each on a thread with the
 /// stack of a main thread), and returns the results sorted by file.
 fn for_all_programs(f: impl Fn(&String) -> String + Sync) -> Vec<(String, String)> {
     for_each_of(programs(), f)
@@ -355,12 +355,13 @@ fn in_slot<T>(f: impl FnOnce() -> T) -> T {
     f()
 }
 
-/// `f` of each file, two at a time (and in a slot); sorted by file.
+/// `f` of each file, each in a slot ([`SLOTS`] workers, so that one test
+/// alone still fills the slots); sorted by file.
 fn for_each_of(files: Vec<String>, f: impl Fn(&String) -> String + Sync) -> Vec<(String, String)> {
     let results = Mutex::new(Vec::new());
     let next = Mutex::new(0usize);
     std::thread::scope(|s| {
-        for _ in 0..2 {
+        for _ in 0..SLOTS {
             std::thread::Builder::new()
                 .stack_size(64 << 20)
                 .spawn_scoped(s, || loop {
