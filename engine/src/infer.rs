@@ -351,9 +351,11 @@ fn infer(
             cands: &mut cands[0],
             pairs: &mut pairs[0],
         };
-        drop_violated(&mut smt, &forms, &mut current, &vals, max_queries, stats)?;
+        let mut terms = Terms::new(&forms, &vals);
+        drop_violated(&mut smt, &mut terms, &mut current, max_queries, stats)?;
         smt.pop();
     }
+    let mut pre_terms = Terms::new(&forms, &pre);
     // Houdini: drop what a step from a tuple's candidates violates.
     // A relying step relies on a tuple (`None`: one not reachable by
     // locations); per tuple, the tuples with steps that rely on it.
@@ -375,6 +377,9 @@ fn infer(
     let mut queued = vec![true; tuples.list.len()];
     while let Some(i) = queue.pop_front() {
         queued[i] = false;
+        // The candidates of `i` are asserted once for its steps (again
+        // after a step from `i` to itself drops some).
+        let mut asserted = false;
         for &(id, j) in &tuples.steps[i] {
             let tr = program.transition(id);
             let frame = Frame {
@@ -411,11 +416,14 @@ fn infer(
                     }
                 };
             }
+            if !asserted {
+                smt.push();
+                pre_terms.assert(&mut smt, &cands[i], &pairs[i]);
+                asserted = true;
+            }
             smt.push();
-            assert_candidates(&mut smt, &forms, &cands[i], &pre);
-            assert_pairs(&mut smt, &forms, &pairs[i], &pre);
             if let Some((kept, vals)) = &assumed {
-                assert_candidates(&mut smt, &forms, kept, vals);
+                Terms::new(&forms, vals).assert(&mut smt, kept, &BTreeSet::new());
             }
             smt.assert(&cond(&tr.guard, &frame));
             let before = cands[j].len() + pairs[j].len();
@@ -423,9 +431,14 @@ fn infer(
                 cands: &mut cands[j],
                 pairs: &mut pairs[j],
             };
-            drop_violated(&mut smt, &forms, &mut current, &post, max_queries, stats)?;
+            let mut post_terms = Terms::new(&forms, &post);
+            drop_violated(&mut smt, &mut post_terms, &mut current, max_queries, stats)?;
             smt.pop();
             if cands[j].len() + pairs[j].len() != before {
+                if j == i {
+                    smt.pop();
+                    asserted = false;
+                }
                 for k in std::iter::once(j).chain(dependents[j].iter().copied()) {
                     if !queued[k] {
                         queued[k] = true;
@@ -433,6 +446,9 @@ fn infer(
                     }
                 }
             }
+        }
+        if asserted {
+            smt.pop();
         }
     }
     stats.abstract_states = tuples.list.len() as u64;
@@ -475,8 +491,7 @@ fn infer(
                 .collect::<Vec<_>>(),
         );
         smt.push();
-        assert_candidates(&mut smt, &forms, &cands[i], &pre);
-        assert_pairs(&mut smt, &forms, &pairs[i], &pre);
+        pre_terms.assert(&mut smt, &cands[i], &pairs[i]);
         smt.assert(&error);
         let sat = smt.check().map_err(|e| e.to_string());
         smt.pop();
@@ -505,26 +520,46 @@ fn least(cands: &BTreeSet<Candidate>) -> impl Iterator<Item = &Candidate> {
         .filter(move |c| last.replace(c.form) != Some(c.form))
 }
 
-/// Asserts `form(vals) <= bound` for every candidate (the least bound of
-/// each form, [`least`]).
-fn assert_candidates(smt: &mut Smt, forms: &[Form], cands: &BTreeSet<Candidate>, vals: &[Int]) {
-    for c in least(cands) {
-        smt.assert(&value(&forms[c.form], vals).le(Int::from_i128(c.bound)));
-    }
+/// The Z3 terms of the forms at one valuation of the variables, each
+/// built when first asked for.
+struct Terms<'a> {
+    forms: &'a [Form],
+    vals: &'a [Int],
+    built: Vec<Option<Int>>,
 }
 
-/// `guard ∨ then` for every disjunctive candidate.
-fn assert_pairs(smt: &mut Smt, forms: &[Form], pairs: &BTreeSet<Pair>, vals: &[Int]) {
-    for p in pairs {
-        smt.assert(&pair_value(forms, p, vals));
+impl<'a> Terms<'a> {
+    fn new(forms: &'a [Form], vals: &'a [Int]) -> Self {
+        Terms {
+            forms,
+            vals,
+            built: vec![None; forms.len()],
+        }
     }
-}
 
-/// A disjunctive candidate in Z3.
-fn pair_value(forms: &[Form], p: &Pair, vals: &[Int]) -> Bool {
-    let [guard, then] =
-        [&p.guard, &p.then].map(|c| value(&forms[c.form], vals).le(Int::from_i128(c.bound)));
-    Bool::or(&[guard, then])
+    /// `form <= bound` of a candidate.
+    fn fact(&mut self, c: &Candidate) -> Bool {
+        let (form, vals) = (&self.forms[c.form], self.vals);
+        self.built[c.form]
+            .get_or_insert_with(|| value(form, vals))
+            .le(Int::from_i128(c.bound))
+    }
+
+    /// `guard ∨ then` of a disjunctive candidate.
+    fn pair(&mut self, p: &Pair) -> Bool {
+        Bool::or(&[self.fact(&p.guard), self.fact(&p.then)])
+    }
+
+    /// Asserts every candidate (the least bound of each form, [`least`])
+    /// and every disjunctive candidate.
+    fn assert(&mut self, smt: &mut Smt, cands: &BTreeSet<Candidate>, pairs: &BTreeSet<Pair>) {
+        for c in least(cands) {
+            smt.assert(&self.fact(c));
+        }
+        for p in pairs {
+            smt.assert(&self.pair(p));
+        }
+    }
 }
 
 /// The candidates of a tuple left, plain and disjunctive.
@@ -534,24 +569,22 @@ struct Current<'c> {
 }
 
 /// Drops from `current` every candidate that some state allowed by the
-/// asserted constraints violates, its variables given by `vals`.
+/// asserted constraints violates, its variables valued as in `terms`.
 fn drop_violated(
     smt: &mut Smt,
-    forms: &[Form],
+    terms: &mut Terms<'_>,
     current: &mut Current<'_>,
-    vals: &[Int],
     max_queries: u64,
     stats: &mut Stats,
 ) -> Result<(), String> {
     let Current { cands, pairs } = current;
+    let (forms, vals) = (terms.forms, terms.vals);
     while !cands.is_empty() || !pairs.is_empty() {
         if stats.prover_queries >= max_queries {
             return Err(format!("more than {max_queries} prover queries"));
         }
-        let all: Vec<Bool> = least(cands)
-            .map(|c| value(&forms[c.form], vals).le(Int::from_i128(c.bound)))
-            .chain(pairs.iter().map(|p| pair_value(forms, p, vals)))
-            .collect();
+        let mut all: Vec<Bool> = least(cands).map(|c| terms.fact(c)).collect();
+        all.extend(pairs.iter().map(|p| terms.pair(p)));
         smt.push();
         smt.assert(&Bool::and(&all).not());
         stats.prover_queries += 1;

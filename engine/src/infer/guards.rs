@@ -1,11 +1,13 @@
 //! Candidates from guards ([`candidates`]): what a step's guard says of a
 //! variable the step keeps holds where it goes, and chained through the
-//! step's tuple's candidates of two variables, of others too.
+//! step's tuple's candidates of two variables, of others too; what it says
+//! of two variables holds where it goes of the variables the step keeps or
+//! copies them to, and after the steps that keep those.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
 
 use super::{Candidate, Form, Stop, Tuples, MAX_CANDIDATES};
-use crate::ir::{CmpOp, Cond, Program, Term, VarId};
+use crate::ir::{CmpOp, Cond, Program, Rhs, Term, Transition, VarId};
 
 /// How many candidates of two variables a guard's bound is chained
 /// through ([`candidates`]), and most bounds derived per step.
@@ -19,8 +21,11 @@ const GUARD_BOUNDS: usize = 256;
 /// the step's tuple that cancels `x`, the bound `b·y <= k + c`, and so on
 /// (past a join loop that ran 10,000 times, `i >= 10000`, `i - joined <=
 /// 0` and `joined - finished <= 0` give `finished >= 10000` where the step
-/// resets `i` and `joined`; into tuples without samples only). Only
-/// proposed, like the others.
+/// resets `i` and `joined`; into tuples without samples only). And the
+/// relations of two variables of the guards, carried along the steps
+/// ([`carried_relations`]: `tmp < n` then `k := tmp` gives `k - n <= -1`
+/// past the step and the steps after it that keep `k` and `n`, where a few
+/// samples may show only `k <= n`). Only proposed, like the others.
 pub(super) fn candidates(
     program: &Program,
     forms: &[Form],
@@ -68,17 +73,176 @@ pub(super) fn candidates(
                 }
             }
             let fits = |k: i128| i64::try_from(k).is_ok();
-            for (x, sign, k) in known.into_iter().filter(|&(x, _, k)| kept(x) && fits(k)) {
+            let single = known
+                .into_iter()
+                .filter(|&(x, _, k)| kept(x) && fits(k))
+                .map(|(x, sign, k)| (vec![(x, sign)], k));
+            for (f, k) in single {
                 if cands[j].len() >= MAX_CANDIDATES {
                     break;
                 }
-                if let Some(&form) = form_index.get(&vec![(x, sign)]) {
+                if let Some(&form) = form_index.get(&f) {
                     cands[j].insert(Candidate { form, bound: k });
                 }
             }
         }
     }
+    for (j, related) in carried_relations(program, tuples, form_index, stop)?
+        .into_iter()
+        .enumerate()
+    {
+        for (f, k) in related {
+            if cands[j].len() >= MAX_CANDIDATES {
+                break;
+            }
+            cands[j].insert(Candidate {
+                form: form_index[&f],
+                bound: k,
+            });
+        }
+    }
     Ok(())
+}
+
+/// Per tuple, the relations of two variables (`k - n <= -1`) that a guard
+/// states where its step goes ([`relations`], through the step's copies,
+/// [`after`]) and that the steps after it keep, as far as they keep them;
+/// only of the forms `form_index` has, at most [`GUARD_BOUNDS`] per tuple.
+fn carried_relations(
+    program: &Program,
+    tuples: &Tuples,
+    form_index: &HashMap<Form, usize>,
+    stop: &Stop,
+) -> Result<Vec<BTreeSet<(Form, i128)>>, String> {
+    let mut carried = Carried {
+        facts: vec![BTreeSet::new(); tuples.list.len()],
+        queue: VecDeque::new(),
+        form_index,
+    };
+    for steps in &tuples.steps {
+        stop.check()?;
+        for &(id, j) in steps {
+            let tr = program.transition(id);
+            carried.carry(tr, j, &relations(&tr.guard));
+        }
+    }
+    while let Some(i) = carried.queue.pop_front() {
+        stop.check()?;
+        let facts: Vec<(Form, i128)> = carried.facts[i].iter().cloned().collect();
+        for &(id, j) in &tuples.steps[i] {
+            carried.carry(program.transition(id), j, &facts);
+        }
+    }
+    Ok(carried.facts)
+}
+
+/// The state of [`carried_relations`].
+struct Carried<'a> {
+    facts: Vec<BTreeSet<(Form, i128)>>,
+    /// The tuples whose facts grew.
+    queue: VecDeque<usize>,
+    form_index: &'a HashMap<Form, usize>,
+}
+
+impl Carried<'_> {
+    /// Of `facts` at the start of `tr`, what the step keeps holds at `j`.
+    fn carry(&mut self, tr: &Transition, j: usize, facts: &[(Form, i128)]) {
+        for (form, k) in facts {
+            for f in after(tr, form) {
+                let room = self.facts[j].len() < GUARD_BOUNDS;
+                let known = i64::try_from(*k).is_ok() && self.form_index.contains_key(&f);
+                if room && known && self.facts[j].insert((f, *k)) {
+                    self.queue.push_back(j);
+                }
+            }
+        }
+    }
+}
+
+/// The relations `±x ± y <= k` of two variables that the conjuncts of `c`
+/// state (`i < n` gives `i - n <= -1`), each form ordered by variable.
+fn relations(c: &Cond) -> Vec<(Form, i128)> {
+    let mut out = Vec::new();
+    conjuncts(c, &mut |a| {
+        let Cond::Cmp(op, l, r) = a else { return };
+        let mut form = BTreeMap::new();
+        let mut k = 0i128;
+        if !linear(l, 1, &mut form, &mut k) || !linear(r, -1, &mut form, &mut k) {
+            return;
+        }
+        form.retain(|_, a| *a != 0);
+        let form: Form = form.into_iter().collect();
+        if form.len() != 2 || form.iter().any(|&(_, a)| a.abs() != 1) {
+            return;
+        }
+        // `form + k op 0`.
+        let neg: Form = form.iter().map(|&(v, a)| (v, -a)).collect();
+        match op {
+            CmpOp::Lt => out.push((form, -k - 1)),
+            CmpOp::Le => out.push((form, -k)),
+            CmpOp::Gt => out.push((neg, k - 1)),
+            CmpOp::Ge => out.push((neg, k)),
+            CmpOp::Eq => out.extend([(form, -k), (neg, k)]),
+            CmpOp::Ne => {}
+        }
+    });
+    out
+}
+
+/// Calls `f` on each conjunct of `c`.
+fn conjuncts(c: &Cond, f: &mut impl FnMut(&Cond)) {
+    match c {
+        Cond::And(a, b) => {
+            conjuncts(a, f);
+            conjuncts(b, f);
+        }
+        c => f(c),
+    }
+}
+
+/// Adds `scale · t` to `form + k`; false when `t` is not linear.
+fn linear(t: &Term, scale: i128, form: &mut BTreeMap<usize, i128>, k: &mut i128) -> bool {
+    match t {
+        Term::Const(c) => *k += scale * i128::from(*c),
+        Term::Var(v) => *form.entry(v.index()).or_default() += scale,
+        Term::Add(a, b) => return linear(a, scale, form, k) && linear(b, scale, form, k),
+        Term::Sub(a, b) => return linear(a, scale, form, k) && linear(b, -scale, form, k),
+        Term::Neg(a) => return linear(a, -scale, form, k),
+        Term::Mul(c, a) => return linear(a, scale * i128::from(*c), form, k),
+        _ => return false,
+    }
+    true
+}
+
+/// The forms over the variables after `tr` that equal `form` of the
+/// variables before it, each variable of `form` kept by the step or
+/// copied by it (`k := tmp`): a relation of the guard holds of them where
+/// the step goes. Forms ordered by variable.
+fn after(tr: &Transition, form: &Form) -> Vec<Form> {
+    let mut options: Vec<Vec<usize>> = Vec::new();
+    for &(v, _) in form {
+        let mut to: Vec<usize> = tr
+            .assigns
+            .iter()
+            .filter(|a| matches!(&a.rhs, Rhs::Expr(Term::Var(u)) if u.index() == v))
+            .map(|a| a.var.index())
+            .collect();
+        if tr.assigns.iter().all(|a| a.var.index() != v) {
+            to.push(v);
+        }
+        options.push(to);
+    }
+    let mut out = Vec::new();
+    for &x in &options[0] {
+        for &y in &options[1] {
+            if x != y {
+                let mut f = vec![(x, form[0].1), (y, form[1].1)];
+                f.sort_unstable();
+                out.push(f);
+            }
+        }
+    }
+    out
 }
 
 /// Candidates of two variables by term: `(x, a) -> [(y, b, c)]` for
@@ -124,5 +288,81 @@ fn guard_bounds(c: &Cond, out: &mut Vec<(VarId, i128, i128)>) {
             }
         }
         _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::{Assign, LocId, ThreadId};
+
+    fn var(i: usize) -> Term {
+        Term::Var(VarId::new(i))
+    }
+
+    #[test]
+    fn a_guard_relates_two_variables() {
+        // Variables: 0 = tmp, 1 = n, 2 = m. `0 <= tmp && tmp < n && n + 1 >= m`.
+        let guard = Cond::And(
+            Box::new(Cond::Cmp(CmpOp::Le, Term::Const(0), var(0))),
+            Box::new(Cond::And(
+                Box::new(Cond::Cmp(CmpOp::Lt, var(0), var(1))),
+                Box::new(Cond::Cmp(
+                    CmpOp::Ge,
+                    Term::Add(Box::new(var(1)), Box::new(Term::Const(1))),
+                    var(2),
+                )),
+            )),
+        );
+        let found = relations(&guard);
+        // One variable, `0 <= tmp`: not a relation.
+        assert_eq!(
+            found,
+            vec![
+                (vec![(0, 1), (1, -1)], -1),
+                // `n + 1 - m >= 0`: `-n + m <= 1`.
+                (vec![(1, -1), (2, 1)], 1),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_relation_follows_the_copies_of_its_variables() {
+        // `k := tmp, tmp := 0` keeps `n` and copies `tmp` to `k` (index 2).
+        let copy = Transition {
+            thread: ThreadId::new(0),
+            label: "t".into(),
+            explicit_label: false,
+            from: LocId::new(0),
+            to: LocId::new(1),
+            guard: Cond::True,
+            assigns: vec![
+                Assign {
+                    var: VarId::new(2),
+                    rhs: Rhs::Expr(var(0)),
+                },
+                Assign {
+                    var: VarId::new(0),
+                    rhs: Rhs::Expr(Term::Const(0)),
+                },
+            ],
+        };
+        // `tmp - n <= -1` before: `-n + k <= -1` after (by variable).
+        assert_eq!(
+            after(&copy, &vec![(0, 1), (1, -1)]),
+            vec![vec![(1, -1), (2, 1)]]
+        );
+        // `n - m`, `m` (index 3) kept: itself.
+        assert_eq!(
+            after(&copy, &vec![(1, 1), (3, -1)]),
+            vec![vec![(1, 1), (3, -1)]]
+        );
+        // `tmp + m`: `k + m`.
+        assert_eq!(
+            after(&copy, &vec![(0, 1), (3, 1)]),
+            vec![vec![(2, 1), (3, 1)]]
+        );
+        // `k` is assigned, from something else than a variable: nothing.
+        assert!(after(&copy, &vec![(2, 1), (3, 1)]).is_empty());
     }
 }
