@@ -4,7 +4,7 @@
 //! of two variables holds where it goes of the variables the step keeps or
 //! copies them to, and after the steps that keep those.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
+use std::collections::{BTreeSet, HashMap, VecDeque};
 
 use super::{Candidate, Form, Stop, Tuples, MAX_CANDIDATES};
 use crate::ir::{CmpOp, Cond, Program, Rhs, Term, Transition, VarId};
@@ -123,14 +123,14 @@ fn carried_relations(
         stop.check()?;
         for &(id, j) in steps {
             let tr = program.transition(id);
-            carried.carry(tr, j, &relations(&tr.guard));
+            carried.carry(tr, j, &relations(&tr.guard), true);
         }
     }
     while let Some(i) = carried.queue.pop_front() {
         stop.check()?;
         let facts: Vec<(Form, i128)> = carried.facts[i].iter().cloned().collect();
         for &(id, j) in &tuples.steps[i] {
-            carried.carry(program.transition(id), j, &facts);
+            carried.carry(program.transition(id), j, &facts, false);
         }
     }
     Ok(carried.facts)
@@ -145,13 +145,16 @@ struct Carried<'a> {
 }
 
 impl Carried<'_> {
-    /// Of `facts` at the start of `tr`, what the step keeps holds at `j`.
-    fn carry(&mut self, tr: &Transition, j: usize, facts: &[(Form, i128)]) {
+    /// Of `facts` at the start of `tr`, what the step keeps holds at `j`;
+    /// `shifts`: also through increments (only for the step's own guard:
+    /// around a loop, a bound carried through the increment would grow
+    /// by one each time round).
+    fn carry(&mut self, tr: &Transition, j: usize, facts: &[(Form, i128)], shifts: bool) {
         for (form, k) in facts {
-            for f in after(tr, form) {
+            for (f, k) in after(tr, form, *k, shifts) {
                 let room = self.facts[j].len() < GUARD_BOUNDS;
-                let known = i64::try_from(*k).is_ok() && self.form_index.contains_key(&f);
-                if room && known && self.facts[j].insert((f, *k)) {
+                let known = i64::try_from(k).is_ok() && self.form_index.contains_key(&f);
+                if room && known && self.facts[j].insert((f, k)) {
                     self.queue.push_back(j);
                 }
             }
@@ -159,20 +162,18 @@ impl Carried<'_> {
     }
 }
 
-/// The relations `±x ± y <= k` of two variables that the conjuncts of `c`
-/// state (`i < n` gives `i - n <= -1`), each form ordered by variable.
+/// The relations `±x ± y <= k` of two variables, and the bounds `±x <= k`
+/// of one, that the conjuncts of `c` state (`i < n` gives `i - n <= -1`,
+/// `i + 1 < 100` gives `i <= 98`), each form ordered by variable.
 fn relations(c: &Cond) -> Vec<(Form, i128)> {
     let mut out = Vec::new();
     conjuncts(c, &mut |a| {
         let Cond::Cmp(op, l, r) = a else { return };
-        let mut form = BTreeMap::new();
-        let mut k = 0i128;
-        if !linear(l, 1, &mut form, &mut k) || !linear(r, -1, &mut form, &mut k) {
+        let Some((form, k)) = Term::Sub(Box::new(l.clone()), Box::new(r.clone())).linear() else {
             return;
-        }
-        form.retain(|_, a| *a != 0);
-        let form: Form = form.into_iter().collect();
-        if form.len() != 2 || form.iter().any(|&(_, a)| a.abs() != 1) {
+        };
+        let form: Form = form.into_iter().map(|(v, c)| (v.index(), c)).collect();
+        if !(1..=2).contains(&form.len()) || form.iter().any(|&(_, a)| a.abs() != 1) {
             return;
         }
         // `form + k op 0`.
@@ -200,47 +201,50 @@ fn conjuncts(c: &Cond, f: &mut impl FnMut(&Cond)) {
     }
 }
 
-/// Adds `scale · t` to `form + k`; false when `t` is not linear.
-fn linear(t: &Term, scale: i128, form: &mut BTreeMap<usize, i128>, k: &mut i128) -> bool {
-    match t {
-        Term::Const(c) => *k += scale * i128::from(*c),
-        Term::Var(v) => *form.entry(v.index()).or_default() += scale,
-        Term::Add(a, b) => return linear(a, scale, form, k) && linear(b, scale, form, k),
-        Term::Sub(a, b) => return linear(a, scale, form, k) && linear(b, -scale, form, k),
-        Term::Neg(a) => return linear(a, -scale, form, k),
-        Term::Mul(c, a) => return linear(a, scale * i128::from(*c), form, k),
-        _ => return false,
-    }
-    true
-}
-
-/// The forms over the variables after `tr` that equal `form` of the
-/// variables before it, each variable of `form` kept by the step or
-/// copied by it (`k := tmp`): a relation of the guard holds of them where
-/// the step goes. Forms ordered by variable.
-fn after(tr: &Transition, form: &Form) -> Vec<Form> {
-    let mut options: Vec<Vec<usize>> = Vec::new();
-    for &(v, _) in form {
-        let mut to: Vec<usize> = tr
-            .assigns
-            .iter()
-            .filter(|a| matches!(&a.rhs, Rhs::Expr(Term::Var(u)) if u.index() == v))
-            .map(|a| a.var.index())
-            .collect();
-        if tr.assigns.iter().all(|a| a.var.index() != v) {
-            to.push(v);
-        }
-        options.push(to);
-    }
-    let mut out = Vec::new();
-    for &x in &options[0] {
-        for &y in &options[1] {
-            if x != y {
-                let mut f = vec![(x, form[0].1), (y, form[1].1)];
-                f.sort_unstable();
-                out.push(f);
+/// The facts over the variables after `tr` that `form <= k` of the
+/// variables before it gives, each variable of `form` kept by the step,
+/// copied by it (`k := tmp`) or copied with an increment (`i := i + 1`
+/// gives `i_after - 1` for `i`, when `shifts`): a relation of the guard
+/// holds of them where the step goes. Forms ordered by variable.
+fn after(tr: &Transition, form: &Form, k: i128, shifts: bool) -> Vec<(Form, i128)> {
+    // Per variable of `form`, the variables after the step that equal it
+    // plus a shift, `w = v + shift`.
+    let options: Vec<Vec<(usize, i128)>> = form
+        .iter()
+        .map(|&(v, _)| {
+            let mut to: Vec<(usize, i128)> = tr
+                .assigns
+                .iter()
+                .filter_map(|a| {
+                    let Rhs::Expr(e) = &a.rhs else { return None };
+                    let (f, c) = e.linear()?;
+                    let copy = f.len() == 1 && f.get(&VarId::new(v)) == Some(&1);
+                    (copy && (shifts || c == 0)).then_some((a.var.index(), c))
+                })
+                .collect();
+            if tr.assigns.iter().all(|a| a.var.index() != v) {
+                to.push((v, 0));
+            }
+            to
+        })
+        .collect();
+    let mut out: Vec<(Form, i128)> = vec![(Vec::new(), k)];
+    for (&(_, a), to) in form.iter().zip(&options) {
+        let mut next = Vec::new();
+        for (f, k) in &out {
+            for &(w, shift) in to {
+                if f.iter().all(|&(x, _)| x != w) {
+                    let mut f = f.clone();
+                    f.push((w, a));
+                    // `a·v = a·w - a·shift`.
+                    next.push((f, k + a * shift));
+                }
             }
         }
+        out = next;
+    }
+    for (f, _) in &mut out {
+        f.sort_unstable();
     }
     out
 }
@@ -315,10 +319,11 @@ mod tests {
             )),
         );
         let found = relations(&guard);
-        // One variable, `0 <= tmp`: not a relation.
         assert_eq!(
             found,
             vec![
+                // `0 - tmp <= 0`.
+                (vec![(0, -1)], 0),
                 (vec![(0, 1), (1, -1)], -1),
                 // `n + 1 - m >= 0`: `-n + m <= 1`.
                 (vec![(1, -1), (2, 1)], 1),
@@ -349,20 +354,52 @@ mod tests {
         };
         // `tmp - n <= -1` before: `-n + k <= -1` after (by variable).
         assert_eq!(
-            after(&copy, &vec![(0, 1), (1, -1)]),
-            vec![vec![(1, -1), (2, 1)]]
+            after(&copy, &vec![(0, 1), (1, -1)], -1, true),
+            vec![(vec![(1, -1), (2, 1)], -1)]
         );
-        // `n - m`, `m` (index 3) kept: itself.
+        // `n - m <= 5`, `m` (index 3) kept: itself.
         assert_eq!(
-            after(&copy, &vec![(1, 1), (3, -1)]),
-            vec![vec![(1, 1), (3, -1)]]
+            after(&copy, &vec![(1, 1), (3, -1)], 5, true),
+            vec![(vec![(1, 1), (3, -1)], 5)]
         );
         // `tmp + m`: `k + m`.
         assert_eq!(
-            after(&copy, &vec![(0, 1), (3, 1)]),
-            vec![vec![(2, 1), (3, 1)]]
+            after(&copy, &vec![(0, 1), (3, 1)], 0, true),
+            vec![(vec![(2, 1), (3, 1)], 0)]
         );
         // `k` is assigned, from something else than a variable: nothing.
-        assert!(after(&copy, &vec![(2, 1), (3, 1)]).is_empty());
+        assert!(after(&copy, &vec![(2, 1), (3, 1)], 0, true).is_empty());
+    }
+
+    #[test]
+    fn a_bound_follows_an_increment() {
+        // `i := i + 1` under `i + 1 < 10000`: `i <= 9998` before, `i <= 9999`
+        // after; `n - i <= 0` before, `n - i <= -1` after.
+        let step = Transition {
+            thread: ThreadId::new(0),
+            label: "t".into(),
+            explicit_label: false,
+            from: LocId::new(0),
+            to: LocId::new(0),
+            guard: Cond::True,
+            assigns: vec![Assign {
+                var: VarId::new(0),
+                rhs: Rhs::Expr(Term::Add(Box::new(var(0)), Box::new(Term::Const(1)))),
+            }],
+        };
+        let guard = Cond::Cmp(
+            CmpOp::Lt,
+            Term::Add(Box::new(var(0)), Box::new(Term::Const(1))),
+            Term::Const(10000),
+        );
+        assert_eq!(relations(&guard), vec![(vec![(0, 1)], 9998)]);
+        assert_eq!(
+            after(&step, &vec![(0, 1)], 9998, true),
+            vec![(vec![(0, 1)], 9999)]
+        );
+        assert_eq!(
+            after(&step, &vec![(0, -1), (1, 1)], 0, true),
+            vec![(vec![(0, -1), (1, 1)], -1)]
+        );
     }
 }

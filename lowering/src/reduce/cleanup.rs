@@ -13,9 +13,11 @@
 //!   matters. When every conjunct of `g` that mentions `v` compares `v`
 //!   with a literal, that is decided here and `v` leaves the step: a
 //!   `while (__VERIFIER_nondet_int())` becomes a nondeterministic branch
-//!   without an input.
+//!   without an input. So is it when those conjuncts bound one sum `s +
+//!   c·v` by a range of at least `|c|` values: some `v` satisfies them
+//!   whatever `s` is (the quotient of a wrap whose value is not used).
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use engine::ir::{CmpOp, Cond, Term, VarId};
 
@@ -120,30 +122,90 @@ pub(super) fn dead_inputs(cfg: &mut Cfg, local: &dyn Fn(VarId) -> bool) {
                     && (!live[e.to].contains(v) || e.assigns.iter().any(|(w, _)| w == v))
             })
             .collect();
-        for v in candidates {
-            let mut conjuncts = Vec::new();
-            crate::cfg::conjuncts_of(&e.guard, &mut conjuncts);
-            let (about, rest): (Vec<Cond>, Vec<Cond>) = conjuncts.into_iter().partition(|c| {
-                let mut m = false;
-                c.for_each_var(&mut |w| m |= w == v);
-                m
-            });
-            let Some(sat) = satisfiable(v, &about) else {
-                continue;
-            };
-            e.havoc.retain(|w| *w != v);
-            e.guard = if sat {
-                rest.into_iter().fold(Cond::True, and)
-            } else {
-                Cond::False
-            };
-            if e.guard == Cond::False {
-                e.dead = true;
+        // Again while some input leaves: the quotient of a wrap may bound
+        // the one of an earlier wrap (`t - 2^32·q1 - 2^32·q2`).
+        let mut left = candidates;
+        loop {
+            let before = left.len();
+            left.retain(|&v| !decide(e, v));
+            if e.dead || left.len() == before {
                 break;
             }
         }
     }
     cfg.edges.retain(|e| !e.dead);
+}
+
+/// Decides the input `v` of `e` when the conjuncts of its guard that
+/// mention `v` allow it ([`satisfiable`], [`always_solvable`]): `v` leaves
+/// the step's havoc and those conjuncts its guard (or the step is dead).
+/// Whether it did.
+fn decide(e: &mut Edge, v: VarId) -> bool {
+    let mut conjuncts = Vec::new();
+    crate::cfg::conjuncts_of(&e.guard, &mut conjuncts);
+    let (about, rest): (Vec<Cond>, Vec<Cond>) = conjuncts.into_iter().partition(|c| {
+        let mut m = false;
+        c.for_each_var(&mut |w| m |= w == v);
+        m
+    });
+    let sat = match satisfiable(v, &about) {
+        Some(sat) => sat,
+        None if always_solvable(v, &about) => true,
+        None => return false,
+    };
+    e.havoc.retain(|w| *w != v);
+    e.guard = if sat {
+        rest.into_iter().fold(Cond::True, and)
+    } else {
+        Cond::False
+    };
+    if e.guard == Cond::False {
+        e.dead = true;
+    }
+    true
+}
+
+/// Whether every value of the other variables leaves some integer `v`
+/// that satisfies all the conditions: each bounds one sum `s + c·v` (the
+/// same for all, up to sign) by a literal, and the bounds leave room for
+/// `|c|` consecutive values, one of which `s + c·v` takes whatever `s` is.
+/// This is the quotient of a wrap into a type's range, `lo <= t - 2^32·q
+/// <= hi` with `hi - lo + 1 = 2^32` (`lower::expr`'s `wrap`), when the
+/// wrapped value is not used: the guard then holds for one `q`, whatever
+/// `t` is.
+fn always_solvable(v: VarId, conds: &[Cond]) -> bool {
+    let mut shape: Option<BTreeMap<VarId, i128>> = None;
+    let (mut lo, mut hi) = (i128::MIN, i128::MAX);
+    for c in conds {
+        let Cond::Cmp(op, a, b) = c else {
+            return false;
+        };
+        // `form + k op 0`, `v`'s coefficient made positive.
+        let Some((mut form, mut k)) = Term::Sub(Box::new(a.clone()), Box::new(b.clone())).linear()
+        else {
+            return false;
+        };
+        let mut op = *op;
+        if form.get(&v).is_some_and(|&c| c < 0) {
+            form.values_mut().for_each(|c| *c = -*c);
+            k = -k;
+            op = op.flip();
+        }
+        if shape.get_or_insert_with(|| form.clone()) != &form {
+            return false;
+        }
+        match op {
+            CmpOp::Lt => hi = hi.min(-k - 1),
+            CmpOp::Le => hi = hi.min(-k),
+            CmpOp::Gt => lo = lo.max(-k + 1),
+            CmpOp::Ge => lo = lo.max(-k),
+            CmpOp::Eq | CmpOp::Ne => return false,
+        }
+    }
+    let Some(c) = shape.and_then(|s| s.get(&v).copied()) else {
+        return false;
+    };
+    matches!(hi.checked_sub(lo), Some(d) if d < i128::MAX && d + 1 >= c)
 }
 
 /// The local variables live at each location (read before written on some
@@ -265,5 +327,57 @@ mod tests {
         let other = Cond::Cmp(CmpOp::Eq, Term::Var(v), Term::Var(VarId(1)));
         assert_eq!(satisfiable(v, &[other]), None);
         assert_eq!(satisfiable(v, &[]), Some(true));
+    }
+
+    #[test]
+    fn the_quotient_of_a_wrap_always_has_a_value() {
+        // `-2^31 <= t - 2^32·q <= 2^31 - 1`, `t = x - 2^32·p`: one `q` fits
+        // whatever `x` and `p` are; a narrower range, or a step of 3 over a
+        // range of 2, need not.
+        let (q, x, p) = (VarId(0), VarId(1), VarId(2));
+        let m = 1i64 << 32;
+        let t = Term::Sub(
+            Box::new(Term::Sub(
+                Box::new(Term::Var(x)),
+                Box::new(Term::Mul(m, Box::new(Term::Var(p)))),
+            )),
+            Box::new(Term::Mul(m, Box::new(Term::Var(q)))),
+        );
+        let within = |lo: i64, hi: i64| {
+            [
+                Cond::Cmp(CmpOp::Le, Term::Const(lo), t.clone()),
+                Cond::Cmp(CmpOp::Le, t.clone(), Term::Const(hi)),
+            ]
+        };
+        assert!(always_solvable(
+            q,
+            &within(i32::MIN.into(), i32::MAX.into())
+        ));
+        assert!(!always_solvable(q, &within(0, 1000)));
+        // The same of `p`, whatever `q` is.
+        assert!(always_solvable(
+            p,
+            &within(i32::MIN.into(), i32::MAX.into())
+        ));
+        // Bounds of two different sums: not this shape.
+        let [low, _] = within(i32::MIN.into(), i32::MAX.into());
+        let other = Cond::Cmp(CmpOp::Le, Term::Var(q), Term::Const(5));
+        assert!(!always_solvable(q, &[low, other]));
+        let three = [
+            Cond::Cmp(
+                CmpOp::Ge,
+                Term::Mul(3, Box::new(Term::Var(q))),
+                Term::Var(x),
+            ),
+            Cond::Cmp(
+                CmpOp::Lt,
+                Term::Mul(3, Box::new(Term::Var(q))),
+                Term::Add(Box::new(Term::Var(x)), Box::new(Term::Const(2))),
+            ),
+        ];
+        assert!(!always_solvable(q, &three));
+        // Equalities are left to `satisfiable`.
+        let eq = Cond::Cmp(CmpOp::Eq, Term::Var(q), Term::Var(x));
+        assert!(!always_solvable(q, &[eq]));
     }
 }
