@@ -1,8 +1,9 @@
 //! Candidates from guards ([`candidates`]): what a step's guard says of a
 //! variable the step keeps holds where it goes, and chained through the
 //! step's tuple's candidates of two variables, of others too; what it says
-//! of two variables holds where it goes of the variables the step keeps or
-//! copies them to, and after the steps that keep those.
+//! of one or two variables holds where it goes of the variables the step
+//! keeps, copies or increments them to, and after the steps that keep or
+//! copy those.
 
 use std::collections::{BTreeSet, HashMap, VecDeque};
 
@@ -73,15 +74,11 @@ pub(super) fn candidates(
                 }
             }
             let fits = |k: i128| i64::try_from(k).is_ok();
-            let single = known
-                .into_iter()
-                .filter(|&(x, _, k)| kept(x) && fits(k))
-                .map(|(x, sign, k)| (vec![(x, sign)], k));
-            for (f, k) in single {
+            for (x, sign, k) in known.into_iter().filter(|&(x, _, k)| kept(x) && fits(k)) {
                 if cands[j].len() >= MAX_CANDIDATES {
                     break;
                 }
-                if let Some(&form) = form_index.get(&f) {
+                if let Some(&form) = form_index.get(&vec![(x, sign)]) {
                     cands[j].insert(Candidate { form, bound: k });
                 }
             }
@@ -104,10 +101,11 @@ pub(super) fn candidates(
     Ok(())
 }
 
-/// Per tuple, the relations of two variables (`k - n <= -1`) that a guard
-/// states where its step goes ([`relations`], through the step's copies,
-/// [`after`]) and that the steps after it keep, as far as they keep them;
-/// only of the forms `form_index` has, at most [`GUARD_BOUNDS`] per tuple.
+/// Per tuple, the relations of two variables (`k - n <= -1`) and bounds
+/// of one that a guard states where its step goes ([`relations`], through
+/// the step's copies and increments, [`after`]) and that the steps after
+/// it keep or copy, as far as they do; only of the forms `form_index` has,
+/// at most [`GUARD_BOUNDS`] per tuple.
 fn carried_relations(
     program: &Program,
     tuples: &Tuples,
