@@ -7,7 +7,6 @@
 //! tables. Source positions are kept in a side table ([`SourceMap`]) so the
 //! checker never has to look at them.
 
-use std::collections::BTreeMap;
 use std::fmt;
 
 macro_rules! index_type {
@@ -539,30 +538,6 @@ impl Term {
             }
             Term::Mul(_, a) | Term::Neg(a) | Term::Div(a, _) | Term::Mod(a, _) => a.for_each_var(f),
         }
-    }
-
-    /// The term as `Σ c·x + k` (coefficients by variable, none zero), when
-    /// it is a sum of multiples of variables and literals (no division,
-    /// remainder or non-linear operation).
-    pub fn linear(&self) -> Option<(BTreeMap<VarId, i128>, i128)> {
-        fn add(t: &Term, scale: i128, form: &mut BTreeMap<VarId, i128>, k: &mut i128) -> bool {
-            match t {
-                Term::Const(c) => *k += scale * i128::from(*c),
-                Term::Var(v) => *form.entry(*v).or_default() += scale,
-                Term::Add(a, b) => return add(a, scale, form, k) && add(b, scale, form, k),
-                Term::Sub(a, b) => return add(a, scale, form, k) && add(b, -scale, form, k),
-                Term::Neg(a) => return add(a, -scale, form, k),
-                Term::Mul(c, a) => return add(a, scale * i128::from(*c), form, k),
-                Term::Div(..) | Term::Mod(..) | Term::Nl(..) => return false,
-            }
-            true
-        }
-        let (mut form, mut k) = (BTreeMap::new(), 0);
-        if !add(self, 1, &mut form, &mut k) {
-            return None;
-        }
-        form.retain(|_, c| *c != 0);
-        Some((form, k))
     }
 }
 

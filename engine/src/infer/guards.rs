@@ -9,6 +9,7 @@ use std::collections::{BTreeSet, HashMap, VecDeque};
 
 use super::{Candidate, Form, Stop, Tuples, MAX_CANDIDATES};
 use crate::ir::{CmpOp, Cond, Program, Rhs, Term, Transition, VarId};
+use crate::linear::{term_to_lin, Lin};
 
 /// How many candidates of two variables a guard's bound is chained
 /// through ([`candidates`]), and most bounds derived per step.
@@ -167,10 +168,12 @@ fn relations(c: &Cond) -> Vec<(Form, i128)> {
     let mut out = Vec::new();
     conjuncts(c, &mut |a| {
         let Cond::Cmp(op, l, r) = a else { return };
-        let Some((form, k)) = Term::Sub(Box::new(l.clone()), Box::new(r.clone())).linear() else {
+        let d = Term::Sub(Box::new(l.clone()), Box::new(r.clone()));
+        if d.divides() {
             return;
-        };
-        let form: Form = form.into_iter().map(|(v, c)| (v.index(), c)).collect();
+        }
+        let Lin { terms, constant: k } = term_to_lin(&d);
+        let form: Form = terms.into_iter().map(|(v, c)| (v as usize, c)).collect();
         if !(1..=2).contains(&form.len()) || form.iter().any(|&(_, a)| a.abs() != 1) {
             return;
         }
@@ -215,8 +218,11 @@ fn after(tr: &Transition, form: &Form, k: i128, shifts: bool) -> Vec<(Form, i128
                 .iter()
                 .filter_map(|a| {
                     let Rhs::Expr(e) = &a.rhs else { return None };
-                    let (f, c) = e.linear()?;
-                    let copy = f.len() == 1 && f.get(&VarId::new(v)) == Some(&1);
+                    if e.divides() {
+                        return None;
+                    }
+                    let Lin { terms, constant: c } = term_to_lin(e);
+                    let copy = terms == [(v as u32, 1)];
                     (copy && (shifts || c == 0)).then_some((a.var.index(), c))
                 })
                 .collect();

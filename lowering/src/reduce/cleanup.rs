@@ -17,9 +17,10 @@
 //!   c·v` by a range of at least `|c|` values: some `v` satisfies them
 //!   whatever `s` is (the quotient of a wrap whose value is not used).
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 
 use engine::ir::{CmpOp, Cond, Term, VarId};
+use engine::linear::{term_to_lin, Lin};
 
 use crate::cfg::{Cfg, Edge};
 use crate::lower::{ThreadInst, VarInfo};
@@ -174,24 +175,26 @@ fn decide(e: &mut Edge, v: VarId) -> bool {
 /// wrapped value is not used: the guard then holds for one `q`, whatever
 /// `t` is.
 fn always_solvable(v: VarId, conds: &[Cond]) -> bool {
-    let mut shape: Option<BTreeMap<VarId, i128>> = None;
+    let mut shape: Option<Vec<(u32, i128)>> = None;
     let (mut lo, mut hi) = (i128::MIN, i128::MAX);
+    let coefficient = |terms: &[(u32, i128)]| terms.iter().find(|(s, _)| *s == v.0).map(|t| t.1);
     for c in conds {
         let Cond::Cmp(op, a, b) = c else {
             return false;
         };
         // `form + k op 0`, `v`'s coefficient made positive.
-        let Some((mut form, mut k)) = Term::Sub(Box::new(a.clone()), Box::new(b.clone())).linear()
-        else {
+        let d = Term::Sub(Box::new(a.clone()), Box::new(b.clone()));
+        if d.divides() {
             return false;
-        };
+        }
+        let mut lin = term_to_lin(&d);
         let mut op = *op;
-        if form.get(&v).is_some_and(|&c| c < 0) {
-            form.values_mut().for_each(|c| *c = -*c);
-            k = -k;
+        if coefficient(&lin.terms).is_some_and(|c| c < 0) {
+            lin = lin.scale(-1);
             op = op.flip();
         }
-        if shape.get_or_insert_with(|| form.clone()) != &form {
+        let Lin { terms, constant: k } = lin;
+        if shape.get_or_insert_with(|| terms.clone()) != &terms {
             return false;
         }
         match op {
@@ -202,7 +205,7 @@ fn always_solvable(v: VarId, conds: &[Cond]) -> bool {
             CmpOp::Eq | CmpOp::Ne => return false,
         }
     }
-    let Some(c) = shape.and_then(|s| s.get(&v).copied()) else {
+    let Some(c) = shape.as_deref().and_then(coefficient) else {
         return false;
     };
     matches!(hi.checked_sub(lo), Some(d) if d < i128::MAX && d + 1 >= c)
