@@ -22,7 +22,7 @@
 //! the answer is `unknown` (the bound, a state limit or the deadline cut the
 //! search): bounded search cannot prove a program safe.
 
-mod lazy;
+pub(crate) mod lazy;
 
 use crate::interp::{self, RunError, State};
 use crate::ir::{CmpOp, Cond, LocId, Program, Rhs, Term, TransId, VarId};
@@ -618,7 +618,7 @@ impl<'a> Search<'a> {
             let ample = self
                 .por
                 .as_ref()
-                .and_then(|por| por.choose(&state.locs, |i| self.enabled(i, &state)));
+                .and_then(|por| por.choose(&state, |i| self.enabled(i, &state)));
             if let Some(i) = ample {
                 if let Some(id) = self.expand_thread(cur, &state, i)? {
                     return Ok(Some(id));

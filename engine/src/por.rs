@@ -27,6 +27,9 @@
 //! is fully expanded). With C1–C3 every reachable error state has an error
 //! state reachable in the reduced graph; SOUNDNESS.md gives the argument.
 
+use crate::ase::hash::FxHashMap;
+use crate::explicit::lazy::is_lazy;
+use crate::interp::State;
 use crate::ir::{Cond, LocId, Program, ThreadId, TransId};
 use fixedbitset::FixedBitSet;
 
@@ -37,30 +40,78 @@ struct Footprint {
     reads: FixedBitSet,
     /// Variables assigned.
     writes: FixedBitSet,
-    /// Threads whose location a guard tests.
+    /// Locations that a guard tests (`p@L`), numbered by [`Places`].
     reads_locs: FixedBitSet,
+    /// Locations that a transition enters or leaves (when it moves its
+    /// thread to another one): what changes the truth of a test `p@L`.
+    moves_locs: FixedBitSet,
     /// Whether the set holds any transition (a thread with none left does
     /// not move).
     moves: bool,
 }
 
+/// The sizes of footprints: the variables, and every thread's locations
+/// numbered one after the other.
+#[derive(Clone, Debug)]
+struct Places {
+    vars: usize,
+    /// The number of the first location of each thread.
+    offsets: Vec<usize>,
+    /// Locations in all.
+    locs: usize,
+}
+
+impl Places {
+    fn new(program: &Program) -> Self {
+        let mut offsets = Vec::with_capacity(program.threads.len());
+        let mut locs = 0;
+        for t in &program.threads {
+            offsets.push(locs);
+            locs += t.locs.len();
+        }
+        Places {
+            vars: program.vars.len(),
+            offsets,
+            locs,
+        }
+    }
+
+    /// The number of thread `t`'s location `l`, if it has one.
+    fn place(&self, program: &Program, t: ThreadId, l: LocId) -> Option<usize> {
+        let thread = program.threads.get(t.index())?;
+        (l.index() < thread.locs.len()).then(|| self.offsets[t.index()] + l.index())
+    }
+}
+
 impl Footprint {
-    fn empty(vars: usize, threads: usize) -> Self {
+    fn empty(places: &Places) -> Self {
         Footprint {
-            reads: FixedBitSet::with_capacity(vars),
-            writes: FixedBitSet::with_capacity(vars),
-            reads_locs: FixedBitSet::with_capacity(threads),
+            reads: FixedBitSet::with_capacity(places.vars),
+            writes: FixedBitSet::with_capacity(places.vars),
+            reads_locs: FixedBitSet::with_capacity(places.locs),
+            moves_locs: FixedBitSet::with_capacity(places.locs),
             moves: false,
         }
     }
 
-    fn add_transition(&mut self, program: &Program, t: TransId) {
+    fn add_transition(&mut self, program: &Program, places: &Places, t: TransId) {
         let tr = program.transition(t);
         self.moves = true;
         tr.guard.for_each_var(&mut |v| self.reads.insert(v.index()));
-        for_each_at(&tr.guard, &mut |thread, _| {
-            self.reads_locs.insert(thread.index())
+        for_each_at(&tr.guard, &mut |thread, l| {
+            // A location the thread does not have: the test is false
+            // throughout, no step changes it.
+            if let Some(k) = places.place(program, thread, l) {
+                self.reads_locs.insert(k);
+            }
         });
+        if tr.from != tr.to {
+            for l in [tr.from, tr.to] {
+                if let Some(k) = places.place(program, tr.thread, l) {
+                    self.moves_locs.insert(k);
+                }
+            }
+        }
         for a in &tr.assigns {
             self.writes.insert(a.var.index());
             if let crate::ir::Rhs::Expr(e) = &a.rhs {
@@ -73,20 +124,22 @@ impl Footprint {
         self.reads.union_with(&other.reads);
         self.writes.union_with(&other.writes);
         self.reads_locs.union_with(&other.reads_locs);
+        self.moves_locs.union_with(&other.moves_locs);
         self.moves |= other.moves;
     }
 
-    /// Whether no transition of `self` (thread `i`) depends on one of
-    /// `other` (thread `j`, `i != j`).
-    fn independent(&self, i: usize, other: &Footprint, j: usize) -> bool {
+    /// Whether no transition of `self` depends on one of `other` (of
+    /// another thread): neither writes what the other reads or writes, and
+    /// neither moves its thread into or out of a location the other tests.
+    fn independent(&self, other: &Footprint) -> bool {
         if !self.moves || !other.moves {
             return true;
         }
         self.writes.is_disjoint(&other.reads)
             && self.writes.is_disjoint(&other.writes)
             && other.writes.is_disjoint(&self.reads)
-            && !self.reads_locs.contains(j)
-            && !other.reads_locs.contains(i)
+            && self.moves_locs.is_disjoint(&other.reads_locs)
+            && other.moves_locs.is_disjoint(&self.reads_locs)
     }
 }
 
@@ -114,7 +167,49 @@ pub struct PersistentSets {
     future: Vec<Vec<Footprint>>,
     /// Per thread and location: whether a transition leaving it is visible.
     visible: Vec<Vec<bool>>,
+    /// The footprints again without the transitions that may be dead
+    /// ([`Frozen`]), and those transitions, per thread and location (empty
+    /// for a thread without any).
+    frozen: Vec<Vec<Frozen>>,
+    /// The transitions the lists of `frozen` index.
+    dead: Dead,
 }
+
+/// The transitions of a thread that a state may show dead: a transition
+/// whose guard has a conjunct that reads only variables no other thread
+/// writes and that the thread does not write from its location on (they
+/// keep their values for the rest of the run), false in the state, is never
+/// taken again, by any interleaving. So it is left out of the footprints
+/// the choice looks at, which leaves, for example, one branch of a case
+/// split over a thread's own index (`res[id] = 1` with `id` set once) and
+/// the other threads' branches out of the dependences.
+#[derive(Clone, Debug)]
+struct Frozen {
+    /// The footprint of the transitions leaving the location that are
+    /// always live.
+    here: Footprint,
+    /// The same for the transitions reachable from the location.
+    future: Footprint,
+    /// Whether a transition leaving the location that is always live is
+    /// visible.
+    visible: bool,
+    /// The transitions leaving the location that may be dead: indices into
+    /// [`Dead::transitions`], with the mask of their conjuncts frozen here.
+    here_dead: Vec<(u32, u64)>,
+    /// The same for the transitions reachable from the location.
+    future_dead: Vec<(u32, u64)>,
+}
+
+/// The transitions that may be dead ([`Frozen`]), once each.
+#[derive(Clone, Debug, Default)]
+struct Dead {
+    /// A transition's footprint, the conjuncts of its guard over
+    /// variables only its thread writes, and whether it is visible.
+    transitions: Vec<(Footprint, Vec<Cond>, bool)>,
+}
+
+/// Most conjuncts of one guard looked at for [`Frozen`] (a mask's bits).
+const MAX_CONJUNCTS: usize = 64;
 
 impl PersistentSets {
     /// Computes the footprints of `program`'s threads.
@@ -137,12 +232,14 @@ impl PersistentSets {
                 }
             });
         }
+        let places = Places::new(program);
+        let mut visible_transition = vec![false; program.transitions.len()];
         let mut here = Vec::with_capacity(threads);
         let mut future = Vec::with_capacity(threads);
         let mut visible = Vec::with_capacity(threads);
         for (ti, thread) in program.threads.iter().enumerate() {
             let n = thread.locs.len();
-            let mut h = vec![Footprint::empty(vars, threads); n];
+            let mut h = vec![Footprint::empty(&places); n];
             let mut vis = vec![false; n];
             let mut succs: Vec<Vec<usize>> = vec![Vec::new(); n];
             for &t in &thread.transitions {
@@ -151,7 +248,7 @@ impl PersistentSets {
                 if from >= n || to >= n {
                     continue;
                 }
-                h[from].add_transition(program, t);
+                h[from].add_transition(program, &places, t);
                 succs[from].push(to);
                 let writes_error_var = tr
                     .assigns
@@ -159,16 +256,20 @@ impl PersistentSets {
                     .any(|a| error_vars.contains(a.var.index()));
                 let moves_error_loc =
                     from != to && (error_locs[ti].contains(from) || error_locs[ti].contains(to));
+                visible_transition[t.index()] = writes_error_var || moves_error_loc;
                 vis[from] |= writes_error_var || moves_error_loc;
             }
             future.push(reachable_union(&h, &succs));
             here.push(h);
             visible.push(vis);
         }
+        let (frozen, dead) = frozen_footprints(program, &places, &future, &visible_transition);
         PersistentSets {
             here,
             future,
             visible,
+            frozen,
+            dead,
         }
     }
 
@@ -177,24 +278,263 @@ impl PersistentSets {
     /// (`enabled(i)`): its transitions alone may be expanded. `None` when
     /// no thread qualifies (the state is expanded fully). Among the
     /// candidates, the first in thread order.
-    pub fn choose(&self, locs: &[LocId], mut enabled: impl FnMut(usize) -> bool) -> Option<usize> {
+    pub fn choose(&self, state: &State, mut enabled: impl FnMut(usize) -> bool) -> Option<usize> {
+        let locs = &state.locs;
         let threads = self.here.len();
+        // The footprints without the transitions dead in `state`, made
+        // when the static ones show a dependence.
+        let mut live: Vec<Option<Footprint>> = vec![None; threads];
         (0..threads).find(|&i| {
             let li = locs[i].index();
             let Some(mine) = self.here[i].get(li) else {
                 return false;
             };
-            mine.moves
-                && !self.visible[i][li]
+            if !mine.moves {
+                return false;
+            }
+            let statically = !self.visible[i][li]
                 && (0..threads).all(|j| {
                     j == i
                         || self.future[j]
                             .get(locs[j].index())
-                            .is_none_or(|theirs| mine.independent(i, theirs, j))
-                })
-                && enabled(i)
+                            .is_none_or(|theirs| mine.independent(theirs))
+                });
+            let independent = statically
+                || (!self.frozen[i].is_empty() && {
+                    let (mine, visible) = self.live(i, state, true);
+                    !visible
+                        && (0..threads).all(|j| {
+                            j == i
+                                || locs[j].index() >= self.future[j].len()
+                                || mine.independent(
+                                    live[j].get_or_insert_with(|| self.live(j, state, false).0),
+                                )
+                        })
+                });
+            independent && enabled(i)
         })
     }
+
+    /// The footprint of thread `i`'s transitions at its location in
+    /// `state` (`here`), or of those it can take from there on, without
+    /// the ones dead in `state`; and whether one of them is visible (for
+    /// `here`).
+    fn live(&self, i: usize, state: &State, here: bool) -> (Footprint, bool) {
+        let li = state.locs[i].index();
+        let Some(f) = self.frozen[i].get(li) else {
+            let all = if here { &self.here[i] } else { &self.future[i] };
+            return (all[li].clone(), self.visible[i][li]);
+        };
+        let (mut out, maybe) = if here {
+            (f.here.clone(), &f.here_dead)
+        } else {
+            (f.future.clone(), &f.future_dead)
+        };
+        let mut visible = f.visible;
+        for &(k, mask) in maybe {
+            let (fp, conjuncts, vis) = &self.dead.transitions[k as usize];
+            let dead = conjuncts
+                .iter()
+                .enumerate()
+                .any(|(b, c)| mask & (1 << b) != 0 && false_in(c, state));
+            if !dead {
+                out.union_with(fp);
+                visible |= vis;
+            }
+        }
+        (out, visible)
+    }
+}
+
+/// Whether `c` is false in `state`, whatever the values of its lazy
+/// variables (it has none: a lazy value is not decided).
+fn false_in(c: &Cond, state: &State) -> bool {
+    let mut lazy = false;
+    c.for_each_var(&mut |v| lazy |= is_lazy(state.vals[v.index()]));
+    !lazy && crate::interp::eval_cond(c, state) == Ok(false)
+}
+
+/// The conjuncts of `c`.
+fn conjuncts<'a>(c: &'a Cond, out: &mut Vec<&'a Cond>) {
+    match c {
+        Cond::And(a, b) => {
+            conjuncts(a, out);
+            conjuncts(b, out);
+        }
+        c => out.push(c),
+    }
+}
+
+/// The footprints of [`Frozen`], per thread and location, and the
+/// transitions they leave out. `future`: the static future footprints;
+/// `visible`: per transition, whether it is visible.
+fn frozen_footprints(
+    program: &Program,
+    places: &Places,
+    future: &[Vec<Footprint>],
+    visible: &[bool],
+) -> (Vec<Vec<Frozen>>, Dead) {
+    let (vars, threads) = (program.vars.len(), program.threads.len());
+    // The threads that write each variable.
+    let mut writers = vec![FixedBitSet::with_capacity(threads); vars];
+    for tr in &program.transitions {
+        for a in &tr.assigns {
+            writers[a.var.index()].insert(tr.thread.index());
+        }
+    }
+    let mut dead = Dead::default();
+    let mut out = Vec::with_capacity(threads);
+    for (ti, thread) in program.threads.iter().enumerate() {
+        let n = thread.locs.len();
+        if n.saturating_mul(thread.transitions.len()) > MAX_FROZEN_WORK {
+            out.push(Vec::new());
+            continue;
+        }
+        let graph = ThreadGraph::new(program, places, ti, &writers, visible, &mut dead);
+        if graph.index.is_empty() {
+            out.push(Vec::new());
+            continue;
+        }
+        let per_loc = future[ti]
+            .iter()
+            .take(n)
+            .enumerate()
+            .map(|(l, from_here)| graph.frozen_at(l, &from_here.writes, &dead, places))
+            .collect();
+        out.push(per_loc);
+    }
+    (out, dead)
+}
+
+/// Most locations times transitions of a thread for [`Frozen`] (its
+/// footprints are made per location from the transitions reachable from
+/// it); a larger thread keeps its static footprints.
+const MAX_FROZEN_WORK: usize = 1 << 18;
+
+/// One thread's control graph, for [`frozen_footprints`].
+struct ThreadGraph {
+    /// Per location, the transitions leaving it and their targets.
+    leaving: Vec<Vec<(TransId, usize)>>,
+    /// The index in [`Dead::transitions`] of each transition of the
+    /// thread that may be dead.
+    index: FxHashMap<TransId, u32>,
+    /// The footprint of each transition of the thread.
+    footprint: FxHashMap<TransId, Footprint>,
+    /// Per transition: whether it is visible.
+    visible: FxHashMap<TransId, bool>,
+}
+
+impl ThreadGraph {
+    /// The graph of thread `ti`; its transitions that may be dead are added
+    /// to `dead`.
+    fn new(
+        program: &Program,
+        places: &Places,
+        ti: usize,
+        writers: &[FixedBitSet],
+        visible: &[bool],
+        dead: &mut Dead,
+    ) -> Self {
+        let thread = &program.threads[ti];
+        let n = thread.locs.len();
+        let mut g = ThreadGraph {
+            leaving: vec![Vec::new(); n],
+            index: FxHashMap::default(),
+            footprint: FxHashMap::default(),
+            visible: FxHashMap::default(),
+        };
+        for &t in &thread.transitions {
+            let tr = program.transition(t);
+            let (from, to) = (tr.from.index(), tr.to.index());
+            if from >= n || to >= n {
+                continue;
+            }
+            g.leaving[from].push((t, to));
+            let mut fp = Footprint::empty(places);
+            fp.add_transition(program, places, t);
+            let own = owned_conjuncts(&tr.guard, writers, ti);
+            if !own.is_empty() {
+                g.index.insert(t, dead.transitions.len() as u32);
+                dead.transitions.push((fp.clone(), own, visible[t.index()]));
+            }
+            g.footprint.insert(t, fp);
+            g.visible.insert(t, visible[t.index()]);
+        }
+        g
+    }
+
+    /// The footprints at location `l`, from which the thread writes
+    /// `written`.
+    fn frozen_at(&self, l: usize, written: &FixedBitSet, dead: &Dead, places: &Places) -> Frozen {
+        // The conjuncts of transition `k` of `dead` over variables that
+        // keep their values from `l` on.
+        let mask_at = |k: u32| -> u64 {
+            let mut mask = 0u64;
+            for (b, c) in dead.transitions[k as usize].1.iter().enumerate() {
+                let mut frozen = true;
+                c.for_each_var(&mut |v| frozen &= !written.contains(v.index()));
+                if frozen {
+                    mask |= 1 << b;
+                }
+            }
+            mask
+        };
+        let mut frozen = Frozen {
+            here: Footprint::empty(places),
+            future: Footprint::empty(places),
+            visible: false,
+            here_dead: Vec::new(),
+            future_dead: Vec::new(),
+        };
+        let mut seen = FixedBitSet::with_capacity(self.leaving.len());
+        seen.insert(l);
+        let mut stack = vec![l];
+        while let Some(m) = stack.pop() {
+            for &(t, to) in &self.leaving[m] {
+                match self.index.get(&t).map(|&k| (k, mask_at(k))) {
+                    Some((k, mask)) if mask != 0 => {
+                        frozen.future_dead.push((k, mask));
+                        if m == l {
+                            frozen.here_dead.push((k, mask));
+                        }
+                    }
+                    _ => {
+                        frozen.future.union_with(&self.footprint[&t]);
+                        if m == l {
+                            frozen.here.union_with(&self.footprint[&t]);
+                            frozen.visible |= self.visible[&t];
+                        }
+                    }
+                }
+                if !seen.put(to) {
+                    stack.push(to);
+                }
+            }
+        }
+        frozen
+    }
+}
+
+/// The conjuncts of `guard` (of a transition of thread `ti`) that test no
+/// location and read only variables no other thread writes (at most
+/// [`MAX_CONJUNCTS`]).
+fn owned_conjuncts(guard: &Cond, writers: &[FixedBitSet], ti: usize) -> Vec<Cond> {
+    let mut all = Vec::new();
+    conjuncts(guard, &mut all);
+    all.into_iter()
+        .filter(|c| {
+            let mut at = false;
+            for_each_at(c, &mut |_, _| at = true);
+            let mut owned = true;
+            c.for_each_var(&mut |v| {
+                let w = &writers[v.index()];
+                owned &= w.ones().all(|t| t == ti);
+            });
+            !at && owned
+        })
+        .take(MAX_CONJUNCTS)
+        .cloned()
+        .collect()
 }
 
 /// For each location, the union of `here` over the locations reachable
@@ -239,6 +579,18 @@ mod tests {
         crate::parse::parse_program(src).expect("test program parses")
     }
 
+    /// The state with the threads at `locs` and the initial values.
+    fn at(p: &Program, locs: Vec<LocId>) -> State {
+        State {
+            locs,
+            vals: p
+                .vars
+                .iter()
+                .map(|v| i128::from(v.init.unwrap_or(0)))
+                .collect(),
+        }
+    }
+
     fn loc(p: &Program, thread: usize, name: &str) -> LocId {
         LocId::new(
             p.threads[thread]
@@ -260,7 +612,7 @@ mod tests {
     fn local_steps_are_persistent() {
         let p = program(TWO);
         let sets = PersistentSets::new(&p);
-        let at = |lp: &str, lq: &str| vec![loc(&p, 0, lp), loc(&p, 1, lq)];
+        let at = |lp: &str, lq: &str| at(&p, vec![loc(&p, 0, lp), loc(&p, 1, lq)]);
         // p's local step at L0: q may still write x, but p's step does
         // not touch it.
         assert_eq!(sets.choose(&at("L0", "M0"), |_| true), Some(0));
@@ -284,7 +636,7 @@ mod tests {
         let sets = PersistentSets::new(&p);
         let (l1, m0) = (loc(&p, 0, "L1"), loc(&p, 1, "M0"));
         // p is done; q's step writes x, which the error reads: visible.
-        assert_eq!(sets.choose(&[l1, m0], |_| true), None);
+        assert_eq!(sets.choose(&at(&p, vec![l1, m0]), |_| true), None);
         let p = program(
             "var x = 0, y = 0;
              thread p at L0 { L0 -> L1 do x := 1; }
@@ -293,7 +645,7 @@ mod tests {
         );
         let sets = PersistentSets::new(&p);
         let (l1, m0) = (loc(&p, 0, "L1"), loc(&p, 1, "M0"));
-        assert_eq!(sets.choose(&[l1, m0], |_| true), Some(1));
+        assert_eq!(sets.choose(&at(&p, vec![l1, m0]), |_| true), Some(1));
     }
 
     #[test]
@@ -306,7 +658,7 @@ mod tests {
              error b == 2;",
         );
         let sets = PersistentSets::new(&p);
-        let at = vec![loc(&p, 0, "L0"), loc(&p, 1, "M0")];
+        let at = at(&p, vec![loc(&p, 0, "L0"), loc(&p, 1, "M0")]);
         assert_eq!(sets.choose(&at, |_| true), None);
     }
 
@@ -321,10 +673,76 @@ mod tests {
              error e == 1;",
         );
         let sets = PersistentSets::new(&p);
-        let at = vec![loc(&p, 0, "L0"), loc(&p, 1, "M0")];
+        let s = at(&p, vec![loc(&p, 0, "L0"), loc(&p, 1, "M0")]);
         // q's loop step is local: q is chosen, not p.
-        assert_eq!(sets.choose(&at, |_| true), Some(1));
-        let at = vec![loc(&p, 0, "L0"), loc(&p, 1, "M2")];
-        assert_eq!(sets.choose(&at, |_| true), Some(0));
+        assert_eq!(sets.choose(&s, |_| true), Some(1));
+        let s = at(&p, vec![loc(&p, 0, "L0"), loc(&p, 1, "M2")]);
+        assert_eq!(sets.choose(&s, |_| true), Some(0));
+    }
+
+    #[test]
+    fn a_location_test_depends_only_on_steps_into_or_out_of_it() {
+        // q waits for p to reach L2: p's first step (L0 to L1) does not
+        // change `p@L2`, its second does.
+        let p = program(
+            "var a = 0, b = 0;
+             thread p at L0 { L0 -> L1 do a := 1; L1 -> L2 do a := 2; }
+             thread q at M0 { M0 -> M1 when p@L2 do b := 1; }
+             error b == 2;",
+        );
+        let sets = PersistentSets::new(&p);
+        let s = at(&p, vec![loc(&p, 0, "L0"), loc(&p, 1, "M0")]);
+        assert_eq!(sets.choose(&s, |_| true), Some(0));
+        let s = at(&p, vec![loc(&p, 0, "L1"), loc(&p, 1, "M0")]);
+        assert_eq!(sets.choose(&s, |i| i == 0), None);
+    }
+
+    #[test]
+    fn branches_a_thread_can_no_longer_take_are_no_dependences() {
+        // p writes x or y by its own `id`, set once; q reads x. With
+        // `id == 1` p's write of x is dead, so p's step is persistent.
+        let src = "var id = 0, x = 0, y = 0, c = 0;
+             thread p at L0 { L0 -> L1 do id := 1; L1 -> L2 when id == 0 do x := 1; L1 -> L2 when id == 1 do y := 1; }
+             thread q at M0 { M0 -> M1 do c := x; }
+             error c == 5;";
+        let p = program(src);
+        let sets = PersistentSets::new(&p);
+        let mut s = at(&p, vec![loc(&p, 0, "L1"), loc(&p, 1, "M0")]);
+        s.vals[0] = 1;
+        assert_eq!(sets.choose(&s, |i| i == 0), Some(0));
+        // With `id == 0` the write of x is live: dependent on q's read.
+        s.vals[0] = 0;
+        assert_eq!(sets.choose(&s, |i| i == 0), None);
+        // Before `id` is set (p writes it from L0 on), nothing is dead:
+        // q's read is not persistent while p may still write x.
+        let s = at(&p, vec![loc(&p, 0, "L0"), loc(&p, 1, "M0")]);
+        assert_eq!(sets.choose(&s, |i| i == 1), None);
+        // A variable another thread writes is not frozen.
+        let p = program(
+            "var id = 1, x = 0, c = 0;
+             thread p at L1 { L1 -> L2 when id == 0 do x := 1; }
+             thread q at M0 { M0 -> M1 do c := x; M1 -> M2 do id := 0; }
+             error c == 5;",
+        );
+        let sets = PersistentSets::new(&p);
+        let s = at(&p, vec![loc(&p, 0, "L1"), loc(&p, 1, "M0")]);
+        assert_eq!(sets.choose(&s, |i| i == 1), None);
+    }
+
+    #[test]
+    fn a_dead_step_into_an_error_location_is_not_visible() {
+        let p = program(
+            "var id = 1, y = 0, x = 0;
+             thread p at L0 { L0 -> BAD when id == 0; L0 -> L1 when id == 1 do y := 1; }
+             thread q at M0 { M0 -> M1 do x := 2; }
+             error p@BAD;",
+        );
+        let sets = PersistentSets::new(&p);
+        let mut s = at(&p, vec![loc(&p, 0, "L0"), loc(&p, 1, "M0")]);
+        // p's step into BAD is dead: p's other step is invisible.
+        assert_eq!(sets.choose(&s, |_| true), Some(0));
+        // With `id == 0` it is live and visible: q is chosen.
+        s.vals[0] = 0;
+        assert_eq!(sets.choose(&s, |_| true), Some(1));
     }
 }
