@@ -304,8 +304,12 @@ impl PersistentSets {
                     let (mine, visible) = self.live(i, state, true);
                     !visible
                         && (0..threads).all(|j| {
+                            // The state's footprint of `j` only when its
+                            // static one shows a dependence.
                             j == i
-                                || locs[j].index() >= self.future[j].len()
+                                || self.future[j]
+                                    .get(locs[j].index())
+                                    .is_none_or(|theirs| mine.independent(theirs))
                                 || mine.independent(
                                     live[j].get_or_insert_with(|| self.live(j, state, false).0),
                                 )
