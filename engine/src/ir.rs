@@ -542,6 +542,23 @@ impl Term {
 }
 
 impl Cond {
+    /// The conjuncts at the top of the condition (itself when it is no
+    /// conjunction), left to right.
+    pub fn conjuncts(&self) -> Vec<&Cond> {
+        fn go<'a>(c: &'a Cond, out: &mut Vec<&'a Cond>) {
+            match c {
+                Cond::And(a, b) => {
+                    go(a, out);
+                    go(b, out);
+                }
+                c => out.push(c),
+            }
+        }
+        let mut out = Vec::new();
+        go(self, &mut out);
+        out
+    }
+
     /// The truth value at a tuple of thread locations, when the location
     /// tests and literals decide it (`None`: it depends on variables).
     pub fn at_locations(&self, locs: &[LocId]) -> Option<bool> {

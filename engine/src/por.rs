@@ -358,17 +358,6 @@ fn false_in(c: &Cond, state: &State) -> bool {
     !lazy && crate::interp::eval_cond(c, state) == Ok(false)
 }
 
-/// The conjuncts of `c`.
-fn conjuncts<'a>(c: &'a Cond, out: &mut Vec<&'a Cond>) {
-    match c {
-        Cond::And(a, b) => {
-            conjuncts(a, out);
-            conjuncts(b, out);
-        }
-        c => out.push(c),
-    }
-}
-
 /// The footprints of [`Frozen`], per thread and location, and the
 /// transitions they leave out. `future`: the static future footprints;
 /// `visible`: per transition, whether it is visible.
@@ -416,7 +405,7 @@ fn frozen_footprints(
 const MAX_FROZEN_WORK: usize = 1 << 18;
 
 /// One thread's control graph, for [`frozen_footprints`].
-struct ThreadGraph {
+struct ThreadGraph<'a> {
     /// Per location, the transitions leaving it and their targets.
     leaving: Vec<Vec<(TransId, usize)>>,
     /// The index in [`Dead::transitions`] of each transition of the
@@ -424,11 +413,11 @@ struct ThreadGraph {
     index: FxHashMap<TransId, u32>,
     /// The footprint of each transition of the thread.
     footprint: FxHashMap<TransId, Footprint>,
-    /// Per transition: whether it is visible.
-    visible: FxHashMap<TransId, bool>,
+    /// Per transition of the program: whether it is visible.
+    visible: &'a [bool],
 }
 
-impl ThreadGraph {
+impl<'a> ThreadGraph<'a> {
     /// The graph of thread `ti`; its transitions that may be dead are added
     /// to `dead`.
     fn new(
@@ -436,7 +425,7 @@ impl ThreadGraph {
         places: &Places,
         ti: usize,
         writers: &[FixedBitSet],
-        visible: &[bool],
+        visible: &'a [bool],
         dead: &mut Dead,
     ) -> Self {
         let thread = &program.threads[ti];
@@ -445,7 +434,7 @@ impl ThreadGraph {
             leaving: vec![Vec::new(); n],
             index: FxHashMap::default(),
             footprint: FxHashMap::default(),
-            visible: FxHashMap::default(),
+            visible,
         };
         for &t in &thread.transitions {
             let tr = program.transition(t);
@@ -462,7 +451,6 @@ impl ThreadGraph {
                 dead.transitions.push((fp.clone(), own, visible[t.index()]));
             }
             g.footprint.insert(t, fp);
-            g.visible.insert(t, visible[t.index()]);
         }
         g
     }
@@ -506,7 +494,7 @@ impl ThreadGraph {
                         frozen.future.union_with(&self.footprint[&t]);
                         if m == l {
                             frozen.here.union_with(&self.footprint[&t]);
-                            frozen.visible |= self.visible[&t];
+                            frozen.visible |= self.visible[t.index()];
                         }
                     }
                 }
@@ -523,9 +511,9 @@ impl ThreadGraph {
 /// location and read only variables no other thread writes (at most
 /// [`MAX_CONJUNCTS`]).
 fn owned_conjuncts(guard: &Cond, writers: &[FixedBitSet], ti: usize) -> Vec<Cond> {
-    let mut all = Vec::new();
-    conjuncts(guard, &mut all);
-    all.into_iter()
+    guard
+        .conjuncts()
+        .into_iter()
         .filter(|c| {
             let mut at = false;
             for_each_at(c, &mut |_, _| at = true);

@@ -166,16 +166,16 @@ impl Carried<'_> {
 /// `i + 1 < 100` gives `i <= 98`), each form ordered by variable.
 fn relations(c: &Cond) -> Vec<(Form, i128)> {
     let mut out = Vec::new();
-    conjuncts(c, &mut |a| {
-        let Cond::Cmp(op, l, r) = a else { return };
+    for a in c.conjuncts() {
+        let Cond::Cmp(op, l, r) = a else { continue };
         let d = Term::Sub(Box::new(l.clone()), Box::new(r.clone()));
         if d.divides() {
-            return;
+            continue;
         }
         let Lin { terms, constant: k } = term_to_lin(&d);
         let form: Form = terms.into_iter().map(|(v, c)| (v as usize, c)).collect();
         if !(1..=2).contains(&form.len()) || form.iter().any(|&(_, a)| a.abs() != 1) {
-            return;
+            continue;
         }
         // `form + k op 0`.
         let neg: Form = form.iter().map(|&(v, a)| (v, -a)).collect();
@@ -187,19 +187,8 @@ fn relations(c: &Cond) -> Vec<(Form, i128)> {
             CmpOp::Eq => out.extend([(form, -k), (neg, k)]),
             CmpOp::Ne => {}
         }
-    });
-    out
-}
-
-/// Calls `f` on each conjunct of `c`.
-fn conjuncts(c: &Cond, f: &mut impl FnMut(&Cond)) {
-    match c {
-        Cond::And(a, b) => {
-            conjuncts(a, f);
-            conjuncts(b, f);
-        }
-        c => f(c),
     }
+    out
 }
 
 /// The facts over the variables after `tr` that `form <= k` of the

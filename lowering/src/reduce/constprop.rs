@@ -113,9 +113,7 @@ fn transfer(
     }
     // The guard's top-level conjuncts over one variable narrow its set;
     // `v == c` also fixes a havocked (or unknown) variable.
-    let mut conjuncts = Vec::new();
-    top_conjuncts(&e.guard, &mut conjuncts);
-    for c in conjuncts {
+    for c in e.guard.conjuncts() {
         if let Cond::Cmp(CmpOp::Eq, Term::Var(v), Term::Const(k))
         | Cond::Cmp(CmpOp::Eq, Term::Const(k), Term::Var(v)) = c
         {
@@ -172,17 +170,6 @@ fn transfer(
         }
     }
     Some(env)
-}
-
-/// The conjuncts at the top of a condition.
-fn top_conjuncts<'a>(c: &'a Cond, out: &mut Vec<&'a Cond>) {
-    match c {
-        Cond::And(a, b) => {
-            top_conjuncts(a, out);
-            top_conjuncts(b, out);
-        }
-        c => out.push(c),
-    }
 }
 
 /// Replaces the parts of a condition the sets decide by their truth value.

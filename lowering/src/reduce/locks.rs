@@ -208,16 +208,9 @@ fn flag_op(e: &crate::cfg::Edge, m: VarId) -> Option<bool> {
     }
     let (_, t) = e.assigns.iter().find(|(v, _)| *v == m)?;
     match t {
-        Term::Const(1) if conjuncts(&e.guard).any(|c| is_zero_test(c, m)) => Some(true),
+        Term::Const(1) if e.guard.conjuncts().into_iter().any(|c| is_zero_test(c, m)) => Some(true),
         Term::Const(0) => Some(false),
         _ => None,
-    }
-}
-
-fn conjuncts(c: &Cond) -> Box<dyn Iterator<Item = &Cond> + '_> {
-    match c {
-        Cond::And(a, b) => Box::new(conjuncts(a).chain(conjuncts(b))),
-        c => Box::new(std::iter::once(c)),
     }
 }
 
