@@ -12,7 +12,7 @@ use engine::certify::Invariant;
 use engine::explicit::Reachable;
 use engine::ir::VarId;
 use engine::saturate::Saturation;
-use engine::verdict::{Outcome, Unknown, Verdict};
+use engine::verdict::{Outcome, Unknown, UnknownKind, Verdict};
 use lowering::counter::{CounterSystem, View};
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::{Duration, Instant};
@@ -103,13 +103,14 @@ pub fn prove(
     let mut spent = Duration::ZERO;
     // The explicit search with saturated counters first, for a short
     // time: it ends when the other variables take finitely many values
-    // (soon, or not at all). When it ran out of time, the rest of its
-    // share is kept for it after the view programs.
+    // (soon, or not at all), and for a proof small enough to certify at
+    // once. When it ran out of time or states, the rest of its share is
+    // kept for it after the view programs.
     let share = shares.saturated.of_left(left);
     let first_budget = shares.saturated_first.of_left(left);
-    let first = saturated(lowered, first_budget);
+    let first = saturated(lowered, first_budget, CERTIFIABLE_STATES as u64);
     spent += first.spent;
-    let again = first.proof.is_err() && first_budget.is_some_and(|b| first.spent >= b);
+    let again = first.proof.is_err() && first.cut;
     let reserved = match (again, share) {
         (true, Some(share)) => share.saturating_sub(first.spent),
         _ => Duration::ZERO,
@@ -171,9 +172,10 @@ pub fn prove(
         Err(why) => why,
     };
     if again {
-        // The reserve, or less when the methods before overran theirs.
-        let budget = left.map_or(reserved, |t| reserved.min(t.saturating_sub(spent)));
-        let second = saturated(lowered, Some(budget));
+        // The reserve, or less when the methods before overran theirs;
+        // no limit when the check has none.
+        let budget = left.map(|t| reserved.min(t.saturating_sub(spent)));
+        let second = saturated(lowered, budget, SATURATED_BOUNDS.max_states);
         spent += second.spent;
         if let Some(mut proof) = settle(second.proof, &mut capped_why, &mut pending) {
             proof.outcome.stats.time = spent;
@@ -262,6 +264,9 @@ pub struct Saturated {
     pub proof: Result<SaturatedProof, String>,
     /// The time spent.
     spent: Duration,
+    /// Whether the search was cut short (out of time or of states), so
+    /// that a longer one may still end.
+    cut: bool,
 }
 
 /// A proof by the saturated search.
@@ -291,21 +296,31 @@ const MIN_CAP: i128 = 2;
 const MAX_SPECULATED: usize = 256;
 
 /// The explicit search of the counter system with saturated counters
-/// (`engine::saturate`), within `budget`. Shared variables that steps set
-/// from their own value (reference counts, allocation indices) grow
-/// without bound; when the program has some, it is first searched with
-/// them forgotten (`lowering::counter::forget`), for half of the budget:
-/// that proof holds for the program, and it ends where they do not matter.
-/// Then the program itself, with [`speculating`].
-pub fn saturated(lowered: &lowering::Lowered, budget: Option<Duration>) -> Saturated {
+/// (`engine::saturate`), within `budget` and `max_states` states in all.
+/// Shared variables that steps set from their own value (reference counts,
+/// allocation indices) grow without bound; when the program has some, it
+/// is first searched with them forgotten (`lowering::counter::forget`), for
+/// half of the budget: that proof holds for the program, and it ends where
+/// they do not matter. Then the program itself, with [`speculating`].
+pub fn saturated(
+    lowered: &lowering::Lowered,
+    budget: Option<Duration>,
+    max_states: u64,
+) -> Saturated {
     let start = Instant::now();
+    let mut left = Allowance {
+        deadline: None,
+        states: max_states,
+        cut: false,
+    };
     let growing = lowering::counter::self_updated_shared(lowered);
     if !growing.is_empty() {
         let forgotten = lowering::Lowered {
             program: lowering::counter::forget(&lowered.program, &growing),
             ..lowered.clone()
         };
-        let mut proof = speculating(&forgotten, true, budget.map(|t| start + t / 2));
+        left.deadline = budget.map(|t| start + t / 2);
+        let mut proof = speculating(&forgotten, true, &mut left);
         if let Ok(SaturatedProof { system, .. }) = &mut proof {
             let mut names: Vec<String> = growing
                 .iter()
@@ -321,16 +336,30 @@ pub fn saturated(lowered: &lowering::Lowered, budget: Option<Duration>) -> Satur
             return Saturated {
                 proof,
                 spent: start.elapsed(),
+                cut: false,
             };
         }
     }
+    left.deadline = budget.map(|t| start + t);
+    let proof = speculating(lowered, false, &mut left);
     Saturated {
-        proof: speculating(lowered, false, budget.map(|t| start + t)),
+        cut: proof.is_err() && left.cut,
+        proof,
         spent: start.elapsed(),
     }
 }
 
-/// The saturated search of the counter system, until `deadline`. Values of
+/// What the saturated searches of one [`saturated`] run may still use.
+struct Allowance {
+    /// The time.
+    deadline: Option<Instant>,
+    /// The states, over all searches.
+    states: u64,
+    /// Whether a search ran out of either.
+    cut: bool,
+}
+
+/// The saturated search of the counter system, within `left`. Values of
 /// shared variables that templates read into locals of large types are
 /// speculated (`lowering::counter::counter_system_speculating`): first the
 /// initial values; while the search reaches a violation state, the values
@@ -340,7 +369,7 @@ pub fn saturated(lowered: &lowering::Lowered, budget: Option<Duration>) -> Satur
 fn speculating(
     lowered: &lowering::Lowered,
     forgotten: bool,
-    deadline: Option<Instant>,
+    left: &mut Allowance,
 ) -> Result<SaturatedProof, String> {
     let mut speculate: BTreeMap<VarId, BTreeSet<i64>> = lowered
         .program
@@ -349,31 +378,35 @@ fn speculating(
         .enumerate()
         .filter_map(|(i, v)| v.init.map(|c| (VarId::new(i), BTreeSet::from([c]))))
         .collect();
-    loop {
+    while left.states > 0 {
         let system = match lowering::counter::counter_system_speculating(lowered, &speculate) {
             Ok(s) => s,
-            Err(e) => break Err(e.0),
+            Err(e) => return Err(e.0),
         };
         let saturation = match Saturation::new(&system.program, &system.counters, MIN_CAP) {
             Ok(s) => s,
-            Err(e) => break Err(format!("the counters cannot be capped: {e}")),
+            Err(e) => return Err(format!("the counters cannot be capped: {e}")),
         };
-        let (outcome, reachable) = engine::explicit::prove_saturated(
-            &system.program,
-            &saturation,
-            &SATURATED_BOUNDS,
-            deadline,
-        );
+        let bounds = engine::explicit::Bounds {
+            max_states: left.states,
+            ..SATURATED_BOUNDS
+        };
+        let (outcome, reachable) =
+            engine::explicit::prove_saturated(&system.program, &saturation, &bounds, left.deadline);
         let why = match &outcome.verdict {
-            Verdict::Unknown(r) => r.detail.clone(),
+            Verdict::Unknown(r) => {
+                left.cut |= matches!(r.kind, UnknownKind::Budget(_));
+                r.detail.clone()
+            }
             _ => String::new(),
         };
         let Some(reachable) = reachable else {
-            break Err(why);
+            return Err(why);
         };
+        left.states = left.states.saturating_sub(reachable.len() as u64);
         if matches!(outcome.verdict, Verdict::Safe(_)) {
             let subject = Subject::saturated(&lowered.program, forgotten, &speculate);
-            break Ok(SaturatedProof {
+            return Ok(SaturatedProof {
                 system,
                 outcome,
                 reachable,
@@ -392,11 +425,14 @@ fn speculating(
             }
         }
         let too_many = speculate.values().any(|s| s.len() > MAX_SPECULATED);
-        let late = deadline.is_some_and(|d| Instant::now() >= d);
-        if !grew || too_many || late {
-            break Err(why);
+        let late = left.deadline.is_some_and(|d| Instant::now() >= d);
+        left.cut |= late || left.states == 0;
+        if !grew || too_many || left.cut {
+            return Err(why);
         }
     }
+    left.cut = true;
+    Err("state limit reached".into())
 }
 
 /// The bounds of the saturated search: values are unbounded (only inputs

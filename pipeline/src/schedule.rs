@@ -37,14 +37,15 @@ pub struct Schedule {
 /// ([`crate::counting::prove`]), each of what is left when it starts.
 #[derive(Clone, Copy, Debug)]
 pub struct CounterShares {
-    /// The explicit search with saturated counters, first (at most 1 s:
-    /// it ends soon or not at all; a loop of 10,000 creations keeps it
-    /// from ending, and the other methods are tried next). Within
-    /// [`CounterShares::saturated`].
+    /// The explicit search with saturated counters, first (at most 1 s,
+    /// and at most as many states over its searches as a proof that is
+    /// certified at once may have: it ends soon or not at all; a loop of
+    /// 10,000 creations keeps it from ending, and the other methods are
+    /// tried next). Within [`CounterShares::saturated`].
     pub saturated_first: Share,
     /// The explicit search with saturated counters in all (at most 10 s:
     /// without a limit, a loop of 10,000 creations would keep it from the
-    /// other methods for minutes): when the first run ran out of time, the
+    /// other methods for minutes): when the first run ran out of time or states, the
     /// rest is kept for a second run after the inference and the view
     /// programs, whose shares are of the time left without it.
     pub saturated: Share,
