@@ -264,8 +264,8 @@ pub struct Saturated {
     pub proof: Result<SaturatedProof, String>,
     /// The time spent.
     spent: Duration,
-    /// Whether the search was cut short (out of time or of states), so
-    /// that a longer one may still end.
+    /// Whether a search was cut short (out of time or of states): without
+    /// a proof, a longer run may still end.
     cut: bool,
 }
 
@@ -343,9 +343,9 @@ pub fn saturated(
     left.deadline = budget.map(|t| start + t);
     let proof = speculating(lowered, false, &mut left);
     Saturated {
-        cut: proof.is_err() && left.cut,
         proof,
         spent: start.elapsed(),
+        cut: left.cut,
     }
 }
 

@@ -45,9 +45,9 @@ pub struct CounterShares {
     pub saturated_first: Share,
     /// The explicit search with saturated counters in all (at most 10 s:
     /// without a limit, a loop of 10,000 creations would keep it from the
-    /// other methods for minutes): when the first run ran out of time or states, the
-    /// rest is kept for a second run after the inference and the view
-    /// programs, whose shares are of the time left without it.
+    /// other methods for minutes): when the first run ran out of time or
+    /// states, the rest is kept for a second run after the inference and
+    /// the view programs, whose shares are of the time left without it.
     pub saturated: Share,
     /// The inference, per counter system (coarse, then full).
     pub infer: Share,
