@@ -22,6 +22,7 @@
 //! the answer is `unknown` (the bound, a state limit or the deadline cut the
 //! search): bounded search cannot prove a program safe.
 
+mod errors;
 pub(crate) mod lazy;
 
 use crate::interp::{self, RunError, State};
@@ -308,6 +309,8 @@ struct Search<'a> {
     tries: u64,
     /// The error state found, and what it decided of its lazy values.
     error: Option<(usize, Vec<Choice>)>,
+    /// The program's error conditions, prepared for [`Self::error_in`].
+    errors: Vec<errors::ErrorCondition<'a>>,
 }
 
 impl<'a> Search<'a> {
@@ -367,6 +370,11 @@ impl<'a> Search<'a> {
             fired: false,
             tries: 0,
             error: None,
+            errors: program
+                .error
+                .iter()
+                .map(errors::ErrorCondition::new)
+                .collect(),
             lazy: lazy_variables(program, saturation.is_some()),
             domains: lazy::Table::new(),
             reads: program
@@ -487,28 +495,33 @@ impl<'a> Search<'a> {
     /// values the condition allows, or samples (no proof). A condition
     /// that overflows is not reported as reached.
     fn error_in(&mut self, state: &State) -> Result<Option<Vec<Choice>>, Stop> {
-        for c in &self.program.error {
-            if let Some(choices) = self.holds_for_some(c, state, Vec::new())? {
+        for e in 0..self.errors.len() {
+            if !self.errors[e].possible(state) {
+                continue;
+            }
+            if let Some(choices) = self.holds_for_some(e, state, Vec::new())? {
                 return Ok(Some(choices));
             }
         }
         Ok(None)
     }
 
-    /// [`Self::error_in`] for one condition, `chosen` already decided.
+    /// [`Self::error_in`] for error condition `e`, `chosen` already
+    /// decided.
     fn holds_for_some(
         &mut self,
-        c: &Cond,
+        e: usize,
         state: &State,
         mut chosen: Vec<Choice>,
     ) -> Result<Option<Vec<Choice>>, Stop> {
+        let c = self.errors[e].cond;
         let mut symbols: Vec<(u32, VarId)> = Vec::new();
-        c.for_each_var(&mut |v| {
+        for &v in &self.errors[e].vars {
             let x = state.vals[v.index()];
             if is_lazy(x) && !symbols.iter().any(|&(s, _)| s == lazy::symbol(x)) {
                 symbols.push((lazy::symbol(x), v));
             }
-        });
+        }
         let Some(&(sym, var)) = symbols.first() else {
             return Ok(match interp::eval_cond(c, state) {
                 Ok(holds) => holds.then_some(chosen),
@@ -541,7 +554,7 @@ impl<'a> Search<'a> {
             self.tick()?;
             let mut now = chosen.clone();
             now.push(Choice::Value(var, x));
-            if let Some(found) = self.holds_for_some(c, &substitute(state, sym, x), now)? {
+            if let Some(found) = self.holds_for_some(e, &substitute(state, sym, x), now)? {
                 return Ok(Some(found));
             }
         }
