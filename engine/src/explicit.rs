@@ -286,7 +286,7 @@ struct Search<'a> {
     /// state stands for many, and an error state is only abstract.
     saturation: Option<&'a Saturation>,
     /// The persistent sets, when the search is partial-order reduced.
-    por: Option<PersistentSets>,
+    por: Option<PersistentSets<'a>>,
     /// The node being expanded.
     expanding: usize,
     /// Whether a successor of the node being expanded was already visited

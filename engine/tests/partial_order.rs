@@ -1,8 +1,9 @@
 //! The partial-order reduced explicit search against the full one, and
 //! lazy input values against the interpreter: on thousands of generated
 //! programs, the reduced exhaustive search gives the same verdict as the
-//! full search (safe, unsafe, or unknown for the same kind of reason),
-//! every trace either finds replays ([`Trace::replay`]), and bounded model
+//! full search (safe, unsafe, or unknown for the same kind of reason; or
+//! safe where the full search met an input it could not enumerate in a
+//! step the reduced one never takes), every trace either finds replays ([`Trace::replay`]), and bounded model
 //! checking (symbolic inputs) finds no bug in a program proved safe.
 
 use engine::explicit::{self, Bounds};
@@ -70,7 +71,14 @@ fn reduced_and_full_searches_agree_on_generated_programs() {
         if a == "unknown: limit" || b == "unknown: limit" {
             continue;
         }
-        assert_eq!(a, b, "{}", fail(format!("full {a}, reduced {b}")));
+        // The reduced search expands fewer transitions, so it may meet no
+        // input it cannot enumerate where the full search does (a thread
+        // that can never move, whose disabled step reads one): its proof
+        // is then checked like the others below.
+        let fewer_inputs = a == "unknown: inputs" && b == "safe";
+        if !fewer_inputs {
+            assert_eq!(a, b, "{}", fail(format!("full {a}, reduced {b}")));
+        }
         for out in [&full, &reduced] {
             if let Verdict::Unsafe(trace) = &out.verdict {
                 assert!(
@@ -80,7 +88,7 @@ fn reduced_and_full_searches_agree_on_generated_programs() {
                 );
             }
         }
-        if a == "safe" {
+        if b == "safe" {
             // An independent oracle for the proof (lazy values, inputs
             // fixed by their guards, the reduction): bounded model
             // checking, with every input value symbolic, finds no bug.

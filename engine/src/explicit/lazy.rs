@@ -12,7 +12,8 @@
 
 use crate::ase::hash::FxHashMap;
 use crate::interp::State;
-use crate::ir::{CmpOp, Cond, Term};
+use crate::interval::{self, Interval, Leaves, ANY};
+use crate::ir::{CmpOp, Cond, LocId, Term, ThreadId};
 
 /// Bits of a lazy value that number its symbol; the bits above (up to
 /// [`LAZY_SPAN`]) index its domain in the [`Table`].
@@ -83,88 +84,11 @@ impl Table {
     }
 }
 
-/// A closed interval of values; `i128::MIN`/`i128::MAX` stand for no bound.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Interval {
-    lo: i128,
-    hi: i128,
-}
-
-const ANY: Interval = Interval {
-    lo: i128::MIN,
-    hi: i128::MAX,
-};
-
-impl Interval {
-    fn point(x: i128) -> Self {
-        Interval { lo: x, hi: x }
-    }
-    fn unbounded(self) -> bool {
-        self.lo == i128::MIN || self.hi == i128::MAX
-    }
-}
-
 /// The smallest interval around a (non-empty) set.
 fn hull(set: &Set) -> Interval {
     match (set.first(), set.last()) {
         (Some(&(lo, _)), Some(&(_, hi))) => Interval { lo, hi },
         _ => ANY,
-    }
-}
-
-/// Bounds of a term; a lazy value lies in `lazy(value)`.
-fn term(t: &Term, s: &State, lazy: &dyn Fn(i128) -> Interval) -> Interval {
-    let known = |i: Interval| if i.unbounded() { ANY } else { i };
-    match t {
-        Term::Const(k) => Interval::point(i128::from(*k)),
-        Term::Var(v) => match s.vals[v.index()] {
-            x if is_lazy(x) => lazy(x),
-            x => Interval::point(x),
-        },
-        Term::Add(a, b) | Term::Sub(a, b) => {
-            let (a, b) = (term(a, s, lazy), term(b, s, lazy));
-            if a.unbounded() || b.unbounded() {
-                return ANY;
-            }
-            let ends = if matches!(t, Term::Add(..)) {
-                a.lo.checked_add(b.lo).zip(a.hi.checked_add(b.hi))
-            } else {
-                a.lo.checked_sub(b.hi).zip(a.hi.checked_sub(b.lo))
-            };
-            ends.map_or(ANY, |(lo, hi)| known(Interval { lo, hi }))
-        }
-        Term::Mul(k, a) => {
-            let a = term(a, s, lazy);
-            let k = i128::from(*k);
-            if a.unbounded() {
-                return ANY;
-            }
-            match (a.lo.checked_mul(k), a.hi.checked_mul(k)) {
-                (Some(x), Some(y)) => known(Interval {
-                    lo: x.min(y),
-                    hi: x.max(y),
-                }),
-                _ => ANY,
-            }
-        }
-        Term::Neg(a) => {
-            let a = term(a, s, lazy);
-            if a.unbounded() {
-                return ANY;
-            }
-            known(Interval {
-                lo: -a.hi,
-                hi: -a.lo,
-            })
-        }
-        // Division, remainder and the non-linear operations: exact on
-        // points only.
-        Term::Div(..) | Term::Mod(..) | Term::Nl(..) => {
-            match crate::interp::eval_term(t, &s.vals) {
-                Ok(x) if !reads_lazy(t, s) => Interval::point(x),
-                _ => ANY,
-            }
-        }
     }
 }
 
@@ -176,51 +100,31 @@ fn reads_lazy(t: &Term, s: &State) -> bool {
 
 /// The truth value of `c` for every value of the lazy values in their
 /// intervals (each on its own, even when two share a symbol), or `None`
-/// when it depends on them.
+/// when it depends on them. A variable that is not lazy is its value;
+/// division, remainder and the non-linear operations are exact on values
+/// that are not lazy, else unbounded.
 fn cond(c: &Cond, s: &State, lazy: &dyn Fn(i128) -> Interval) -> Option<bool> {
-    match c {
-        Cond::True => Some(true),
-        Cond::False => Some(false),
-        Cond::At(t, l) => Some(s.locs[t.index()] == *l),
-        Cond::Not(a) => cond(a, s, lazy).map(|b| !b),
-        Cond::And(a, b) => match (cond(a, s, lazy), cond(b, s, lazy)) {
-            (Some(false), _) | (_, Some(false)) => Some(false),
-            (Some(true), Some(true)) => Some(true),
-            _ => None,
-        },
-        Cond::Or(a, b) => match (cond(a, s, lazy), cond(b, s, lazy)) {
-            (Some(true), _) | (_, Some(true)) => Some(true),
-            (Some(false), Some(false)) => Some(false),
-            _ => None,
-        },
-        Cond::Cmp(op, a, b) => {
-            let (a, b) = (term(a, s, lazy), term(b, s, lazy));
-            if a.unbounded() || b.unbounded() {
-                return None;
-            }
-            let (always, never) = match op {
-                CmpOp::Lt => (a.hi < b.lo, a.lo >= b.hi),
-                CmpOp::Le => (a.hi <= b.lo, a.lo > b.hi),
-                CmpOp::Gt => (a.lo > b.hi, a.hi <= b.lo),
-                CmpOp::Ge => (a.lo >= b.hi, a.hi < b.lo),
-                CmpOp::Eq => (
-                    a.lo == a.hi && b.lo == b.hi && a.lo == b.lo,
-                    a.hi < b.lo || b.hi < a.lo,
-                ),
-                CmpOp::Ne => (
-                    a.hi < b.lo || b.hi < a.lo,
-                    a.lo == a.hi && b.lo == b.hi && a.lo == b.lo,
-                ),
-            };
-            if always {
-                Some(true)
-            } else if never {
-                Some(false)
-            } else {
-                None
-            }
+    let term = |t: &Term| match t {
+        Term::Var(v) => Some(match s.vals[v.index()] {
+            x if is_lazy(x) => lazy(x),
+            x => Interval::point(x),
+        }),
+        Term::Div(..) | Term::Mod(..) | Term::Nl(..) => {
+            Some(match crate::interp::eval_term(t, &s.vals) {
+                Ok(x) if !reads_lazy(t, s) => Interval::point(x),
+                _ => ANY,
+            })
         }
-    }
+        _ => None,
+    };
+    let at = |t: ThreadId, l: LocId| Some(s.locs[t.index()] == l);
+    interval::cond(
+        c,
+        &Leaves {
+            term: &term,
+            at: &at,
+        },
+    )
 }
 
 /// What a guard that reads lazy values says without choosing them.
