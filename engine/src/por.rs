@@ -192,8 +192,17 @@ pub struct PersistentSets<'a> {
     /// [`Self::future_given`] by thread, location, other thread, its
     /// location, and the values of the thread's own variables.
     given_cache: std::cell::RefCell<FxHashMap<GivenKey, Footprint>>,
+    /// Per pair of threads `(j, i)`: how often [`Self::future_given`] was
+    /// made for it, and how often it showed independence (it is given up
+    /// for a pair after [`GIVEN_TRIES`] attempts without one: an analysis
+    /// per state costs more than a search of a large thread gains).
+    given_tries: std::cell::RefCell<FxHashMap<(u32, u32), (u32, u32)>>,
     places: Places,
 }
+
+/// Attempts of [`PersistentSets::future_given`] for a pair of threads
+/// before it is given up unless one showed independence.
+const GIVEN_TRIES: u32 = 8;
 
 /// The key of [`PersistentSets::future_given`]: thread, location, other
 /// thread, its location, the values of the thread's own variables.
@@ -398,8 +407,31 @@ impl<'a> PersistentSets<'a> {
             while_cache: Default::default(),
             flows,
             given_cache: Default::default(),
+            given_tries: Default::default(),
             places,
         }
+    }
+
+    /// Whether `mine` is independent of [`Self::future_given`] (not tried
+    /// once the pair has used up its attempts without success).
+    fn independent_given(&self, mine: &Footprint, j: usize, i: usize, state: &State) -> bool {
+        let pair = (j as u32, i as u32);
+        let (tries, wins) = self
+            .given_tries
+            .borrow()
+            .get(&pair)
+            .copied()
+            .unwrap_or((0, 0));
+        if tries >= GIVEN_TRIES && wins == 0 {
+            return false;
+        }
+        let apart = self
+            .future_given(j, i, state)
+            .is_some_and(|f| mine.independent(&f));
+        self.given_tries
+            .borrow_mut()
+            .insert(pair, (tries + 1, wins + u32::from(apart)));
+        apart
     }
 
     /// [`Self::future_while`] with the values of thread `j`'s own
@@ -518,9 +550,7 @@ impl<'a> PersistentSets<'a> {
                     || (refined
                         && (mine.independent(
                             live[j].get_or_insert_with(|| self.live(j, state, false).0),
-                        ) || self
-                            .future_given(j, i, state)
-                            .is_some_and(|f| mine.independent(&f))))
+                        ) || self.independent_given(mine, j, i, state)))
             };
             let statically = !self.visible[i][li] && (0..threads).all(|j| apart(mine, j, false));
             // Then `i`'s footprint without its dead transitions.
