@@ -1159,9 +1159,9 @@ mod tests {
 
     #[test]
     fn a_slice_index_bounded_by_its_loop_is_no_dependence() {
-        // Two threads fill their own halves of `a` in loops: `8·t + i`
-        // with `t` set once and `i` in [0, 3] while the loop runs. p's
-        // write of a.1 does not meet q's future writes of a.4 .. a.7.
+        // Two threads fill their own halves of `a` in loops: `4·t + i`
+        // with `t` fixed while the loop runs and `i` in [0, 3]. p's write
+        // of a.1 does not meet q's future writes of a.4 and a.5.
         let src = "var a.0 = 0, a.1 = 0, a.4 = 0, a.5 = 0, tp, ip = 0, tq, iq = 0, c = 0;
              thread p at L {
                L -> L when 4 * tp + ip == 0 && ip < 3 do a.0 := 1, ip := ip + 1;
