@@ -383,15 +383,20 @@ impl<'a> Analysis<'a> {
                 }
                 rest = add(rest, scale(self.var(env, y), j));
             }
-            // `k·x + r op 0` for some `r` in `rest`: bounds of `k·x`.
+            // `k·x + r op 0` for some `r` in `rest`: bounds of `k·x` (none
+            // from a missing bound of `rest`).
+            let neg_lo = (rest.lo != i128::MIN)
+                .then(|| rest.lo.checked_neg())
+                .flatten();
+            let neg_hi = (rest.hi != i128::MAX)
+                .then(|| rest.hi.checked_neg())
+                .flatten();
             let kx = match op {
-                CmpOp::Lt => upto(rest.lo.checked_neg().and_then(|h| h.checked_sub(1))),
-                CmpOp::Le => upto(rest.lo.checked_neg()),
-                CmpOp::Gt => from(rest.hi.checked_neg().and_then(|l| l.checked_add(1))),
-                CmpOp::Ge => from(rest.hi.checked_neg()),
-                CmpOp::Eq => upto(rest.lo.checked_neg())
-                    .meet(from(rest.hi.checked_neg()))
-                    .unwrap_or(ANY),
+                CmpOp::Lt => upto(neg_lo.and_then(|h| h.checked_sub(1))),
+                CmpOp::Le => upto(neg_lo),
+                CmpOp::Gt => from(neg_hi.and_then(|l| l.checked_add(1))),
+                CmpOp::Ge => from(neg_hi),
+                CmpOp::Eq => upto(neg_lo).meet(from(neg_hi)).unwrap_or(ANY),
                 CmpOp::Ne => ANY,
             };
             env[slot] = env[slot].meet(divide(kx, k))?;
