@@ -386,6 +386,18 @@ impl Program {
         id
     }
 
+    /// Per variable, the threads whose transitions assign it.
+    pub fn writers(&self) -> Vec<fixedbitset::FixedBitSet> {
+        let mut out =
+            vec![fixedbitset::FixedBitSet::with_capacity(self.threads.len()); self.vars.len()];
+        for tr in &self.transitions {
+            for a in &tr.assigns {
+                out[a.var.index()].insert(tr.thread.index());
+            }
+        }
+        out
+    }
+
     /// The declaration of a variable.
     pub fn var(&self, v: VarId) -> &VarDecl {
         &self.vars[v.index()]

@@ -334,6 +334,7 @@ impl<'a> PersistentSets<'a> {
         // The bounds of each thread's own variables (not for a thread too
         // large for [`Frozen`]), and the transitions they show are never
         // taken: those are left out of every footprint.
+        let writers = program.writers();
         let flows: Vec<Option<Flow<'a>>> = program
             .threads
             .iter()
@@ -341,7 +342,8 @@ impl<'a> PersistentSets<'a> {
             .map(|(ti, t)| {
                 (t.locs.len().saturating_mul(t.transitions.len()) <= MAX_FROZEN_WORK).then(|| {
                     let t = ThreadId::new(ti);
-                    Flow::new(program, t, &crate::ranges::relevant(program, t, &[]))
+                    let vars = crate::ranges::relevant(program, t, &writers);
+                    Flow::new(program, t, &vars, &writers)
                 })
             })
             .collect();
@@ -394,15 +396,21 @@ impl<'a> PersistentSets<'a> {
             visible.push(vis);
             leaving.push(out);
         }
-        let (frozen, dead) =
-            frozen_footprints(program, &places, &future, &visible_transition, &ranges);
+        let (frozen, dead) = frozen_footprints(
+            program,
+            &places,
+            &future,
+            &visible_transition,
+            &ranges,
+            &writers,
+        );
         PersistentSets {
             here,
             future,
             visible,
             frozen,
             dead,
-            gates: gates(program),
+            gates: gates(program, &writers),
             leaving,
             while_cache: Default::default(),
             flows,
@@ -655,14 +663,8 @@ fn location_gates(guard: &Cond, ti: usize) -> Vec<(usize, Cond)> {
 
 /// Per thread and location, the [`Gate`]s of each transition leaving it
 /// (at most [`MAX_CONJUNCTS`] conjuncts of a guard).
-fn gates(program: &Program) -> Vec<Vec<Vec<Vec<Gate>>>> {
+fn gates(program: &Program, writers: &[FixedBitSet]) -> Vec<Vec<Vec<Vec<Gate>>>> {
     let threads = program.threads.len();
-    let mut writers = vec![FixedBitSet::with_capacity(threads); program.vars.len()];
-    for tr in &program.transitions {
-        for a in &tr.assigns {
-            writers[a.var.index()].insert(tr.thread.index());
-        }
-    }
     let mut out: Vec<Vec<Vec<Vec<Gate>>>> = program
         .threads
         .iter()
@@ -700,15 +702,9 @@ fn frozen_footprints(
     future: &[Vec<Footprint>],
     visible: &[bool],
     ranges: &[Option<ThreadRanges>],
+    writers: &[FixedBitSet],
 ) -> (Vec<Vec<Frozen>>, Dead) {
-    let (vars, threads) = (program.vars.len(), program.threads.len());
-    // The threads that write each variable.
-    let mut writers = vec![FixedBitSet::with_capacity(threads); vars];
-    for tr in &program.transitions {
-        for a in &tr.assigns {
-            writers[a.var.index()].insert(tr.thread.index());
-        }
-    }
+    let threads = program.threads.len();
     let mut dead = Dead::default();
     let mut out = Vec::with_capacity(threads);
     for (ti, thread) in program.threads.iter().enumerate() {
@@ -717,7 +713,7 @@ fn frozen_footprints(
             out.push(Vec::new());
             continue;
         };
-        let graph = ThreadGraph::new(program, places, ti, &writers, visible, ranges, &mut dead);
+        let graph = ThreadGraph::new(program, places, ti, writers, visible, ranges, &mut dead);
         if graph.index.is_empty() {
             out.push(Vec::new());
             continue;

@@ -20,8 +20,12 @@
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
+use fixedbitset::FixedBitSet;
+
 use crate::interval::{self, Interval, Leaves, ANY};
 use crate::ir::{CmpOp, Cond, LocId, Program, Rhs, Term, ThreadId, TransId, Transition, VarId};
+
+type Env = Vec<Interval>;
 
 /// Changes of a location's bounds before they are widened.
 const WIDEN_AFTER: u32 = 3;
@@ -44,7 +48,7 @@ impl ThreadRanges {
     /// The bounds of `vars` (variables only thread `t` writes, or none)
     /// in `t`'s locations.
     pub fn new(program: &Program, t: ThreadId, vars: &[VarId]) -> Self {
-        Flow::new(program, t, vars).analysis.run()
+        Flow::new(program, t, vars, &program.writers()).ranges()
     }
 
     /// The bounds of `v` at `loc`: `None` when the thread never reaches
@@ -63,21 +67,15 @@ impl ThreadRanges {
     }
 }
 
-/// The variables worth bounding in thread `t`: those only it writes among
-/// `seeds` and the guards of its transitions, and, again, among what the
-/// right-hand sides of their assignments read (at most [`MAX_VARS`]).
-pub fn relevant(program: &Program, t: ThreadId, seeds: &[VarId]) -> Vec<VarId> {
-    let mut own = vec![true; program.vars.len()];
-    for tr in &program.transitions {
-        if tr.thread != t {
-            for a in &tr.assigns {
-                own[a.var.index()] = false;
-            }
-        }
-    }
+/// The variables worth bounding in thread `t`: those only it writes
+/// (`writers`: [`Program::writers`]) among the guards of its transitions,
+/// and, again, among what the right-hand sides of their assignments read
+/// (at most [`MAX_VARS`]).
+pub fn relevant(program: &Program, t: ThreadId, writers: &[FixedBitSet]) -> Vec<VarId> {
+    let own = |v: VarId| writers[v.index()].ones().all(|w| w == t.index());
     let thread = program.thread(t);
     let mut out: BTreeSet<VarId> = BTreeSet::new();
-    let mut queue: Vec<VarId> = seeds.to_vec();
+    let mut queue: Vec<VarId> = Vec::new();
     for &id in &thread.transitions {
         program
             .transition(id)
@@ -95,7 +93,7 @@ pub fn relevant(program: &Program, t: ThreadId, seeds: &[VarId]) -> Vec<VarId> {
         }
     }
     while let Some(v) = queue.pop() {
-        if !own[v.index()] || out.contains(&v) {
+        if !own(v) || out.contains(&v) {
             continue;
         }
         if out.len() >= MAX_VARS {
@@ -110,29 +108,39 @@ pub fn relevant(program: &Program, t: ThreadId, seeds: &[VarId]) -> Vec<VarId> {
 /// The analysis of one thread, kept to bound its runs from a given state
 /// ([`Flow::taken_from`]).
 pub struct Flow<'a> {
-    analysis: Analysis<'a>,
+    program: &'a Program,
+    thread: ThreadId,
+    /// The variables analysed, sorted.
+    vars: Vec<VarId>,
+    /// Per variable of the program: its value when no thread writes it
+    /// and it is declared with one.
+    constant: Vec<Option<i128>>,
 }
 
 impl<'a> Flow<'a> {
     /// The analysis of thread `t` over `vars` (variables only `t` writes,
-    /// or none).
-    pub fn new(program: &'a Program, t: ThreadId, vars: &[VarId]) -> Self {
+    /// or none); `writers`: [`Program::writers`].
+    pub fn new(program: &'a Program, t: ThreadId, vars: &[VarId], writers: &[FixedBitSet]) -> Self {
         let mut vars = vars.to_vec();
         vars.sort_unstable();
         vars.dedup();
+        let constant = program
+            .vars
+            .iter()
+            .zip(writers)
+            .map(|(d, w)| d.init.filter(|_| w.is_clear()).map(i128::from))
+            .collect();
         Flow {
-            analysis: Analysis::new(program, t, vars),
+            program,
+            thread: t,
+            vars,
+            constant,
         }
     }
 
     /// The variables analysed, sorted.
     pub fn vars(&self) -> &[VarId] {
-        &self.analysis.vars
-    }
-
-    /// The bounds over the thread's locations.
-    pub fn ranges(&self) -> ThreadRanges {
-        self.analysis.run()
+        &self.vars
     }
 
     /// The transitions the thread may take in its runs from `start`, its
@@ -145,54 +153,21 @@ impl<'a> Flow<'a> {
         entry: Vec<Interval>,
         allowed: &dyn Fn(TransId) -> bool,
     ) -> Vec<TransId> {
-        let a = &self.analysis;
-        let at = a.fixpoint(start, entry, allowed);
-        a.program
-            .thread(a.thread)
+        let at = self.fixpoint(start, entry, allowed);
+        self.program
+            .thread(self.thread)
             .transitions
             .iter()
             .copied()
             .filter(|&id| {
-                let tr = a.program.transition(id);
+                let tr = self.program.transition(id);
                 allowed(id)
-                    && matches!(at.get(tr.from.index()), Some(Some(env)) if a.step(env, tr).is_some())
+                    && matches!(at.get(tr.from.index()), Some(Some(env)) if self.step(env, tr).is_some())
             })
             .collect()
     }
-}
-
-struct Analysis<'a> {
-    program: &'a Program,
-    thread: ThreadId,
-    vars: Vec<VarId>,
-    /// Per variable of the program: its value when no thread writes it
-    /// and it is declared with one.
-    constant: Vec<Option<i128>>,
-}
-
-type Env = Vec<Interval>;
-
-impl<'a> Analysis<'a> {
-    fn new(program: &'a Program, thread: ThreadId, vars: Vec<VarId>) -> Self {
-        let mut constant: Vec<Option<i128>> = program
-            .vars
-            .iter()
-            .map(|d| d.init.map(i128::from))
-            .collect();
-        for tr in &program.transitions {
-            for a in &tr.assigns {
-                constant[a.var.index()] = None;
-            }
-        }
-        Analysis {
-            program,
-            thread,
-            vars,
-            constant,
-        }
-    }
-
-    fn run(&self) -> ThreadRanges {
+    /// The bounds over the thread's locations.
+    pub fn ranges(&self) -> ThreadRanges {
         let thread = self.program.thread(self.thread);
         let entry: Env = self
             .vars
@@ -604,7 +579,11 @@ mod tests {
              error y == 1;",
         );
         let (q, t) = (VarId::new(1), VarId::new(2));
-        let r = ThreadRanges::new(&p, ThreadId::new(0), &relevant(&p, ThreadId::new(0), &[]));
+        let r = ThreadRanges::new(
+            &p,
+            ThreadId::new(0),
+            &relevant(&p, ThreadId::new(0), &p.writers()),
+        );
         assert_eq!(
             r.bounds(loc(&p, 0, "c"), t),
             Some(Interval { lo: 0, hi: 3 })
