@@ -1089,7 +1089,7 @@ impl<'a> Search<'a> {
                 input.1 = 0;
             }
         }
-        Trace::execute(self.program, initial, &steps)
+        Trace::execute(self.program, initial, &steps).map(|t| t.shortened(self.program))
     }
 }
 

@@ -56,6 +56,9 @@ impl Proof {
     }
 }
 
+/// How many interpreted steps [`Trace::shortened`] may spend.
+pub const SHORTEN_BUDGET: usize = 2_000_000;
+
 /// One step of a counterexample.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TraceStep {
@@ -107,6 +110,49 @@ impl Trace {
             initial,
             steps: out,
         })
+    }
+
+    /// The trace without the steps it does not need. A search with a
+    /// partial-order reduction finds a shortest trace of the reduced graph,
+    /// which may let threads finish steps the error does not depend on; the
+    /// last step of a thread (not the last of the trace) is dropped while
+    /// the rest still runs to an error state, until none can be. Each
+    /// candidate is run by the interpreter, so the result is a real trace;
+    /// the work is bounded by [`SHORTEN_BUDGET`] interpreted steps.
+    pub fn shortened(self, p: &Program) -> Trace {
+        let mut steps: Vec<_> = self
+            .steps
+            .iter()
+            .map(|s| (s.transition, s.inputs.clone()))
+            .collect();
+        let initial = self.initial.vals.clone();
+        let mut best = self;
+        let mut budget = SHORTEN_BUDGET;
+        'fewer: loop {
+            // The last step of each thread, latest first.
+            let mut lasts: Vec<usize> = Vec::new();
+            let mut seen = std::collections::HashSet::new();
+            for (k, (t, _)) in steps.iter().enumerate().rev().skip(1) {
+                if seen.insert(p.transition(*t).thread) {
+                    lasts.push(k);
+                }
+            }
+            for k in lasts {
+                if budget < steps.len() {
+                    break 'fewer;
+                }
+                budget -= steps.len();
+                let mut fewer = steps.clone();
+                fewer.remove(k);
+                if let Ok(t) = Trace::execute(p, initial.clone(), &fewer) {
+                    steps = fewer;
+                    best = t;
+                    continue 'fewer;
+                }
+            }
+            break;
+        }
+        best
     }
 
     /// Replays the trace: every recorded state must be what the interpreter
@@ -324,4 +370,41 @@ pub struct Outcome {
     pub verdict: Verdict,
     /// The figures.
     pub stats: Stats,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::parse::parse_program;
+
+    /// A trace with steps the error does not need: `q`'s last step after
+    /// its write of `x`, and all of `r`. They go; `q`'s write stays.
+    #[test]
+    fn shortened_drops_the_steps_the_error_does_not_need() {
+        let p = parse_program(
+            "var x = 0, y = 0, z = 0;
+             thread p at a { a -> b when x == 1; }
+             thread q at a { a -> b do x := 1; b -> c do y := 1; }
+             thread r at a { a -> b do z := 1; }
+             error p@b;",
+        )
+        .expect("parses");
+        let t = |name: &str| {
+            (0..p.transitions.len())
+                .map(TransId::new)
+                .find(|&t| p.transition(t).label == name)
+                .expect("a transition")
+        };
+        let steps = vec![
+            (t("r.1"), vec![]),
+            (t("q.1"), vec![]),
+            (t("q.2"), vec![]),
+            (t("p.1"), vec![]),
+        ];
+        let full = Trace::execute(&p, vec![0, 0, 0], &steps).expect("an error trace");
+        let short = full.shortened(&p);
+        assert!(short.replay(&p).is_ok());
+        let taken: Vec<_> = short.steps.iter().map(|s| s.transition).collect();
+        assert_eq!(taken, vec![t("q.1"), t("p.1")]);
+    }
 }
