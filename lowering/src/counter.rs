@@ -1324,8 +1324,9 @@ fn add_errors(
     for (i, e) in p.error.iter().enumerate() {
         match &deadlock {
             Some((at, c)) if *at == i => out.error.push(c.clone()),
-            // The race conditions, all in the first one.
-            _ if i == race_range.start => out.error.push(race.clone()),
+            // The race conditions, all in the first one (when there are
+            // any: an empty range starts at the next condition).
+            _ if i == race_range.start && !race_range.is_empty() => out.error.push(race.clone()),
             _ if race_range.contains(&i) => out.error.push(Cond::False),
             _ => out.error.push(ctx.error(e)?),
         }

@@ -1,8 +1,10 @@
 // expect: safe
 // args: --no-races
 // timeout: 120
-// the thread handles in a heap block of an input length (any n >= 1):
-// every worker joined before the count is checked, the block freed
+// the thread handles in a heap block of an input length (any n in [1,
+// 100000]; from 2^30 on, ILP32's byte count n * 4 would wrap and the block
+// be too small): every worker joined before the count is checked, the
+// block freed
 #include <pthread.h>
 #include <stdlib.h>
 extern void reach_error(void);
@@ -20,7 +22,7 @@ void *worker(void *arg) {
 
 int main(void) {
   int n = __VERIFIER_nondet_int();
-  if (n < 1) {
+  if (n < 1 || n > 100000) {
     return 0;
   }
   pthread_t *ids = malloc(n * sizeof(pthread_t));

@@ -41,6 +41,7 @@ use frontend::lang_c::visit::{self, Visit};
 
 use super::buffers::{allocation, sized_allocation};
 use super::expr::{Res, Val};
+use super::wrappers::Wrappers;
 use super::{Binding, Lowerer, Ub, END};
 use crate::error::{LowerError, Result};
 use crate::term::{add, and, any, cmp, not, Range};
@@ -81,13 +82,13 @@ const ALLOCATED: i64 = 1;
 const FREED: i64 = 2;
 
 /// The names used only as arrays of thread handles.
-#[derive(Default)]
-pub(crate) struct HandleUses {
+pub(crate) struct HandleUses<'w, 'a> {
+    wrappers: &'w Wrappers<'a>,
     indexed: HashSet<String>,
     other: HashSet<String>,
 }
 
-impl HandleUses {
+impl HandleUses<'_, '_> {
     pub(crate) fn names(self) -> HashSet<String> {
         self.indexed.difference(&self.other).cloned().collect()
     }
@@ -151,8 +152,21 @@ fn freed(c: &CallExpression) -> Option<&Identifier> {
     }
 }
 
-/// `x = malloc(...)` or `x = calloc(...)`: `x` and the call.
-fn allocated(e: &Expression) -> Option<(&Identifier, &CallExpression)> {
+/// The call `e` is (under casts).
+fn call_of(e: &Expression) -> Option<&CallExpression> {
+    match e {
+        Expression::Cast(c) => call_of(&c.node.expression.node),
+        Expression::Call(c) => Some(&c.node),
+        _ => None,
+    }
+}
+
+/// `x = malloc(...)`, `x = calloc(...)` or `x = w(...)` of an allocation
+/// wrapper `w`: `x` and the call.
+fn allocated<'e>(
+    e: &'e Expression,
+    wrappers: &Wrappers,
+) -> Option<(&'e Identifier, &'e CallExpression)> {
     let Expression::BinaryOperator(b) = e else {
         return None;
     };
@@ -162,10 +176,12 @@ fn allocated(e: &Expression) -> Option<(&Identifier, &CallExpression)> {
     let Expression::Identifier(p) = &b.node.lhs.node else {
         return None;
     };
-    Some((&p.node, allocation(&b.node.rhs.node)?))
+    let rhs = &b.node.rhs.node;
+    let call = allocation(rhs).or_else(|| wrappers.expand(rhs).and(call_of(rhs)))?;
+    Some((&p.node, call))
 }
 
-impl<'ast> Visit<'ast> for HandleUses {
+impl<'ast> Visit<'ast> for HandleUses<'_, '_> {
     // `sizeof *x` and `sizeof x[i]` (the size of a handle) are no use of
     // `x`.
     fn visit_sizeofval(&mut self, s: &'ast SizeOfVal, span: &'ast Span) {
@@ -183,7 +199,7 @@ impl<'ast> Visit<'ast> for HandleUses {
     // `x = malloc(...);` is no use of `x`.
     fn visit_statement(&mut self, s: &'ast Statement, span: &'ast Span) {
         if let Statement::Expression(Some(e)) = s {
-            if let Some((_, call)) = allocated(&e.node) {
+            if let Some((_, call)) = allocated(&e.node, self.wrappers) {
                 return visit::visit_call_expression(self, call, &e.span);
             }
         }
@@ -300,7 +316,9 @@ impl Lowerer<'_> {
         rhs: &Node<Expression>,
         span: Span,
     ) -> Result<bool> {
-        let (Expression::Identifier(p), Some(call)) = (&lhs.node, allocation(&rhs.node)) else {
+        let expanded = self.wrappers.expand(&rhs.node);
+        let call = allocation(&rhs.node).or(expanded.as_ref());
+        let (Expression::Identifier(p), Some(call)) = (&lhs.node, call) else {
             return Ok(false);
         };
         match self.lookup(&p.node.name)? {
@@ -332,7 +350,11 @@ impl Lowerer<'_> {
         };
         let next = self.new_loc(Some(span));
         let fresh = cmp(CmpOp::Eq, Term::Var(block.state), Term::Const(UNALLOCATED));
-        let counted = cmp(CmpOp::Ge, count.clone(), Term::Const(0));
+        // C computes the byte count in `size_t`: beyond `SIZE_MAX` bytes
+        // it wraps (or `calloc` fails), and the block holds fewer handles.
+        let esz = self.types.size_of(&CType::ThreadHandle).unwrap_or(1).max(1);
+        let most = self.types.long(false).max() / i128::from(esz);
+        let counted = crate::term::within(&count, 0, most);
         self.give_up_edge(
             cur,
             not(fresh.clone()),
@@ -342,7 +364,8 @@ impl Lowerer<'_> {
         self.give_up_edge(
             cur,
             and(fresh.clone(), not(counted.clone())),
-            "an allocation of a negative count of thread handles",
+            "an allocation of a negative count of thread handles, or of more bytes than \
+             `size_t` holds (the byte count would wrap around)",
             span,
         );
         let assigns = vec![(block.length, count), (block.state, Term::Const(ALLOCATED))];
@@ -630,8 +653,15 @@ fn slot_give_up(reason: &str) -> crate::GiveUp {
 }
 
 /// The names of a unit used only as arrays of thread handles.
-pub(crate) fn handle_names(unit: &frontend::lang_c::ast::TranslationUnit) -> HashSet<String> {
-    let mut u = HandleUses::default();
+pub(crate) fn handle_names(
+    unit: &frontend::lang_c::ast::TranslationUnit,
+    wrappers: &Wrappers,
+) -> HashSet<String> {
+    let mut u = HandleUses {
+        wrappers,
+        indexed: HashSet::new(),
+        other: HashSet::new(),
+    };
     u.visit_translation_unit(unit);
     u.names()
 }

@@ -37,6 +37,7 @@ mod tails;
 mod timed;
 mod ub;
 mod unions;
+mod wrappers;
 pub(crate) use scopes::is_data_pointer;
 pub use tails::TAIL_ERROR;
 pub(crate) use tails::TAIL_SPACE;
@@ -225,6 +226,8 @@ pub struct Lowerer<'a> {
     pub(crate) objects: Vec<Object>,
     next_addr: i64,
     functions: HashMap<String, &'a Node<FunctionDefinition>>,
+    /// The allocation wrappers among them ([`wrappers`]).
+    wrappers: wrappers::Wrappers<'a>,
     global_decls: HashMap<String, GlobalDecl<'a>>,
     globals: HashMap<String, ObjId>,
     /// Names whose address is taken somewhere (`&x`, `&x.f`, `&x[i]`).
@@ -495,6 +498,7 @@ impl<'a> Lowerer<'a> {
             objects: Vec::new(),
             next_addr: FIRST_ADDRESS,
             functions: HashMap::new(),
+            wrappers: Default::default(),
             global_decls: HashMap::new(),
             globals: HashMap::new(),
             addr_names: HashSet::new(),
@@ -574,7 +578,10 @@ impl<'a> Lowerer<'a> {
         }
         let names: HashSet<String> = me.functions.keys().cloned().collect();
         me.write_only = buffers::write_only_buffers(defined.iter().copied());
-        me.handle_names = handles::handle_names(&unit.unit);
+        let functions = me.functions.clone();
+        let size_max = me.types.long(false).max();
+        me.wrappers = wrappers::Wrappers::find(&functions, |def| me.params(def).ok(), size_max);
+        me.handle_names = handles::handle_names(&unit.unit, &me.wrappers);
         for f in defined {
             AddrNames(&mut me.addr_names, &names).visit_function_definition(&f.node, &f.span);
             AssignedNames(&mut me.assigned_names).visit_function_definition(&f.node, &f.span);

@@ -757,12 +757,18 @@ impl Lowerer<'_> {
                 continue;
             }
             if self.is_handle_pointer(&name, &ty) {
+                let expanded;
                 let init = match &id.node.initializer {
                     None => Some(None),
                     Some(Node {
                         node: Initializer::Expression(e),
                         ..
-                    }) => super::buffers::allocation(&e.node).map(Some),
+                    }) => {
+                        expanded = self.wrappers.expand(&e.node);
+                        super::buffers::allocation(&e.node)
+                            .or(expanded.as_ref())
+                            .map(Some)
+                    }
                     Some(_) => None,
                 };
                 // Else an ordinary pointer.
