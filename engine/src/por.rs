@@ -168,6 +168,10 @@ pub struct PersistentSets<'a> {
     future: Vec<Vec<Footprint>>,
     /// Per thread and location: whether a transition leaving it is visible.
     visible: Vec<Vec<bool>>,
+    /// Per transition: whether it is visible.
+    visible_transition: Vec<bool>,
+    /// The program (for the guards of visible transitions).
+    program: &'a Program,
     /// The footprints again without the transitions that may be dead
     /// ([`Frozen`]), and those transitions, per thread and location (empty
     /// for a thread without any).
@@ -312,24 +316,13 @@ const MAX_CONJUNCTS: usize = 64;
 impl<'a> PersistentSets<'a> {
     /// Computes the footprints of `program`'s threads.
     pub fn new(program: &'a Program) -> Self {
-        let (vars, threads) = (program.vars.len(), program.threads.len());
-        // What the error condition observes.
-        let mut error_vars = FixedBitSet::with_capacity(vars);
-        let mut error_locs: Vec<FixedBitSet> = program
-            .threads
+        let threads = program.threads.len();
+        // What each error condition observes.
+        let observed: Vec<Observed> = program
+            .error
             .iter()
-            .map(|t| FixedBitSet::with_capacity(t.locs.len()))
+            .map(|c| Observed::new(program, c))
             .collect();
-        for c in &program.error {
-            c.for_each_var(&mut |v| error_vars.insert(v.index()));
-            for_each_at(c, &mut |t, l| {
-                if let Some(set) = error_locs.get_mut(t.index()) {
-                    if l.index() < set.len() {
-                        set.insert(l.index());
-                    }
-                }
-            });
-        }
         let places = Places::new(program);
         // The bounds of each thread's own variables (not for a thread too
         // large for [`Frozen`]), and the transitions they show are never
@@ -382,14 +375,9 @@ impl<'a> PersistentSets<'a> {
                     footprint,
                     gates: location_gates(&tr.guard, ti),
                 });
-                let writes_error_var = tr
-                    .assigns
-                    .iter()
-                    .any(|a| error_vars.contains(a.var.index()));
-                let moves_error_loc =
-                    from != to && (error_locs[ti].contains(from) || error_locs[ti].contains(to));
-                visible_transition[t.index()] = writes_error_var || moves_error_loc;
-                vis[from] |= writes_error_var || moves_error_loc;
+                let seen = observed.iter().any(|o| o.changed_by(tr, ti, from, to));
+                visible_transition[t.index()] = seen;
+                vis[from] |= seen;
             }
             future.push(reachable_union(&h, &succs));
             here.push(h);
@@ -408,6 +396,8 @@ impl<'a> PersistentSets<'a> {
             here,
             future,
             visible,
+            visible_transition,
+            program,
             frozen,
             dead,
             gates: gates(program, &writers),
@@ -560,13 +550,29 @@ impl<'a> PersistentSets<'a> {
                             live[j].get_or_insert_with(|| self.live(j, state, false).0),
                         ) || self.independent_given(mine, j, i, state)))
             };
-            let statically = !self.visible[i][li] && (0..threads).all(|j| apart(mine, j, false));
+            // C2 speaks of the steps the set lets the search take: a
+            // visible transition disabled in the state is none of them.
+            let visible = self.visible[i][li] && self.visible_enabled(i, state);
+            let statically = !visible && (0..threads).all(|j| apart(mine, j, false));
             // Then `i`'s footprint without its dead transitions.
             let independent = statically || {
-                let (mine, visible) = self.live(i, state, true);
-                !visible && (0..threads).all(|j| apart(&mine, j, true))
+                let (mine, live_visible) = self.live(i, state, true);
+                !(visible && live_visible) && (0..threads).all(|j| apart(&mine, j, true))
             };
             independent && enabled(i)
+        })
+    }
+
+    /// Whether a visible transition of thread `i` at its location may be
+    /// enabled in `state` (its guard is not false there, lazy values taken
+    /// as any value).
+    fn visible_enabled(&self, i: usize, state: &State) -> bool {
+        let li = state.locs[i].index();
+        self.leaving[i].get(li).is_none_or(|out| {
+            out.iter().any(|l| {
+                self.visible_transition[l.id.index()]
+                    && !disabled_in(&self.program.transition(l.id).guard, state)
+            })
         })
     }
 
@@ -630,6 +636,106 @@ fn false_within(
             at: &|_, _| None,
         },
     ) == Some(false)
+}
+
+/// Whether `c` is false in `state` whatever values its lazy variables
+/// take.
+fn disabled_in(c: &Cond, state: &State) -> bool {
+    let term = |t: &Term| match t {
+        Term::Var(v) => Some(match state.vals[v.index()] {
+            x if is_lazy(x) => ANY,
+            x => Interval::point(x),
+        }),
+        _ => None,
+    };
+    let at = |t: ThreadId, l: LocId| state.locs.get(t.index()).map(|&at| at == l);
+    interval::cond(
+        c,
+        &Leaves {
+            term: &term,
+            at: &at,
+        },
+    ) == Some(false)
+}
+
+/// What one error condition observes: the variables it reads and the
+/// locations it tests, per thread.
+struct Observed<'c> {
+    cond: &'c Cond,
+    vars: FixedBitSet,
+    locs: Vec<FixedBitSet>,
+}
+
+impl<'c> Observed<'c> {
+    fn new(program: &Program, cond: &'c Cond) -> Self {
+        let mut vars = FixedBitSet::with_capacity(program.vars.len());
+        cond.for_each_var(&mut |v| vars.insert(v.index()));
+        let mut locs: Vec<FixedBitSet> = program
+            .threads
+            .iter()
+            .map(|t| FixedBitSet::with_capacity(t.locs.len()))
+            .collect();
+        for_each_at(cond, &mut |t, l| {
+            if let Some(set) = locs.get_mut(t.index()) {
+                if l.index() < set.len() {
+                    set.insert(l.index());
+                }
+            }
+        });
+        Observed { cond, vars, locs }
+    }
+
+    /// Whether transition `tr` of thread `ti`, from location `from` to
+    /// `to`, may change the truth of the condition: it writes a variable
+    /// the condition reads or moves the thread into or out of a location
+    /// it tests, and the condition may hold while the thread is at `from`
+    /// (a condition false whenever the thread is there holds in no state
+    /// an execution reaches while the thread stays there, which is all
+    /// that visibility is about: SOUNDNESS.md, "Partial-order reduction").
+    fn changed_by(&self, tr: &crate::ir::Transition, ti: usize, from: usize, to: usize) -> bool {
+        let writes = tr.assigns.iter().any(|a| self.vars.contains(a.var.index()));
+        let moves = from != to && (self.locs[ti].contains(from) || self.locs[ti].contains(to));
+        (writes || moves) && !self.false_at(ti, from, &pinned(&tr.guard))
+    }
+
+    /// Whether the condition is false whenever thread `ti` is at `l` and
+    /// the variables of `known` have their values: those a transition from
+    /// there needs to be enabled. (An execution that reaches an error
+    /// while `ti` stays at `l` with that transition enabled throughout,
+    /// the case visibility is about, ends in such a state: a deadlock
+    /// condition, which needs every thread blocked, is false there.)
+    fn false_at(&self, ti: usize, l: usize, known: &[(VarId, i128)]) -> bool {
+        let at = |t: ThreadId, at: LocId| (t.index() == ti).then_some(at.index() == l);
+        let term = |t: &Term| match t {
+            Term::Var(v) => known
+                .iter()
+                .find(|(w, _)| w == v)
+                .map(|&(_, x)| Interval::point(x)),
+            _ => None,
+        };
+        let leaves = Leaves {
+            term: &term,
+            at: &at,
+        };
+        interval::cond(self.cond, &leaves) == Some(false)
+    }
+}
+
+/// The variables a guard's conjuncts `v == k` pin, with their values.
+fn pinned(guard: &Cond) -> Vec<(VarId, i128)> {
+    let mut out = Vec::new();
+    let mut stack = vec![guard];
+    while let Some(c) = stack.pop() {
+        match c {
+            Cond::And(a, b) => stack.extend([&**a, &**b]),
+            Cond::Cmp(crate::ir::CmpOp::Eq, Term::Var(v), Term::Const(k))
+            | Cond::Cmp(crate::ir::CmpOp::Eq, Term::Const(k), Term::Var(v)) => {
+                out.push((*v, i128::from(*k)))
+            }
+            _ => {}
+        }
+    }
+    out
 }
 
 /// Whether `c` is false in `state`, whatever the values of its lazy
@@ -1013,6 +1119,49 @@ mod tests {
         error x == 5;
     ";
 
+    /// A step that writes what an error condition reads is no visible
+    /// one when the condition cannot hold while its thread is where the
+    /// step leaves from: a deadlock condition that needs `p` blocked at a
+    /// join does not make `p`'s thread creations visible.
+    #[test]
+    fn a_condition_false_at_the_location_sees_no_step_from_it() {
+        let p = program(
+            "var x = 0, y = 0;
+             thread p at A { A -> B do x := 1; B -> C; }
+             thread q at A { A -> B do y := 1; }
+             error p@C && x == 1;",
+        );
+        let sets = PersistentSets::new(&p);
+        let at = |lp: &str, lq: &str| at(&p, vec![loc(&p, 0, lp), loc(&p, 1, lq)]);
+        // p's write of x at A: the condition needs p at C, so p alone;
+        // and p's step into C too (an error state reached through it is
+        // reached with it first).
+        assert_eq!(sets.choose(&at("A", "A"), |_| true), Some(0));
+        assert_eq!(sets.choose(&at("B", "A"), |_| true), Some(0));
+        // A condition on q's location: p's write is visible, q's step
+        // into B is not.
+        let p = program(
+            "var x = 0, y = 0;
+             thread p at A { A -> B do x := 1; B -> C; }
+             thread q at A { A -> B do y := 1; }
+             error q@B && x == 1;",
+        );
+        let sets = PersistentSets::new(&p);
+        let s = super::tests::at(&p, vec![loc(&p, 0, "A"), loc(&p, 1, "A")]);
+        assert_eq!(sets.choose(&s, |_| true), Some(1));
+        // Like a deadlock condition: false while p is at A with its step
+        // enabled (`r == 1`), so that step is not visible.
+        let p = program(
+            "var r = 1, y = 0;
+             thread p at A { A -> B when r == 1; }
+             thread q at A { A -> B do y := 1; }
+             error q@B && !(p@A && r == 1);",
+        );
+        let sets = PersistentSets::new(&p);
+        let s = super::tests::at(&p, vec![loc(&p, 0, "A"), loc(&p, 1, "A")]);
+        assert_eq!(sets.choose(&s, |_| true), Some(0));
+    }
+
     #[test]
     fn local_steps_are_persistent() {
         let p = program(TWO);
@@ -1036,11 +1185,12 @@ mod tests {
             "var x = 0;
              thread p at L0 { L0 -> L1 do x := 1; }
              thread q at M0 { M0 -> M1 do x := 2; }
-             error p@L1 && q@M1 && x == 3;",
+             error p@L1 && x == 3;",
         );
         let sets = PersistentSets::new(&p);
         let (l1, m0) = (loc(&p, 0, "L1"), loc(&p, 1, "M0"));
-        // p is done; q's step writes x, which the error reads: visible.
+        // p is done; q's step writes x, which the error reads while q is
+        // at M0: visible.
         assert_eq!(sets.choose(&at(&p, vec![l1, m0]), |_| true), None);
         let p = program(
             "var x = 0, y = 0;
@@ -1138,10 +1288,10 @@ mod tests {
     #[test]
     fn a_dead_step_into_an_error_location_is_not_visible() {
         let p = program(
-            "var id, y = 0, x = 0;
+            "var id, y = 0, x = 0, z = 0;
              thread p at L0 { L0 -> BAD when id == 0; L0 -> L1 when id == 1 do y := 1; }
              thread q at M0 { M0 -> M1 do x := 2; }
-             error p@BAD;",
+             error p@BAD || z == 5;",
         );
         let sets = PersistentSets::new(&p);
         let mut s = at(&p, vec![loc(&p, 0, "L0"), loc(&p, 1, "M0")]);
