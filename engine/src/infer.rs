@@ -59,8 +59,11 @@ const MAX_CANDIDATES: usize = 2_000;
 /// speed, so that whether the inference succeeds does not either, short of
 /// its deadline).
 const MAX_QUERIES: u64 = 1_500;
-/// Random runs sampled, and their length.
+/// Random runs sampled, and their length; more in the pass with
+/// disjunctive candidates (whose samples must show a loop's filled prefix
+/// in every interleaving with the other threads).
 const RUNS: usize = 400;
+const PAIR_RUNS: usize = 4 * RUNS;
 const RUN_LENGTH: usize = 120;
 /// Most times a run chooses the inputs of a step again when the next
 /// step's guard admits none of them (in the pass with disjunctive
@@ -286,6 +289,18 @@ fn infer(
             forms.push(f);
         }
     }
+    // The negated guards of the steps into the error (with the
+    // disjunctive candidates), their forms among the templates.
+    let goals = match limits.pairs {
+        true => pairs::goals(program, &tuples.list, &tuples.steps),
+        false => vec![Vec::new(); tuples.list.len()],
+    };
+    for (f, _) in goals.iter().flatten().flatten() {
+        if !form_index.contains_key(f) {
+            form_index.insert(f.clone(), forms.len());
+            forms.push(f.clone());
+        }
+    }
     if forms.len() > MAX_CANDIDATES {
         return Err(format!("more than {MAX_CANDIDATES} templates"));
     }
@@ -300,6 +315,16 @@ fn infer(
         .collect();
     let sampled: Vec<bool> = samples.iter().map(|s| !s.is_empty()).collect();
     let mut pairs = pairs::with_predecessors(own, &sampled, &tuples.steps);
+    for (at, goals) in pairs.iter_mut().zip(&goals) {
+        let fact = |(f, k): &(Form, i128)| Candidate {
+            form: form_index[f],
+            bound: *k,
+        };
+        at.extend(goals.iter().map(|[x, y]| Pair {
+            guard: fact(x),
+            then: fact(y),
+        }));
+    }
     for i in 0..tuples.list.len() {
         stop.check()?;
         let mut c = candidates(&forms, &samples, i, &constants);
@@ -689,6 +714,7 @@ fn value(form: &Form, vals: &[Int]) -> Int {
 /// `Σ c·x <= bound` as an IR condition (coefficients and bound fit `i64`:
 /// [`candidates`] keeps no other).
 fn fact(form: &Form, bound: i128) -> Cond {
+    debug_assert!(i64::try_from(bound).is_ok(), "a bound beyond i64: {bound}");
     let mut t: Option<Term> = None;
     for &(v, k) in form {
         let x = Term::Var(crate::ir::VarId::new(v));
@@ -787,7 +813,8 @@ fn sample(
         .iter()
         .map(|steps| steps.iter().copied().filter(|&(id, _)| taken(id)).collect())
         .collect();
-    'runs: for _ in 0..RUNS {
+    let runs = if max_retries > 0 { PAIR_RUNS } else { RUNS };
+    'runs: for _ in 0..runs {
         stop.check()?;
         // Initial values: declared, else small; kept when `init` holds.
         let vals: Vec<i128> = program

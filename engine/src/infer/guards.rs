@@ -167,16 +167,9 @@ impl Carried<'_> {
 fn relations(c: &Cond) -> Vec<(Form, i128)> {
     let mut out = Vec::new();
     for a in c.conjuncts() {
-        let Cond::Cmp(op, l, r) = a else { continue };
-        let d = Term::Sub(Box::new(l.clone()), Box::new(r.clone()));
-        if d.divides() {
+        let Some((op, form, k)) = small_atom(a) else {
             continue;
-        }
-        let Lin { terms, constant: k } = term_to_lin(&d);
-        let form: Form = terms.into_iter().map(|(v, c)| (v as usize, c)).collect();
-        if !(1..=2).contains(&form.len()) || form.iter().any(|&(_, a)| a.abs() != 1) {
-            continue;
-        }
+        };
         // `form + k op 0`.
         let neg: Form = form.iter().map(|&(v, a)| (v, -a)).collect();
         match op {
@@ -189,6 +182,44 @@ fn relations(c: &Cond) -> Vec<(Form, i128)> {
         }
     }
     out
+}
+
+/// Facts `form <= k` that make the comparison `a` false, of one or two
+/// variables (coefficients ±1, forms ordered by variable): of `x != 20`,
+/// `x <= 20` and `-x <= -20` (together its negation); of `x == 1`,
+/// `x <= 0` and `-x <= -2` (each a side of it).
+pub(super) fn negations(a: &Cond) -> Vec<(Form, i128)> {
+    let Some((op, form, k)) = small_atom(a) else {
+        return Vec::new();
+    };
+    // `form + k op 0` fails.
+    let neg: Form = form.iter().map(|&(v, a)| (v, -a)).collect();
+    match op {
+        CmpOp::Lt => vec![(neg, k)],
+        CmpOp::Le => vec![(neg, k - 1)],
+        CmpOp::Gt => vec![(form, -k)],
+        CmpOp::Ge => vec![(form, -k - 1)],
+        CmpOp::Eq => vec![(form, -k - 1), (neg, k - 1)],
+        CmpOp::Ne => vec![(form, -k), (neg, k)],
+    }
+}
+
+/// The comparison `a` as `form + k op 0`, when `form` relates one or two
+/// variables with coefficients ±1 (ordered by variable).
+fn small_atom(a: &Cond) -> Option<(CmpOp, Form, i128)> {
+    let Cond::Cmp(op, l, r) = a else {
+        return None;
+    };
+    let d = Term::Sub(Box::new(l.clone()), Box::new(r.clone()));
+    if d.divides() {
+        return None;
+    }
+    let Lin { terms, constant: k } = term_to_lin(&d);
+    let form: Form = terms.into_iter().map(|(v, c)| (v as usize, c)).collect();
+    if !(1..=2).contains(&form.len()) || form.iter().any(|&(_, a)| a.abs() != 1) {
+        return None;
+    }
+    Some((*op, form, k))
 }
 
 /// The facts over the variables after `tr` that `form <= k` of the
@@ -394,5 +425,28 @@ mod tests {
             after(&step, &vec![(0, -1), (1, 1)], 0, true),
             vec![(vec![(0, -1), (1, 1)], -1)]
         );
+    }
+
+    #[test]
+    fn negations_make_a_comparison_false() {
+        // `x != 20` fails exactly where `x <= 20 && -x <= -20`.
+        let ne = Cond::Cmp(CmpOp::Ne, var(0), Term::Const(20));
+        assert_eq!(
+            negations(&ne),
+            vec![(vec![(0, 1)], 20), (vec![(0, -1)], -20)]
+        );
+        // `x == 1` fails on either side: `x <= 0` or `-x <= -2`.
+        let eq = Cond::Cmp(CmpOp::Eq, var(0), Term::Const(1));
+        assert_eq!(negations(&eq), vec![(vec![(0, 1)], 0), (vec![(0, -1)], -2)]);
+        // `x - y < 0` fails where `y - x <= 0`.
+        let lt = Cond::Cmp(CmpOp::Lt, var(0), var(1));
+        assert_eq!(negations(&lt), vec![(vec![(0, -1), (1, 1)], 0)]);
+        // Three variables: no candidate of that shape.
+        let wide = Cond::Cmp(
+            CmpOp::Le,
+            Term::Add(Box::new(var(0)), Box::new(var(1))),
+            var(2),
+        );
+        assert!(negations(&wide).is_empty());
     }
 }

@@ -4,7 +4,9 @@
 //! (SOUNDNESS.md, "Heap arrays of run-time length"), `i <= k ∨ a_k >= 1`
 //! ("the elements below `i` are set"). Proposed from the samples, like the
 //! other candidates: `f` a difference of two variables (`x - y`, either
-//! sign) and `a` ∈ {-1, 0} (`x < y`, `x <= y`); `g` one variable or a
+//! sign) and `a` ∈ {-1, 0} (`x < y`, `x <= y`), or one variable (either
+//! sign) and `a` its least sampled value (a flag: `clean <= 0 ∨ t = 20`,
+//! of a value `t` read from the tracked element); `g` one variable or a
 //! difference of two (not both the guard's) of either sign that takes one
 //! value at the samples where the guard fails
 //! (and others where it holds), and `b` that value (both signs: `x == b`
@@ -15,7 +17,8 @@
 
 use std::collections::{BTreeSet, VecDeque};
 
-use super::{Candidate, Form};
+use super::{guards, Candidate, Form};
+use crate::ir::{LocId, Program, TransId};
 
 /// Most disjunctive candidates per tuple of locations.
 const MAX_PAIRS: usize = 400;
@@ -37,54 +40,142 @@ fn value(form: &Form, point: &[i128]) -> i128 {
 /// that take one value where the guard fails but not everywhere.
 pub(super) fn pairs(forms: &[Form], points: &[Vec<i128>]) -> BTreeSet<Pair> {
     let mut out = BTreeSet::new();
-    let differences = forms
-        .iter()
-        .enumerate()
-        .filter(|(_, f)| matches!(f.as_slice(), [(_, 1), (_, -1)] | [(_, -1), (_, 1)]));
     // Conclusions: one variable, or a difference (`a_k - k`, an element
     // that holds its index).
     let conclusions: Vec<(usize, &Form)> = forms
         .iter()
         .enumerate()
-        .filter(|(_, f)| {
-            matches!(
-                f.as_slice(),
-                [(_, 1)] | [(_, -1)] | [(_, 1), (_, -1)] | [(_, -1), (_, 1)]
-            )
-        })
+        .filter(|(_, f)| is_variable(f) || is_difference(f))
         .collect();
-    for (d, difference) in differences {
-        for a in [-1, 0] {
-            let failing: Vec<&Vec<i128>> =
-                points.iter().filter(|p| value(difference, p) > a).collect();
-            if failing.is_empty() || failing.len() == points.len() {
+    for (d, guard_form, a) in guards(forms, points) {
+        let failing: Vec<&Vec<i128>> = points.iter().filter(|p| value(guard_form, p) > a).collect();
+        if failing.is_empty() || failing.len() == points.len() {
+            continue;
+        }
+        for &(s, conclusion) in &conclusions {
+            // Not a bound of the guard's own variables.
+            if conclusion
+                .iter()
+                .all(|&(v, _)| guard_form.iter().any(|&(w, _)| w == v))
+            {
                 continue;
             }
-            for &(s, conclusion) in &conclusions {
-                // Not a bound of the guard's own variables.
-                if conclusion
-                    .iter()
-                    .all(|&(v, _)| difference.iter().any(|&(w, _)| w == v))
-                {
-                    continue;
-                }
-                let b = value(conclusion, failing[0]);
-                let one_value = failing.iter().all(|p| value(conclusion, p) == b);
-                let everywhere = points.iter().all(|p| value(conclusion, p) == b);
-                if !one_value || everywhere || i64::try_from(b).is_err() {
-                    continue;
-                }
-                out.insert(Pair {
-                    guard: Candidate { form: d, bound: a },
-                    then: Candidate { form: s, bound: b },
-                });
-                if out.len() >= MAX_PAIRS {
-                    return out;
-                }
+            let b = value(conclusion, failing[0]);
+            let one_value = failing.iter().all(|p| value(conclusion, p) == b);
+            let everywhere = points.iter().all(|p| value(conclusion, p) == b);
+            if !one_value || everywhere || !fits(b) {
+                continue;
+            }
+            out.insert(Pair {
+                guard: Candidate { form: d, bound: a },
+                then: Candidate { form: s, bound: b },
+            });
+            if out.len() >= MAX_PAIRS {
+                return out;
             }
         }
     }
     out
+}
+
+/// Whether a bound can be stated (certificates write 64-bit bounds).
+fn fits(k: i128) -> bool {
+    i64::try_from(k).is_ok()
+}
+
+/// Whether `form` is one variable of either sign.
+fn is_variable(form: &Form) -> bool {
+    matches!(form.as_slice(), [(_, 1)] | [(_, -1)])
+}
+
+/// Whether `form` is a difference of two variables (`x - y`).
+fn is_difference(form: &Form) -> bool {
+    matches!(form.as_slice(), [(_, 1), (_, -1)] | [(_, -1), (_, 1)])
+}
+
+/// The guards `f <= a` proposed: a difference `x - y` with `a` ∈ {-1, 0}
+/// (`x < y`, `x <= y`: the filled prefix of an array), and one variable
+/// of either sign at its least sampled value (a flag: `clean <= 0`, where
+/// a value read from the tracked element is only kept when the flag is
+/// set).
+fn guards<'a>(
+    forms: &'a [Form],
+    points: &'a [Vec<i128>],
+) -> impl Iterator<Item = (usize, &'a Form, i128)> + 'a {
+    forms.iter().enumerate().flat_map(move |(d, f)| {
+        let bounds: Vec<i128> = if is_difference(f) {
+            vec![-1, 0]
+        } else if is_variable(f) {
+            points
+                .iter()
+                .map(|p| value(f, p))
+                .min()
+                .filter(|&a| fits(a))
+                .into_iter()
+                .collect()
+        } else {
+            Vec::new()
+        };
+        bounds.into_iter().map(move |a| (d, f, a))
+    })
+}
+
+/// The disjunctive candidates that exclude the steps into the error, per
+/// tuple: of a step from it to a tuple where the error holds by the
+/// locations alone, the negations of two conjuncts of the step's guard
+/// ([`guards::negations`]): `clean <= 0 ∨ t = 20` excludes the step
+/// `t != 20 && clean == 1` (a value read from an array and checked by a
+/// later step, where the samples rarely meet the tracked element). Forms
+/// as facts `form <= k`, the forms not yet indexed among them.
+pub(super) fn goals(
+    program: &Program,
+    list: &[Vec<LocId>],
+    steps: &[Vec<(TransId, usize)>],
+) -> Vec<Vec<[(Form, i128); 2]>> {
+    let erroneous: Vec<bool> = list
+        .iter()
+        .map(|locs| {
+            program
+                .error
+                .iter()
+                .any(|c| c.at_locations(locs) == Some(true))
+        })
+        .collect();
+    steps
+        .iter()
+        .map(|steps| {
+            let mut out = Vec::new();
+            for &(id, j) in steps {
+                if !erroneous[j] {
+                    continue;
+                }
+                let sides: Vec<Vec<(Form, i128)>> = program
+                    .transition(id)
+                    .guard
+                    .conjuncts()
+                    .into_iter()
+                    .map(|c| {
+                        let mut n = guards::negations(c);
+                        n.retain(|(_, k)| fits(*k));
+                        n
+                    })
+                    .filter(|n| !n.is_empty())
+                    .collect();
+                for (a, first) in sides.iter().enumerate() {
+                    for second in &sides[a + 1..] {
+                        for x in first {
+                            for y in second {
+                                if out.len() < MAX_PAIRS {
+                                    out.push([x.clone(), y.clone()]);
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            out
+        })
+        .collect()
 }
 
 /// Per tuple, its own disjunctive candidates and those of the tuples
@@ -94,7 +185,7 @@ pub(super) fn pairs(forms: &[Form], points: &[Vec<i128>]) -> BTreeSet<Pair> {
 pub(super) fn with_predecessors(
     own: Vec<BTreeSet<Pair>>,
     sampled: &[bool],
-    steps: &[Vec<(crate::ir::TransId, usize)>],
+    steps: &[Vec<(TransId, usize)>],
 ) -> Vec<BTreeSet<Pair>> {
     let mut out = own.clone();
     let mut queue: VecDeque<usize> = (0..own.len()).filter(|&k| !own[k].is_empty()).collect();
@@ -145,7 +236,32 @@ mod tests {
             guard,
             then: Candidate { form: 3, bound: -1 },
         }));
-        // No guard of a variable on itself.
-        assert!(found.iter().all(|p| p.guard.form == 1));
+        // No bound of a guard's variables on themselves.
+        assert!(found.iter().all(|p| {
+            let guard = &forms[p.guard.form];
+            forms[p.then.form]
+                .iter()
+                .any(|&(v, _)| guard.iter().all(|&(w, _)| w != v))
+        }));
+    }
+
+    #[test]
+    fn a_flag_guards_the_value_read() {
+        // Variables: 0 = clean, 1 = t (read from the tracked element, or
+        // any value once clean is 0). Where clean is 1, t == 20.
+        let forms: Vec<Form> = vec![vec![], vec![(0, 1)], vec![(1, 1)], vec![(1, -1)]];
+        let points = vec![vec![1, 20], vec![0, 3], vec![1, 20], vec![0, -8]];
+        let found = pairs(&forms, &points);
+        assert!(found.contains(&Pair {
+            guard: Candidate { form: 1, bound: 0 },
+            then: Candidate { form: 2, bound: 20 },
+        }));
+        assert!(found.contains(&Pair {
+            guard: Candidate { form: 1, bound: 0 },
+            then: Candidate {
+                form: 3,
+                bound: -20
+            },
+        }));
     }
 }
