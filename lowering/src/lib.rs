@@ -885,6 +885,10 @@ pub fn lower_with(unit: &ParsedUnit, options: &Options) -> Result<Lowered, Lower
     }
     probe.settle_untyped();
     let mut l = make()?;
+    // The struct types the sites' objects have (known to the first
+    // lowering by its end, to this one when it reaches their definitions;
+    // a tag names one struct, so the indices agree).
+    l.types.adopt_structs(&probe.types);
     l.heap_lengths = probe.heap_lengths.clone();
     l.untyped_types = probe.untyped_types.clone();
     l.preallocate(&probe.heap_sites)?;

@@ -232,6 +232,16 @@ impl Types {
         }
     }
 
+    /// Takes the struct definitions of `other`, a lowering of the same
+    /// program that has seen them all: a definition met later finds its
+    /// tag (an untagged struct is a new type each time it is met).
+    pub fn adopt_structs(&mut self, other: &Types) {
+        if other.structs.len() > self.structs.len() {
+            self.structs = other.structs.clone();
+            self.struct_tags = other.struct_tags.clone();
+        }
+    }
+
     /// Whether a type has `_Atomic` struct members (in a struct, an array
     /// element or a nested struct).
     pub fn atomic_members(&self, ty: &CType) -> bool {

@@ -3,10 +3,11 @@
 //! arrays (`Options { tails: false }`: arrays of 1 to 8 elements, cell by
 //! cell).
 //!
-//! Each generated program allocates an `int` array of an input length `n`
-//! in `[1, 3]` (so the exact model is complete) and runs three threads of
-//! reads, writes and assertions at indices that are constants, `n − 1`, an
-//! input or a value read. Both lowerings are searched exhaustively by
+//! Each generated program allocates an array of an input length `n` in
+//! `[1, 3]` (so the exact model is complete), of `int` or of a struct of
+//! two `int` members (a tail element of two cells), and runs three threads
+//! of reads, writes and assertions at indices that are constants, `n − 1`,
+//! an input or a value read. Both lowerings are searched exhaustively by
 //! [`engine::explicit::prove`]; when both are conclusive:
 //!
 //! - a `safe` tails model means a `safe` exact model (the abstraction is a
@@ -69,57 +70,76 @@ fn index(rng: &mut Rng) -> String {
     }
 }
 
+/// An element of `a` (a member of it in an array of structs).
+fn element(rng: &mut Rng, structs: bool) -> String {
+    let i = index(rng);
+    match (structs, rng.chance(50)) {
+        (false, _) => format!("a[{i}]"),
+        (true, true) => format!("a[{i}].x"),
+        (true, false) => format!("a[{i}].y"),
+    }
+}
+
 /// A few statements over `a`, the thread's input `i` and local `x`.
-fn statements(rng: &mut Rng, out: &mut String) {
+fn statements(rng: &mut Rng, structs: bool, out: &mut String) {
     for _ in 0..rng.range(1, 3) {
         let c = rng.range(0, 2);
         // Values stay in [0, 2] unless `malloc`'s contents are read or an
         // element is incremented: range assertions usually hold.
-        let s = match rng.below(8) {
-            0 | 1 => format!("a[{}] = {c};", index(rng)),
-            2 => format!("x = a[{}];", index(rng)),
+        let kind = rng.below(8);
+        let mut e = || element(rng, structs);
+        let s = match kind {
+            0 | 1 => format!("{} = {c};", e()),
+            2 => format!("x = {};", e()),
             3 => {
-                let j = index(rng);
-                format!("a[{j}] = {c}; if (a[{j}] != {c}) reach_error();")
+                let j = e();
+                format!("{j} = {c}; if ({j} != {c}) reach_error();")
             }
-            4 => format!("if (a[{}] < 0 || a[{0}] > 2) reach_error();", index(rng)),
+            4 => {
+                let j = e();
+                format!("if ({j} < 0 || {j} > 2) reach_error();")
+            }
             5 => "if (x < 0 || x > 2) reach_error();".into(),
-            6 => format!("if (a[{}] != {c}) reach_error();", index(rng)),
-            _ => format!("a[{}] = a[{}] + 1;", index(rng), index(rng)),
+            6 => format!("if ({} != {c}) reach_error();", e()),
+            _ => format!("{} = {} + 1;", e(), e()),
         };
         let _ = writeln!(out, "  {s}");
     }
 }
 
 /// The body of a function: its input index, then statements.
-fn body(rng: &mut Rng) -> String {
+fn body(rng: &mut Rng, structs: bool) -> String {
     let mut s = String::from(
         "  int x = 0;\n  int i = __VERIFIER_nondet_int();\n  \
          __VERIFIER_assume(0 <= i && i < n);\n",
     );
-    statements(rng, &mut s);
+    statements(rng, structs, &mut s);
     s
 }
 
-fn program(seed: u64) -> String {
+fn program(seed: u64, structs: bool) -> String {
     let mut rng = Rng::new(seed);
-    let alloc = if rng.chance(75) {
-        "calloc(n, sizeof(int))"
-    } else {
-        "malloc(sizeof(int) * n)"
+    let (decl, elem) = match structs {
+        true => ("struct e { int x; int y; } *a;", "struct e"),
+        false => ("int *a;", "int"),
     };
-    let mut s = String::from(
+    let alloc = if rng.chance(75) {
+        format!("calloc(n, sizeof({elem}))")
+    } else {
+        format!("malloc(sizeof({elem}) * n)")
+    };
+    let mut s = format!(
         "#include <pthread.h>\n#include <stdlib.h>\n\
          extern int __VERIFIER_nondet_int(void);\n\
          extern void __VERIFIER_assume(int);\n\
          extern void reach_error(void);\n\
-         int *a;\nint n;\n",
+         {decl}\nint n;\n",
     );
     for t in ["t1", "t2"] {
         let _ = write!(
             s,
             "void *{t}(void *arg) {{\n{}  return 0;\n}}\n",
-            body(&mut rng)
+            body(&mut rng, structs)
         );
     }
     let _ = write!(
@@ -128,14 +148,24 @@ fn program(seed: u64) -> String {
          __VERIFIER_assume(n >= 1 && n <= 3);\n  a = {alloc};\n  {{\n{}  }}\n  \
          pthread_create(&p, 0, t1, 0);\n  pthread_create(&q, 0, t2, 0);\n  \
          pthread_join(p, 0);\n  pthread_join(q, 0);\n  {{\n{}  }}\n  return 0;\n}}\n",
-        body(&mut rng),
-        body(&mut rng)
+        body(&mut rng, structs),
+        body(&mut rng, structs)
     );
     s
 }
 
 #[test]
 fn tails_agree_with_the_exact_model_of_short_arrays() {
+    compare(false);
+}
+
+#[test]
+fn struct_tails_agree_with_the_exact_model_of_short_arrays() {
+    compare(true);
+}
+
+/// Generated programs over arrays of `int` or of structs (`structs`).
+fn compare(structs: bool) {
     let options = |tails| Options {
         tails,
         checks: Checks::default(),
@@ -147,8 +177,9 @@ fn tails_agree_with_the_exact_model_of_short_arrays() {
         .unwrap_or(N);
     let (mut compared, mut tails_safe, mut exact_safe, mut bugs) = (0, 0, 0, 0);
     for seed in 0..n {
-        let text = program(seed);
-        let name = format!("tails{seed}");
+        let text = program(seed, structs);
+        // Distinct files: the two tests run side by side.
+        let name = format!("tails{}{seed}", if structs { "_struct" } else { "" });
         let abstracted = common::lower_text("tails_differential", &name, &text, &options(true));
         let exact = common::lower_text("tails_differential", &name, &text, &options(false));
         assert!(!exact.tails, "seed {seed}: tails without tails\n{text}");

@@ -927,9 +927,8 @@ impl Lowerer<'_> {
                     }
                     cases.push((and(c.clone(), ok), Res::Val(Term::Var(cell))));
                 }
-                Target::Tail { obj, tracked, .. } => {
-                    let v = self.tail_read(c, *obj, *tracked, &p.ty);
-                    cases.push((c.clone(), Res::Val(v)));
+                Target::Tail { obj, addr, tracked } => {
+                    cases.extend(self.tail_read(c, *obj, (addr, *tracked), &p.ty));
                 }
                 Target::Ub(r) => cases.push((c.clone(), Res::Ub(r.clone()))),
             }
@@ -979,8 +978,18 @@ impl Lowerer<'_> {
                     }
                 }
                 Target::Tail {
-                    obj, tracked: true, ..
-                } => targets.push((c.clone(), TargetVar::Var(self.tails[obj].cell))),
+                    obj,
+                    addr,
+                    tracked: true,
+                } => {
+                    for (at, cell) in self.tracked_cells(*obj, addr, &p.ty) {
+                        let target = match cell {
+                            Some(cell) => TargetVar::Var(cell),
+                            None => TargetVar::Ub(super::tails::TAIL_PART.into()),
+                        };
+                        targets.push((and(c.clone(), at), target));
+                    }
+                }
                 Target::Tail { tracked: false, .. } => targets.push((c.clone(), TargetVar::Skip)),
                 Target::Ub(r) => targets.push((c.clone(), TargetVar::Ub(r.clone()))),
             }
@@ -1060,9 +1069,16 @@ impl Lowerer<'_> {
                         .into_iter()
                         .map(|(c, t)| match t {
                             Target::Cell(o, off) => (c, Target::Cell(o, off + foff)),
-                            Target::Tail { .. } => {
-                                (c, Target::Ub(super::tails::TAIL_MEMBER.into()))
-                            }
+                            // A member of an element of a tail: by its
+                            // address ([`Lowerer::tracked_cells`]).
+                            Target::Tail { obj, addr, tracked } => (
+                                c,
+                                Target::Tail {
+                                    obj,
+                                    addr: add(addr, Term::Const(foff as i64)),
+                                    tracked,
+                                },
+                            ),
                             ub => (c, ub),
                         })
                         .collect(),
@@ -1105,8 +1121,22 @@ impl Lowerer<'_> {
                                     (Target::Ub(u), _) | (_, Res::Ub(u)) => {
                                         out.push((c, Target::Ub(u.clone())))
                                     }
-                                    (Target::Tail { .. }, _) => {
-                                        out.push((c, Target::Ub(super::tails::TAIL_MEMBER.into())))
+                                    // An array in an element of a tail.
+                                    (Target::Tail { obj, addr, tracked }, Res::Val(i)) => {
+                                        let inside = crate::term::within(i, 0, i128::from(n) - 1);
+                                        let at =
+                                            add(addr.clone(), super::tails::scaled(esz, i.clone()));
+                                        let target = Target::Tail {
+                                            obj: *obj,
+                                            addr: at,
+                                            tracked: *tracked,
+                                        };
+                                        out.push((and(c.clone(), inside.clone()), target));
+                                        let outside = Ub::violates(
+                                            Violation::Deref,
+                                            "array index out of bounds",
+                                        );
+                                        out.push((and(c, not(inside)), Target::Ub(outside)));
                                     }
                                     // An array modelled as a tail (a large
                                     // static or local one, a variable-length
@@ -1115,7 +1145,10 @@ impl Lowerer<'_> {
                                         if self.tails.contains_key(o) =>
                                     {
                                         let start = self.objects[*o].base + *off as i64;
-                                        let at = add(Term::Const(start), i.clone());
+                                        let at = add(
+                                            Term::Const(start),
+                                            super::tails::scaled(esz, i.clone()),
+                                        );
                                         let hit = self.tail_targets(&mut out, &c, &at, &elem);
                                         let outside = Ub::violates(
                                             Violation::Deref,
@@ -2071,7 +2104,7 @@ fn prune_targets(v: Vec<(Cond, Target)>) -> Vec<(Cond, Target)> {
 }
 
 /// Every part of an object of type `ty` at `off`: (offset, type).
-fn subobjects(types: &Types, ty: &CType, off: u64, out: &mut Vec<(u64, CType)>) {
+pub(crate) fn subobjects(types: &Types, ty: &CType, off: u64, out: &mut Vec<(u64, CType)>) {
     out.push((off, ty.clone()));
     match ty {
         CType::Array(e, n) => {

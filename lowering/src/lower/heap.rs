@@ -16,7 +16,6 @@ use frontend::lang_c::ast::{BinaryOperator as B, Expression};
 use frontend::lang_c::span::{Node, Span};
 
 use super::expr::{Place, Res, Target, Val};
-use super::tails::TAIL_SPACE;
 use super::{Lowerer, ObjId, Ub};
 use crate::error::{LowerError, Result};
 use crate::term::{and, any, cmp, not, within, Range};
@@ -625,29 +624,32 @@ impl Lowerer<'_> {
         // space)), else give up. An allocation of no element hands out a
         // block that every access lies past (glibc's `malloc(0)`).
         if let Some(n) = &length {
-            let (most, reason) = if tracked.is_some() {
-                (
-                    TAIL_SPACE - 1,
-                    format!(
-                        "an allocation of a negative count or of {TAIL_SPACE} or more elements (the \
-                         most an allocation of run-time size may hold)"
-                    ),
-                )
-            } else {
-                let capacity = crate::types::VLA_CAPACITY as i64;
-                let why = match &ty {
-                    CType::Array(e, _) if !matches!(**e, CType::Int(_) | CType::Ptr(_)) => {
-                        "of elements that are not integers or pointers"
-                    }
-                    _ => "with `--no-heap-tails`",
-                };
-                (
+            let (most, reason) = match (&tracked, &ty) {
+                (Some(_), CType::Array(e, _)) => {
+                    let most = self.tail_max_length(e);
+                    (
+                        most,
+                        format!(
+                            "an allocation of a negative count or of more than {most} elements \
+                             (the most an allocation of run-time size may hold)"
+                        ),
+                    )
+                }
+                _ => {
+                    let capacity = crate::types::VLA_CAPACITY as i64;
+                    let why = if self.tails_enabled {
+                        "of elements other than integers, pointers, and structs or arrays of them"
+                    } else {
+                        "with `--no-heap-tails`"
+                    };
+                    (
                     capacity,
                     format!(
                         "an allocation of a negative count or of more than {capacity} elements (the \
                          capacity of an allocation of run-time size {why})"
                     ),
                 )
+                }
             };
             let fits = within(n, 0, i128::from(most));
             self.give_up_edge(cur, and(ok.clone(), not(fits.clone())), &reason, span);

@@ -967,8 +967,8 @@ impl<'a> Lowerer<'a> {
         }
     }
 
-    /// An array of integers or pointers too large for one variable per
-    /// element, static (zero at the start: no initializer or zeros), when
+    /// An array of integers or pointers (or structs or arrays of them) too
+    /// large for one variable per element, static (zero at the start: no initializer or zeros), when
     /// it can be a tail ([`tails`]): its element type and length.
     pub(crate) fn big_static_array(
         &mut self,
@@ -981,9 +981,9 @@ impl<'a> Lowerer<'a> {
         let CType::Array(elem, n) = ty else {
             return None;
         };
-        let big = *n > self.tail_globals_above && (*n as i64) < tails::TAIL_SPACE;
-        let scalar = matches!(**elem, CType::Int(_) | CType::Ptr(_));
-        (big && scalar && self.tail_capable(elem)).then(|| ((**elem).clone(), *n))
+        let cells = n.saturating_mul(self.types.cells(elem));
+        let big = cells > self.tail_globals_above && (*n as i64) <= self.tail_max_length(elem);
+        (big && self.tail_capable(elem)).then(|| ((**elem).clone(), *n))
     }
 
     /// The type of a global (an array of unspecified size takes the size of

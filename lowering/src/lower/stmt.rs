@@ -910,7 +910,7 @@ impl Lowerer<'_> {
         span: Span,
     ) -> Result<()> {
         let len = self.run_time_length(vname, length, span)?;
-        let most = super::tails::TAIL_SPACE - 1;
+        let most = self.tail_max_length(&elem);
         let bad = any([
             cmp(CmpOp::Lt, Term::Var(len), Term::Const(1)),
             cmp(CmpOp::Gt, Term::Var(len), Term::Const(most)),

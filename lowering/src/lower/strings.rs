@@ -510,6 +510,8 @@ impl Lowerer<'_> {
             .filter(|&s| s > 0)
             .ok_or_else(|| unsupported("on memory of this type"))?;
         let v = match &dst.elem {
+            // An element of several cells: zeros only, cell by cell below.
+            CType::Struct(_) | CType::Array(..) if c.constant() == Some(0) => Val::int(0),
             CType::Int(t) if t.bits == 8 => {
                 let byte = self.convert(c, &CType::Int(UCHAR), span)?;
                 self.materialize(byte, span)?
@@ -541,13 +543,27 @@ impl Lowerer<'_> {
                 continue;
             };
             let tail = self.tails[&obj];
+            let stride = tail.stride as i64;
+            if self.types.cells(&dst.elem) != tail.stride {
+                return Err(unsupported(
+                    "into an array of run-time length through a pointer to a part of an element",
+                ));
+            }
+            // Counted in cells, times the stride (`first` is `stride`
+            // times the element `d` points to).
             let first = sub(addr.clone(), Term::Const(self.objects[obj].base));
-            let room = mul(size, sub(Term::Var(tail.length), first.clone()));
+            let scaled = |t: Term| mul(stride, t);
+            let bytes = scaled(bytes.clone());
+            let room = mul(size, sub(scaled(Term::Var(tail.length)), first.clone()));
             past.push(and(cond.clone(), cmp(CmpOp::Gt, bytes.clone(), room)));
             // The tracked element's first byte, counted from `d`.
-            let at = mul(size, sub(Term::Var(tail.index), first));
+            let at = mul(size, sub(scaled(Term::Var(tail.index)), first));
             let from = cmp(CmpOp::Ge, at.clone(), Term::Const(0));
-            let whole = cmp(CmpOp::Le, add(at.clone(), Term::Const(size)), bytes.clone());
+            let whole = cmp(
+                CmpOp::Le,
+                add(at.clone(), Term::Const(size * stride)),
+                bytes.clone(),
+            );
             let starts = cmp(CmpOp::Lt, at, bytes.clone());
             partial.push(and(
                 cond.clone(),
@@ -572,11 +588,34 @@ impl Lowerer<'_> {
             ),
             span,
         );
-        let place = super::expr::Place {
-            cases,
-            ty: dst.elem.clone(),
-        };
-        self.store(place, v, span)
+        let mut scalars = Vec::new();
+        self.types.flatten(&dst.elem, &mut scalars);
+        if scalars.len() == 1 {
+            let place = super::expr::Place {
+                cases,
+                ty: dst.elem.clone(),
+            };
+            return self.store(place, v, span);
+        }
+        // Each cell of the element, at its address.
+        for (j, ty) in scalars.into_iter().enumerate() {
+            let cases = cases
+                .iter()
+                .map(|(c, t)| match t {
+                    Target::Tail { obj, addr, tracked } => (
+                        c.clone(),
+                        Target::Tail {
+                            obj: *obj,
+                            addr: add(addr.clone(), Term::Const(j as i64)),
+                            tracked: *tracked,
+                        },
+                    ),
+                    other => (c.clone(), other.clone()),
+                })
+                .collect();
+            self.store(super::expr::Place { cases, ty }, v.clone(), span)?;
+        }
+        Ok(())
     }
 
     /// The number of cells `n` bytes of elements of type `t` make; a size

@@ -2,10 +2,12 @@
 //! of run-time length").
 //!
 //! `malloc(n * sizeof(T))` or `calloc(n, sizeof(T))` with `n` known at run
-//! time only and `T` an integer or pointer type makes a tail: one element
-//! kept exactly, [`Tail::cell`], at an index chosen arbitrarily when the
-//! array is allocated, [`Tail::index`] (below the length). Reading another
-//! element gives any value of `T`; writing one does nothing.
+//! time only and `T` an integer or pointer type, or a struct or array of
+//! them ([`Lowerer::tail_capable`]), makes a tail: one element kept
+//! exactly (its cells, [`Tail::stride`] of them), at an index chosen
+//! arbitrarily when the array is allocated, [`Tail::index`] (below the
+//! length). Reading another element gives any value of its type; writing
+//! one does nothing.
 //!
 //! Every execution of the program is an execution of the model, for every
 //! choice of the index (the arbitrary reads can return what the program
@@ -32,9 +34,13 @@ use crate::term::{add, and, any, cmp, not, or, sub, Range};
 use crate::types::CType;
 use crate::Violation;
 
-/// Addresses reserved for each tail (one per element: a tail holds fewer
-/// elements).
+/// Addresses reserved for each tail (one per cell of an element: a tail
+/// holds fewer cells).
 pub(crate) const TAIL_SPACE: i64 = 1 << 32;
+
+/// The most cells an element of a tail may have (each access to a tracked
+/// element is a case per cell of the accessed type).
+const MAX_STRIDE: u64 = 1024;
 
 /// The greatest pointer value (addresses of tail-capable objects included).
 pub(crate) const POINTER_MAX: i64 = (1 << 48) - 1;
@@ -51,6 +57,11 @@ pub(crate) const TAIL_MEMBER: &str =
     "an access into an element of an array of run-time length that is not a read or write of \
      the element";
 
+/// The give-up of an access to a part of an array element of run-time
+/// length whose type is not the access's.
+pub(crate) const TAIL_PART: &str =
+    "an access into an element of an array of run-time length at a part of another type";
+
 /// The assignments of an edge.
 type Assigns = Vec<(VarId, Term)>;
 
@@ -59,10 +70,13 @@ type Assigns = Vec<(VarId, Term)>;
 pub(crate) struct Tail {
     /// Its index (chosen when the tail is allocated, below the length).
     pub index: VarId,
-    /// Its value.
+    /// Its value (its first cell: the only one of a scalar element).
     pub cell: VarId,
     /// The object's length variable.
     pub length: VarId,
+    /// The cells of an element: element `i` spans the addresses
+    /// `[base + stride·i, base + stride·(i + 1))`.
+    pub stride: u64,
 }
 
 impl Lowerer<'_> {
@@ -70,8 +84,35 @@ impl Lowerer<'_> {
     /// scalar element and tails asked for ([`crate::Options::tails`]). A
     /// race on element `i` is one on the tracked cell in the model whose
     /// index is `i` (both accesses are tracked there).
+    /// A struct or array element of integers and pointers only (no union,
+    /// no atomic member, no pthread object) is one too, of at most
+    /// [`MAX_STRIDE`] cells.
     pub(crate) fn tail_capable(&self, elem: &CType) -> bool {
-        matches!(elem, CType::Int(_) | CType::Ptr(_)) && self.tails_enabled
+        self.tails_enabled && self.plain_cells(elem) && self.types.cells(elem) <= MAX_STRIDE
+    }
+
+    /// Whether every cell of `ty` is an integer or a pointer, outside
+    /// unions and atomic members.
+    fn plain_cells(&self, ty: &CType) -> bool {
+        match ty {
+            CType::Int(_) | CType::Ptr(_) => true,
+            CType::Array(e, n) => *n > 0 && self.plain_cells(e),
+            CType::Struct(s) => {
+                let d = &self.types.structs[*s];
+                d.complete
+                    && !d.union
+                    && !d.atomic_members
+                    && d.cells > 0
+                    && d.fields.iter().all(|(_, f, _)| self.plain_cells(f))
+            }
+            _ => false,
+        }
+    }
+
+    /// The most elements a tail of `elem` may have: its cells fit the
+    /// tail's addresses.
+    pub(crate) fn tail_max_length(&self, elem: &CType) -> i64 {
+        (TAIL_SPACE - 1) / self.types.cells(elem).max(1) as i64
     }
 
     /// Whether the array object `o` is a variable-length one: of the
@@ -97,15 +138,28 @@ impl Lowerer<'_> {
         let index = self.var(format!("{name}.tracked"), Some(0), all);
         let length = self.var(format!("{name}.length"), Some(0), all);
         // Not a C object witnesses may name (its index varies).
-        let cell = self.objects[o].cells[0];
-        self.vars[cell.index()].meta.c_name = Some(format!("{name}[tracked]"));
-        self.vars[cell.index()].meta.origin = crate::VarOrigin::Internal;
+        let cells = self.objects[o].cells.clone();
+        if let [cell] = cells[..] {
+            self.vars[cell.index()].meta.c_name = Some(format!("{name}[tracked]"));
+        }
+        for &cell in &cells {
+            let meta = &mut self.vars[cell.index()].meta;
+            if cells.len() > 1 {
+                // `a[0].x` of the object's one element: `a[tracked].x`.
+                meta.c_name = meta
+                    .c_name
+                    .as_ref()
+                    .map(|n| n.replacen("[0]", "[tracked]", 1));
+            }
+            meta.origin = crate::VarOrigin::Internal;
+        }
         self.tails.insert(
             o,
             Tail {
                 index,
-                cell,
+                cell: cells[0],
                 length,
+                stride: cells.len() as u64,
             },
         );
         if self.tail_used.is_none() {
@@ -140,8 +194,11 @@ impl Lowerer<'_> {
     }
 
     /// The targets of a pointer `t` (under `c`) into the tails of objects
-    /// whose elements have a type compatible with `pointee`; the condition
-    /// that `t` points into one of their address ranges.
+    /// whose elements have, or hold, a part of a type compatible with
+    /// `pointee`; the condition that `t` points into one of their address
+    /// ranges. A target is tracked when `t` lies in the tracked element;
+    /// which of its cells it is, the access decides
+    /// ([`Lowerer::tracked_cells`]).
     pub(crate) fn tail_targets(
         &self,
         out: &mut Vec<(Cond, Target)>,
@@ -154,19 +211,24 @@ impl Lowerer<'_> {
             let CType::Array(elem, _) = &self.objects[o].ty else {
                 continue;
             };
-            if !super::expr::is_compatible(elem, pointee) {
+            let mut parts = Vec::new();
+            super::expr::subobjects(&self.types, elem, 0, &mut parts);
+            if !parts
+                .iter()
+                .any(|(_, part)| super::expr::is_compatible(part, pointee))
+            {
                 continue;
             }
-            // The element `t` designates, counted from the object's start.
+            // The cell `t` designates, counted from the object's start.
             let i = minus(t, self.objects[o].base);
             let space = and(
                 cmp(CmpOp::Ge, i.clone(), Term::Const(0)),
                 cmp(CmpOp::Lt, i.clone(), Term::Const(TAIL_SPACE)),
             );
             hit.push(space.clone());
-            let end = Term::Var(tail.length);
+            let end = scaled(tail.stride, Term::Var(tail.length));
             let inside = and(space.clone(), cmp(CmpOp::Lt, i.clone(), end.clone()));
-            let at = cmp(CmpOp::Eq, i.clone(), Term::Var(tail.index));
+            let at = tail.tracked_at(&i);
             let live = self.alive(o).unwrap_or(Cond::True);
             let here = and(c.clone(), live.clone());
             let target = |tracked| Target::Tail {
@@ -197,17 +259,79 @@ impl Lowerer<'_> {
         any(hit)
     }
 
-    /// The value read from a tail target: the tracked cell, or any value of
-    /// the element type (a havocked temporary).
-    /// A read of the tracked cell is noted for the race check under `c`.
-    pub(crate) fn tail_read(&mut self, c: &Cond, o: ObjId, tracked: bool, ty: &CType) -> Term {
-        Term::Var(if tracked {
-            let cell = self.tails[&o].cell;
-            self.note_read(c, o, cell);
-            cell
-        } else {
-            self.havoc_temp(ty)
-        })
+    /// The cells of the tracked element of tail `o` that an access of the
+    /// scalar type `ty` at address `addr` (inside that element) may be,
+    /// each under its condition: the one cell of a scalar element, else a
+    /// case per cell of a compatible type at its address, and `None` for
+    /// any other address of the element (a part of another type: not
+    /// modelled).
+    pub(crate) fn tracked_cells(
+        &self,
+        o: ObjId,
+        addr: &Term,
+        ty: &CType,
+    ) -> Vec<(Cond, Option<VarId>)> {
+        let tail = self.tails[&o];
+        if tail.stride == 1 {
+            return vec![(Cond::True, Some(tail.cell))];
+        }
+        let CType::Array(elem, _) = &self.objects[o].ty else {
+            return vec![(Cond::True, None)];
+        };
+        let mut parts = Vec::new();
+        super::expr::subobjects(&self.types, elem, 0, &mut parts);
+        let parts = parts
+            .into_iter()
+            .filter(|(_, part)| part.is_scalar() && super::expr::is_compatible(part, ty));
+        let from_start = minus(addr, self.objects[o].base);
+        // `stride · y + c`: inside the tracked element, at `c mod stride`.
+        if let Some(c) = stride_offset(&from_start, tail.stride as i64) {
+            let c = c.rem_euclid(tail.stride as i64) as u64;
+            let cell = parts
+                .filter(|(off, _)| *off == c)
+                .map(|(off, _)| self.objects[o].cells[off as usize])
+                .next();
+            return vec![(Cond::True, cell)];
+        }
+        let offset = sub(from_start, scaled(tail.stride, Term::Var(tail.index)));
+        let mut out: Vec<(Cond, Option<VarId>)> = parts
+            .map(|(off, _)| {
+                let at = cmp(CmpOp::Eq, offset.clone(), Term::Const(off as i64));
+                (at, Some(self.objects[o].cells[off as usize]))
+            })
+            .collect();
+        let other = not(any(out.iter().map(|(c, _)| c.clone())));
+        out.push((other, None));
+        out
+    }
+
+    /// The value read from a tail target under `c`: the tracked cells (a
+    /// case each, [`Lowerer::tracked_cells`]), or any value of the element
+    /// type (a havocked temporary). A read of a tracked cell is noted for
+    /// the race check.
+    pub(crate) fn tail_read(
+        &mut self,
+        c: &Cond,
+        o: ObjId,
+        (addr, tracked): (&Term, bool),
+        ty: &CType,
+    ) -> Vec<(Cond, super::expr::Res)> {
+        use super::expr::Res;
+        if !tracked {
+            return vec![(c.clone(), Res::Val(Term::Var(self.havoc_temp(ty))))];
+        }
+        let mut out = Vec::new();
+        for (at, cell) in self.tracked_cells(o, addr, ty) {
+            let here = and(c.clone(), at);
+            match cell {
+                Some(cell) => {
+                    self.note_read(&here, o, cell);
+                    out.push((here, Res::Val(Term::Var(cell))));
+                }
+                None => out.push((here, Res::Ub(TAIL_PART.into()))),
+            }
+        }
+        out
     }
 
     /// After a read whose cases are `cases`: the thread's exactness flag
@@ -376,6 +500,46 @@ impl Lowerer<'_> {
             }
             cfg.edges.extend(copies);
         }
+    }
+}
+
+impl Tail {
+    /// The condition that the cell `i` (counted from the object's start)
+    /// lies in the tracked element.
+    fn tracked_at(&self, i: &Term) -> Cond {
+        let start = scaled(self.stride, Term::Var(self.index));
+        if self.stride == 1 {
+            return cmp(CmpOp::Eq, i.clone(), start);
+        }
+        and(
+            cmp(CmpOp::Ge, i.clone(), start.clone()),
+            cmp(
+                CmpOp::Lt,
+                i.clone(),
+                add(start, Term::Const(self.stride as i64)),
+            ),
+        )
+    }
+}
+
+/// `k · t` (`t` itself for `k = 1`).
+pub(crate) fn scaled(k: u64, t: Term) -> Term {
+    match k {
+        1 => t,
+        _ => Term::Mul(k as i64, Box::new(t)),
+    }
+}
+
+/// `c` when `t` is `s · y + c` for a term `y` (every summand but the
+/// constant ones scaled by a multiple of `s`); `None` when not seen.
+fn stride_offset(t: &Term, s: i64) -> Option<i64> {
+    match t {
+        Term::Const(c) => Some(*c),
+        Term::Mul(k, _) if k % s == 0 => Some(0),
+        Term::Add(a, b) => stride_offset(a, s)?.checked_add(stride_offset(b, s)?),
+        Term::Sub(a, b) => stride_offset(a, s)?.checked_sub(stride_offset(b, s)?),
+        Term::Neg(a) => stride_offset(a, s)?.checked_neg(),
+        _ => None,
     }
 }
 
