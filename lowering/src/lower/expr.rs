@@ -405,10 +405,8 @@ impl Lowerer<'_> {
                     self.read(p, span)
                 }
                 Some(Binding::Poison(why)) => Err(LowerError::unsupported(span, why)),
-                Some(Binding::Handles(_)) => Err(LowerError::unsupported(
-                    span,
-                    "an array of thread handles used other than in a thread creation or join",
-                )),
+                // Only tested against null ([`handles::handle_names`]).
+                Some(Binding::Handles(h)) => Ok(self.handle_pointer_value(h)),
                 None if self.function_exists(&id.node.name) => {
                     Ok(self.function_value(&id.node.name))
                 }

@@ -22,7 +22,8 @@
 //! thread already started through the same element.
 //!
 //! A pointer `p` of type `pthread_t *` used the same way, and otherwise
-//! only assigned an allocation (`pthread_t *p = malloc(n *
+//! only tested against null (`!p`, `p == NULL`, `p != NULL`), assigned an
+//! allocation (`pthread_t *p = malloc(n *
 //! sizeof(pthread_t))`, or `p = calloc(n, sizeof *p)` as a statement) and
 //! freed, is such an array too: its length is the allocation's count, and
 //! the state of its block (not yet allocated, allocated, freed) is kept,
@@ -221,6 +222,14 @@ impl<'ast> Visit<'ast> for HandleUses<'_, '_> {
         visit::visit_call_expression(self, c, span);
     }
 
+    // A test against null, `!x` or `x == NULL`, is no use of `x` either
+    // (`Lowerer::handle_pointer_value`).
+    fn visit_expression(&mut self, e: &'ast Expression, span: &'ast Span) {
+        if super::wrappers::null_test(e).is_none() {
+            visit::visit_expression(self, e, span);
+        }
+    }
+
     // A declaration is no use.
     fn visit_declarator_kind(&mut self, kind: &'ast DeclaratorKind, span: &'ast Span) {
         if !matches!(kind, DeclaratorKind::Identifier(_)) {
@@ -257,6 +266,34 @@ impl Lowerer<'_> {
             block: None,
         });
         self.handle_arrays.len() - 1
+    }
+
+    /// The value of `x`, the array of (or pointer to) thread handles `h`,
+    /// where the program only tests it against null ([`handle_names`]):
+    /// an array is not null, nor is the pointer once its block is
+    /// allocated (`malloc` does not fail here: [`Lowerer::is_handle_pointer`]);
+    /// before, a global pointer is null and a local one uninitialised.
+    /// The non-null value is 1: no address is compared.
+    pub(crate) fn handle_pointer_value(&self, h: usize) -> Val {
+        let ty = CType::Ptr(Box::new(CType::ThreadHandle));
+        let Some(block) = self.handle_arrays[h].block else {
+            return Val::term(Term::Const(1), ty);
+        };
+        let before = cmp(CmpOp::Eq, Term::Var(block.state), Term::Const(UNALLOCATED));
+        let unassigned = if block.global {
+            Res::Val(Term::Const(0))
+        } else {
+            Res::Ub(Ub::from(
+                "a pointer to thread handles used before it is assigned",
+            ))
+        };
+        Val {
+            cases: vec![
+                (before.clone(), unassigned),
+                (not(before), Res::Val(Term::Const(1))),
+            ],
+            ty,
+        }
     }
 
     /// The type of array (or pointer) of thread handles `h` (`sizeof` of

@@ -209,6 +209,13 @@ fn named(e: &Expression) -> Option<&str> {
 
 /// `!p`, `p == 0`, `0 == p` (`NULL` is `(void *)0`).
 fn is_null_test(e: &Expression, p: &str) -> bool {
+    null_test(e) == Some((p, true))
+}
+
+/// A test of a pointer `p` against null: `!p`, `p == 0` or `0 == p`
+/// (`(p, true)`: true when `p` is null), `p != 0` or `0 != p` (`(p,
+/// false)`); `NULL` is `(void *)0`, `p` may be cast.
+pub(crate) fn null_test(e: &Expression) -> Option<(&str, bool)> {
     let zero = |e: &Expression| match e {
         Expression::Cast(c) => matches!(
             &c.node.expression.node,
@@ -219,13 +226,20 @@ fn is_null_test(e: &Expression, p: &str) -> bool {
     };
     match e {
         Expression::UnaryOperator(u) if u.node.operator.node == U::Negate => {
-            named(&u.node.operand.node) == Some(p)
+            Some((named(&u.node.operand.node)?, true))
         }
-        Expression::BinaryOperator(b) if b.node.operator.node == B::Equals => {
-            (named(&b.node.lhs.node) == Some(p) && zero(&b.node.rhs.node))
-                || (zero(&b.node.lhs.node) && named(&b.node.rhs.node) == Some(p))
+        Expression::BinaryOperator(b)
+            if matches!(b.node.operator.node, B::Equals | B::NotEquals) =>
+        {
+            let (l, r) = (&b.node.lhs.node, &b.node.rhs.node);
+            let p = match (named(l), named(r)) {
+                (Some(p), _) if zero(r) => p,
+                (_, Some(p)) if zero(l) => p,
+                _ => return None,
+            };
+            Some((p, b.node.operator.node == B::Equals))
         }
-        _ => false,
+        _ => None,
     }
 }
 
