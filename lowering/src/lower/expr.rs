@@ -1122,8 +1122,7 @@ impl Lowerer<'_> {
                                     // An array in an element of a tail.
                                     (Target::Tail { obj, addr, tracked }, Res::Val(i)) => {
                                         let inside = crate::term::within(i, 0, i128::from(n) - 1);
-                                        let at =
-                                            add(addr.clone(), super::tails::scaled(esz, i.clone()));
+                                        let at = add(addr.clone(), mul(esz as i64, i.clone()));
                                         let target = Target::Tail {
                                             obj: *obj,
                                             addr: at,
@@ -1143,10 +1142,8 @@ impl Lowerer<'_> {
                                         if self.tails.contains_key(o) =>
                                     {
                                         let start = self.objects[*o].base + *off as i64;
-                                        let at = add(
-                                            Term::Const(start),
-                                            super::tails::scaled(esz, i.clone()),
-                                        );
+                                        let at =
+                                            add(Term::Const(start), mul(esz as i64, i.clone()));
                                         let hit = self.tail_targets(&mut out, &c, &at, &elem);
                                         let outside = Ub::violates(
                                             Violation::Deref,

@@ -552,12 +552,14 @@ impl Lowerer<'_> {
             // Counted in cells, times the stride (`first` is `stride`
             // times the element `d` points to).
             let first = sub(addr.clone(), Term::Const(self.objects[obj].base));
-            let scaled = |t: Term| mul(stride, t);
-            let bytes = scaled(bytes.clone());
-            let room = mul(size, sub(scaled(Term::Var(tail.length)), first.clone()));
+            let bytes = mul(stride, bytes.clone());
+            let room = mul(
+                size,
+                sub(mul(stride, Term::Var(tail.length)), first.clone()),
+            );
             past.push(and(cond.clone(), cmp(CmpOp::Gt, bytes.clone(), room)));
             // The tracked element's first byte, counted from `d`.
-            let at = mul(size, sub(scaled(Term::Var(tail.index)), first));
+            let at = mul(size, sub(mul(stride, Term::Var(tail.index)), first));
             let from = cmp(CmpOp::Ge, at.clone(), Term::Const(0));
             let whole = cmp(
                 CmpOp::Le,

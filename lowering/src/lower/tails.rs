@@ -30,7 +30,7 @@ use frontend::lang_c::span::Span;
 use super::expr::Target;
 use super::{Lowerer, ObjId, Ub, ERROR};
 use crate::error::{LowerError, Result};
-use crate::term::{add, and, any, cmp, not, or, sub, Range};
+use crate::term::{add, and, any, cmp, mul, not, or, sub, Range};
 use crate::types::CType;
 use crate::Violation;
 
@@ -226,7 +226,7 @@ impl Lowerer<'_> {
                 cmp(CmpOp::Lt, i.clone(), Term::Const(TAIL_SPACE)),
             );
             hit.push(space.clone());
-            let end = scaled(tail.stride, Term::Var(tail.length));
+            let end = mul(tail.stride as i64, Term::Var(tail.length));
             let inside = and(space.clone(), cmp(CmpOp::Lt, i.clone(), end.clone()));
             let at = tail.tracked_at(&i);
             let live = self.alive(o).unwrap_or(Cond::True);
@@ -293,7 +293,7 @@ impl Lowerer<'_> {
                 .next();
             return vec![(Cond::True, cell)];
         }
-        let offset = sub(from_start, scaled(tail.stride, Term::Var(tail.index)));
+        let offset = sub(from_start, mul(tail.stride as i64, Term::Var(tail.index)));
         let mut out: Vec<(Cond, Option<VarId>)> = parts
             .map(|(off, _)| {
                 let at = cmp(CmpOp::Eq, offset.clone(), Term::Const(off as i64));
@@ -507,7 +507,7 @@ impl Tail {
     /// The condition that the cell `i` (counted from the object's start)
     /// lies in the tracked element.
     fn tracked_at(&self, i: &Term) -> Cond {
-        let start = scaled(self.stride, Term::Var(self.index));
+        let start = mul(self.stride as i64, Term::Var(self.index));
         if self.stride == 1 {
             return cmp(CmpOp::Eq, i.clone(), start);
         }
@@ -519,14 +519,6 @@ impl Tail {
                 add(start, Term::Const(self.stride as i64)),
             ),
         )
-    }
-}
-
-/// `k · t` (`t` itself for `k = 1`).
-pub(crate) fn scaled(k: u64, t: Term) -> Term {
-    match k {
-        1 => t,
-        _ => Term::Mul(k as i64, Box::new(t)),
     }
 }
 
