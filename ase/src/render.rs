@@ -6,13 +6,33 @@ use engine::verdict::{Outcome, Stats, Trace, Verdict};
 use serde_json::{json, Map, Value};
 use std::fmt::Write;
 
+/// The variables' values, then the array elements known by index (those
+/// written, and those read of arrays with arbitrary initial contents).
 fn values(p: &Program, s: &State) -> String {
+    let elements = p.arrays.iter().zip(&s.arrays).flat_map(|(d, a)| {
+        a.cells
+            .iter()
+            .map(move |(i, v)| format!("{}[{i}] = {v}", d.name))
+    });
     p.vars
         .iter()
         .zip(&s.vals)
         .map(|(d, v)| format!("{} = {v}", d.name))
+        .chain(elements)
         .collect::<Vec<_>>()
         .join(", ")
+}
+
+/// The stores of a step, `a[i] := v`, evaluated in the state before it.
+fn stores(p: &Program, t: &engine::ir::Transition, before: &State) -> Vec<String> {
+    let eval = |e| engine::interp::eval_term_in(e, before).map_or("?".into(), |v| v.to_string());
+    t.stores
+        .iter()
+        .map(|st| {
+            let name = &p.arrays[st.array.index()].name;
+            format!("{name}[{}] := {}", eval(&st.index), eval(&st.value))
+        })
+        .collect()
 }
 
 fn locations(p: &Program, s: &State) -> String {
@@ -28,9 +48,11 @@ fn locations(p: &Program, s: &State) -> String {
 pub fn trace_text(p: &Program, trace: &Trace) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "  initial state  [{}]", locations(p, &trace.initial));
-    if !p.vars.is_empty() {
+    let shown = !p.vars.is_empty() || !p.arrays.is_empty();
+    if shown {
         let _ = writeln!(out, "      {}", values(p, &trace.initial));
     }
+    let mut before = &trace.initial;
     for (i, step) in trace.steps.iter().enumerate() {
         let t = p.transition(step.transition);
         let thread = &p.thread(t.thread).name;
@@ -60,14 +82,16 @@ pub fn trace_text(p: &Program, trace: &Trace) -> String {
                     step.state.vals[a.var.index()]
                 )
             })
+            .chain(stores(p, t, before))
             .collect();
         if !changed.is_empty() {
             let _ = write!(out, "  {}", changed.join(", "));
         }
         out.push('\n');
-        if !p.vars.is_empty() {
+        if shown {
             let _ = writeln!(out, "      {}", values(p, &step.state));
         }
+        before = &step.state;
     }
     out
 }
@@ -138,7 +162,19 @@ fn state_json(p: &Program, s: &State) -> Value {
     for (d, v) in p.vars.iter().zip(&s.vals) {
         vals.insert(d.name.clone(), int_json(*v));
     }
-    json!({ "locations": locs, "values": vals })
+    if p.arrays.is_empty() {
+        return json!({ "locations": locs, "values": vals });
+    }
+    let mut arrays = Map::new();
+    for (d, a) in p.arrays.iter().zip(&s.arrays) {
+        let known: Vec<Value> = a
+            .cells
+            .iter()
+            .map(|(i, v)| json!({ "index": int_json(*i), "value": int_json(*v) }))
+            .collect();
+        arrays.insert(d.name.clone(), json!(known));
+    }
+    json!({ "locations": locs, "values": vals, "arrays": arrays })
 }
 
 /// The trace as JSON.
@@ -184,6 +220,7 @@ pub fn json(p: &Program, o: &Outcome) -> Value {
             "locations": p.threads.iter().map(|t| t.locs.len()).sum::<usize>(),
             "transitions": p.transitions.len(),
             "variables": p.vars.len(),
+            "arrays": p.arrays.len(),
         }
     });
     let obj = v.as_object_mut().expect("object");

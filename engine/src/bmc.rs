@@ -54,12 +54,14 @@
 //! passes "some thread called `reach_error()`" so that a give-up state is
 //! never the goal.
 
+use crate::interp::{self, RunError};
 use crate::ir::{CmpOp, Cond, LocId, NlOp, Program, Rhs, Term, ThreadId, TransId};
 use crate::smt::{Smt, SmtError, Space};
 use crate::verdict::{Limit, Outcome, Stats, Trace, Unknown, UnknownKind, Verdict};
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
-use z3::ast::{Bool, Int, BV};
+use z3::ast::{Array, Bool, Int, BV};
+use z3::Sort;
 
 /// The depth limit of one search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -141,6 +143,9 @@ fn no_error_within(searched: Option<usize>) -> String {
 pub(crate) struct Frame {
     pub(crate) vars: Vec<Int>,
     pub(crate) locs: Vec<Int>,
+    /// One array from the integers to the integers per program array
+    /// (empty for the engines that take no arrays).
+    pub(crate) arrays: Vec<Array>,
 }
 
 /// The unrolling under construction.
@@ -155,6 +160,8 @@ struct Search<'a> {
     searched: Option<usize>,
     /// Per variable: the transitions that assign it.
     writers: Vec<Vec<TransId>>,
+    /// Per array: the transitions that store into it.
+    array_writers: Vec<Vec<TransId>>,
     /// Per transition `j` and thread `u` above `j`'s thread: `u`'s
     /// transitions that do not commute with `j` ([`dependencies`]).
     dependent: Vec<Vec<(usize, Vec<usize>)>>,
@@ -163,9 +170,16 @@ struct Search<'a> {
 impl<'a> Search<'a> {
     fn new(program: &'a Program, smt: &'a mut Smt) -> Search<'a> {
         let mut writers = vec![Vec::new(); program.vars.len()];
+        let mut array_writers = vec![Vec::new(); program.arrays.len()];
         for (j, tr) in program.transitions.iter().enumerate() {
             for a in &tr.assigns {
                 writers[a.var.index()].push(TransId::new(j));
+            }
+            for st in &tr.stores {
+                let w: &mut Vec<TransId> = &mut array_writers[st.array.index()];
+                if w.last() != Some(&TransId::new(j)) {
+                    w.push(TransId::new(j));
+                }
             }
         }
         Search {
@@ -176,6 +190,7 @@ impl<'a> Search<'a> {
             selectors: Vec::new(),
             searched: None,
             writers,
+            array_writers,
         }
     }
 
@@ -193,6 +208,9 @@ impl<'a> Search<'a> {
                 .collect(),
             locs: (0..m as u32)
                 .map(|t| self.smt.constant(Space::Symbolic, base + n as u32 + t))
+                .collect(),
+            arrays: (0..self.program.arrays.len())
+                .map(|x| Array::new_const(format!("bmc.a{i}.{x}"), &Sort::int(), &Sort::int()))
                 .collect(),
         }
     }
@@ -236,6 +254,12 @@ impl<'a> Search<'a> {
         for (x, d) in p.vars.iter().enumerate() {
             if let Some(k) = d.init {
                 self.smt.assert(&first.vars[x].eq(Int::from_i64(k)));
+            }
+        }
+        for (x, d) in p.arrays.iter().enumerate() {
+            if let Some(k) = d.init {
+                let all = Array::const_array(&Sort::int(), &Int::from_i64(k));
+                self.smt.assert(&first.arrays[x].eq(&all));
             }
         }
         for (t, th) in p.threads.iter().enumerate() {
@@ -312,6 +336,9 @@ impl<'a> Search<'a> {
                     effect.push(next.vars[a.var.index()].eq(term(e, cur)));
                 }
             }
+            for (x, stored) in stores(tr, cur) {
+                effect.push(next.arrays[x].eq(&stored));
+            }
             parts.push(sel[j].implies(Bool::and(&effect)));
         }
         // Frame conditions: what the chosen transition does not touch.
@@ -327,6 +354,11 @@ impl<'a> Search<'a> {
         for (x, writers) in self.writers.iter().enumerate() {
             let mut written: Vec<Bool> = writers.iter().map(|j| sel[j.index()].clone()).collect();
             written.push(next.vars[x].eq(&cur.vars[x]));
+            parts.push(Bool::or(&written));
+        }
+        for (x, writers) in self.array_writers.iter().enumerate() {
+            let mut written: Vec<Bool> = writers.iter().map(|j| sel[j.index()].clone()).collect();
+            written.push(next.arrays[x].eq(&cur.arrays[x]));
             parts.push(Bool::or(&written));
         }
         // Partial-order reduction: a step of thread `t` right after an
@@ -367,9 +399,9 @@ impl<'a> Search<'a> {
         let value = |smt: &mut Smt, i: usize, sym: u32| {
             smt.value(model, Space::Symbolic, i as u32 * stride + sym)
         };
-        let mut initial = Vec::with_capacity(p.vars.len());
+        let mut values = Vec::with_capacity(p.vars.len());
         for x in 0..p.vars.len() {
-            initial.push(value(self.smt, 0, x as u32)?);
+            values.push(value(self.smt, 0, x as u32)?);
         }
         let mut steps = Vec::with_capacity(k);
         for i in 0..k {
@@ -394,7 +426,15 @@ impl<'a> Search<'a> {
             }
             steps.push((TransId::new(tr), inputs));
         }
-        Ok(match Trace::execute(p, initial, &steps) {
+        let initial = match interp::initial_state(p, values) {
+            Ok(s) => s,
+            Err(e) => return Ok(internal(e.to_string())),
+        };
+        let initial = match self.initial_elements(model, initial, &steps)? {
+            Ok(s) => s,
+            Err(e) => return Ok(internal(e.to_string())),
+        };
+        Ok(match Trace::execute_from(p, initial, &steps) {
             Ok(trace) => {
                 let last = trace.last_state();
                 match crate::interp::eval_cond(target, last) {
@@ -408,6 +448,61 @@ impl<'a> Search<'a> {
     }
 }
 
+impl Search<'_> {
+    /// The initial state of a trace with the initial value of every array
+    /// element the steps read and the program does not fix: taken from the
+    /// model as the steps are replayed (an element is added to the initial
+    /// state and to the current one when first read: it was never written).
+    fn initial_elements(
+        &mut self,
+        model: &z3::Model,
+        mut initial: interp::State,
+        steps: &[(TransId, Vec<(crate::ir::VarId, i128)>)],
+    ) -> Result<Result<interp::State, RunError>, SmtError> {
+        let mut cur = initial.clone();
+        let mut at = 0;
+        loop {
+            let result = match steps.get(at) {
+                Some((t, inputs)) => interp::step(self.program, &cur, *t, inputs).map(Some),
+                // The error condition may read elements too.
+                None => interp::is_error(self.program, &cur).map(|_| None),
+            };
+            match result {
+                Ok(Some(next)) => {
+                    cur = next;
+                    at += 1;
+                }
+                Ok(None) => return Ok(Ok(initial)),
+                Err(RunError::UnknownElement(x, i)) => {
+                    let e = self.frames[0].arrays[x.index()].select(&Int::from_i128(i));
+                    let Some(e) = e.as_int() else {
+                        return Ok(Err(RunError::UnknownElement(x, i)));
+                    };
+                    let v = self.smt.int_value(model, &e)?;
+                    initial.arrays[x.index()].cells.insert(i, v);
+                    cur.arrays[x.index()].cells.insert(i, v);
+                }
+                Err(e) => return Ok(Err(e)),
+            }
+        }
+    }
+}
+
+/// The arrays a transition stores into, each with its contents after the
+/// step: the stores applied in order to the contents in `f`.
+fn stores(tr: &crate::ir::Transition, f: &Frame) -> Vec<(usize, Array)> {
+    let mut out: Vec<(usize, Array)> = Vec::new();
+    for st in &tr.stores {
+        let x = st.array.index();
+        let (i, v) = (term(&st.index, f), term(&st.value, f));
+        match out.iter_mut().find(|(y, _)| *y == x) {
+            Some((_, a)) => *a = a.store(&i, &v),
+            None => out.push((x, f.arrays[x].store(&i, &v))),
+        }
+    }
+    out
+}
+
 /// Per transition `j` (of thread `t`) and per thread `u > t`: the
 /// transitions of `u` that may not commute with `j`. Two transitions of
 /// different threads are *independent* when neither writes a variable the
@@ -415,7 +510,9 @@ impl<'a> Search<'a> {
 /// location: then, from any state, taking both in either order is possible
 /// when it is in one order, and reaches the same state.
 fn dependencies(p: &Program) -> Vec<Vec<(usize, Vec<usize>)>> {
-    let words = p.vars.len().div_ceil(64).max(1);
+    // Bits: the variables, then the arrays (an array is one unit).
+    let n = p.vars.len();
+    let words = (n + p.arrays.len()).div_ceil(64).max(1);
     let set = |bits: &mut Vec<u64>, v: usize| bits[v / 64] |= 1 << (v % 64);
     let meets = |a: &[u64], b: &[u64]| a.iter().zip(b).any(|(x, y)| x & y != 0);
     let mut reads = Vec::with_capacity(p.transitions.len());
@@ -424,10 +521,19 @@ fn dependencies(p: &Program) -> Vec<Vec<(usize, Vec<usize>)>> {
     for tr in &p.transitions {
         let (mut r, mut w) = (vec![0u64; words], vec![0u64; words]);
         tr.guard.for_each_var(&mut |v| set(&mut r, v.index()));
+        tr.guard.for_each_array(&mut |x| set(&mut r, n + x.index()));
         for a in &tr.assigns {
             set(&mut w, a.var.index());
             if let Rhs::Expr(e) = &a.rhs {
                 e.for_each_var(&mut |v| set(&mut r, v.index()));
+                e.for_each_array(&mut |x| set(&mut r, n + x.index()));
+            }
+        }
+        for st in &tr.stores {
+            set(&mut w, n + st.array.index());
+            for e in [&st.index, &st.value] {
+                e.for_each_var(&mut |v| set(&mut r, v.index()));
+                e.for_each_array(&mut |x| set(&mut r, n + x.index()));
             }
         }
         let mut threads = Vec::new();
@@ -505,6 +611,10 @@ pub(crate) fn term(t: &Term, f: &Frame) -> Int {
         Term::Div(a, k) => term(a, f).div(Int::from_i64(*k)),
         Term::Mod(a, k) => term(a, f).modulo(Int::from_i64(*k)),
         Term::Nl(op, a, b) => nonlinear(*op, term(a, f), term(b, f)),
+        Term::Select(x, i) => f.arrays[x.index()]
+            .select(&term(i, f))
+            .as_int()
+            .expect("arrays map integers to integers"),
     }
 }
 

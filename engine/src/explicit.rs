@@ -164,7 +164,11 @@ fn from_bytes(bytes: &[u8], threads: usize, vars: usize) -> State {
         .map(|_| LocId(get_unsigned(bytes, &mut at) as u32))
         .collect();
     let vals = (0..vars).map(|_| get_value(bytes, &mut at)).collect();
-    State { locs, vals }
+    State {
+        locs,
+        vals,
+        arrays: Vec::new(),
+    }
 }
 
 /// How states are packed into [`Key::Packed`], if they can be.
@@ -224,7 +228,11 @@ impl Packing {
             *l = LocId(u32::from((key & 0xff) as u8));
             key >>= 8;
         }
-        State { locs, vals }
+        State {
+            locs,
+            vals,
+            arrays: Vec::new(),
+        }
     }
 }
 
@@ -424,6 +432,7 @@ impl<'a> Search<'a> {
             (Key::Packed(_), None) => State {
                 locs: Vec::new(),
                 vals: Vec::new(),
+                arrays: Vec::new(),
             },
         }
     }
@@ -1211,6 +1220,7 @@ impl Reachable {
             Key::Packed(_) => State {
                 locs: Vec::new(),
                 vals: Vec::new(),
+                arrays: Vec::new(),
             },
         })
     }
@@ -1310,6 +1320,12 @@ fn search_keeping(
     saturation: Option<&Saturation>,
     keep: Option<&mut Option<Reachable>>,
 ) -> Outcome {
+    if program.has_arrays() {
+        return Outcome {
+            verdict: crate::verdict::arrays_unsupported("the explicit search"),
+            stats: Stats::default(),
+        };
+    }
     let start = Instant::now();
     let mut search = Search::new(program, bounds, deadline, exhaustive, saturation);
     let result = search.explore();
@@ -1650,6 +1666,7 @@ mod tests {
             let s = State {
                 locs: vec![LocId(2), LocId(0)],
                 vals: vals.to_vec(),
+                arrays: Vec::new(),
             };
             assert_eq!(packing.unpack(packing.pack(&s).expect("packs")), s);
         }
@@ -1657,6 +1674,7 @@ mod tests {
         let s = State {
             locs: vec![LocId(2), LocId(0)],
             vals: vec![0, lazy::value(1, 0), 0],
+            arrays: Vec::new(),
         };
         assert_eq!(packing.pack(&s), None);
         assert!(Packing::new(&p, 127).is_none());
@@ -1738,6 +1756,7 @@ mod tests {
                 i128::MAX,
                 i128::MIN + 2,
             ],
+            arrays: Vec::new(),
         };
         assert_eq!(from_bytes(&to_bytes(&s), 2, 13), s);
     }

@@ -425,6 +425,7 @@ pub fn random_program(seed: u64, config: &GenConfig) -> Program {
                 to: loc_ids[t][r.to].unwrap_or(LocId::new(0)),
                 guard,
                 assigns: r.assigns,
+                stores: Vec::new(),
             });
             threads[t].transitions.push(id);
         }
@@ -432,6 +433,7 @@ pub fn random_program(seed: u64, config: &GenConfig) -> Program {
 
     let mut program = Program {
         vars,
+        arrays: Vec::new(),
         init,
         threads,
         transitions,
@@ -470,6 +472,7 @@ fn shallow_states(p: &Program, depth: usize) -> Vec<State> {
             .iter()
             .map(|v| v.init.map_or(0, i128::from))
             .collect(),
+        arrays: Vec::new(),
     }];
     let mut frontier = 0..1;
     for _ in 0..depth {

@@ -242,6 +242,9 @@ fn infer(
     hints: Hints<'_>,
     stats: &mut Stats,
 ) -> Result<Induction, String> {
+    if program.has_arrays() {
+        return Err("the invariant inference takes no program with arrays".into());
+    }
     let extra = hints
         .forms
         .iter()
@@ -367,6 +370,7 @@ fn infer(
         let frame = Frame {
             vars: vals.clone(),
             locs: init.iter().map(|&l| loc(l)).collect(),
+            arrays: Vec::new(),
         };
         smt.push();
         for c in &program.init {
@@ -410,6 +414,7 @@ fn infer(
             let frame = Frame {
                 vars: pre.clone(),
                 locs: tuples.list[i].iter().map(|&l| loc(l)).collect(),
+                arrays: Vec::new(),
             };
             // A relying step assumes the candidates of the tuple it relies
             // on, of the renamed variables.
@@ -500,6 +505,7 @@ fn infer(
         let frame = Frame {
             vars: pre.clone(),
             locs: locs.iter().map(|&l| loc(l)).collect(),
+            arrays: Vec::new(),
         };
         if program
             .error
@@ -966,7 +972,9 @@ fn term_literals(t: &Term, f: &mut impl FnMut(i64)) {
             term_literals(a, f);
             term_literals(b, f);
         }
-        Term::Mul(_, a) | Term::Neg(a) | Term::Div(a, _) | Term::Mod(a, _) => term_literals(a, f),
+        Term::Mul(_, a) | Term::Neg(a) | Term::Div(a, _) | Term::Mod(a, _) | Term::Select(_, a) => {
+            term_literals(a, f)
+        }
     }
 }
 

@@ -33,6 +33,10 @@ index_type!(
     VarId
 );
 index_type!(
+    /// An array (index into [`Program::arrays`]).
+    ArrayId
+);
+index_type!(
     /// A thread (index into [`Program::threads`]).
     ThreadId
 );
@@ -170,6 +174,12 @@ pub enum Term {
     /// encoded by BMC and the certificate checker, refused by the
     /// abstraction engines.
     Nl(NlOp, Box<Term>, Box<Term>),
+    /// `a[i]`: the element of an array at an index (written `a[i]`; any
+    /// integer is an index: arrays are total maps from the integers, as in
+    /// McCarthy's theory of arrays). Computed by the interpreter, encoded
+    /// by bounded model checking (Z3's arrays); every other engine refuses
+    /// programs with arrays ([`Program::has_arrays`]).
+    Select(ArrayId, Box<Term>),
 }
 
 /// The non-linear operations of [`Term::Nl`]. They are total on the
@@ -276,6 +286,29 @@ pub struct Assign {
     pub rhs: Rhs,
 }
 
+/// One store `array[index] := value` of a transition: the index and the
+/// value are evaluated in the state before the step, like every
+/// right-hand side.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Store {
+    /// The array written.
+    pub array: ArrayId,
+    /// The element written.
+    pub index: Term,
+    /// Its new value.
+    pub value: Term,
+}
+
+/// An array declaration: a map from every integer to an integer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ArrayDecl {
+    /// The array's name.
+    pub name: String,
+    /// The initial value of every element; `None`: any values (each
+    /// element its own).
+    pub init: Option<i64>,
+}
+
 /// A variable declaration.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct VarDecl {
@@ -316,6 +349,9 @@ pub struct Transition {
     pub guard: Cond,
     /// Concurrent assignments; each variable at most once.
     pub assigns: Vec<Assign>,
+    /// Stores into arrays, made with the assignments and applied in order
+    /// after them (of two stores to one element, the later one counts).
+    pub stores: Vec<Store>,
 }
 
 /// Source positions of program entities: a side table, not part of the
@@ -325,6 +361,8 @@ pub struct Transition {
 pub struct SourceMap {
     /// Span of each variable's declaration.
     pub vars: Vec<Span>,
+    /// Span of each array's declaration.
+    pub arrays: Vec<Span>,
     /// Span of each thread's header.
     pub threads: Vec<Span>,
     /// Span of each transition.
@@ -336,6 +374,8 @@ pub struct SourceMap {
 pub struct Program {
     /// The variables.
     pub vars: Vec<VarDecl>,
+    /// The arrays.
+    pub arrays: Vec<ArrayDecl>,
     /// Constraints on the initial values (conjoined).
     pub init: Vec<Cond>,
     /// The threads.
@@ -443,16 +483,31 @@ impl Program {
         })
         .unwrap_or(Cond::True)
     }
-    /// Whether the program divides (`/`, `%`) or uses a non-linear
-    /// operation ([`Term::Nl`]) anywhere: engines that need linear
-    /// arithmetic do not take such programs.
+    /// Whether the program divides (`/`, `%`), uses a non-linear
+    /// operation ([`Term::Nl`]) or has arrays anywhere: engines that need
+    /// linear arithmetic do not take such programs.
     pub fn divides(&self) -> bool {
         let rhs = |r: &Rhs| matches!(r, Rhs::Expr(t) if t.divides());
-        self.init.iter().chain(&self.error).any(Cond::divides)
+        self.has_arrays()
+            || self.init.iter().chain(&self.error).any(Cond::divides)
             || self
                 .transitions
                 .iter()
                 .any(|t| t.guard.divides() || t.assigns.iter().any(|a| rhs(&a.rhs)))
+    }
+
+    /// Whether the program has arrays ([`Term::Select`], [`Store`]): only
+    /// the interpreter and bounded model checking take such programs.
+    pub fn has_arrays(&self) -> bool {
+        !self.arrays.is_empty()
+    }
+
+    /// The array with this name, if any.
+    pub fn array_by_name(&self, name: &str) -> Option<ArrayId> {
+        self.arrays
+            .iter()
+            .position(|a| a.name == name)
+            .map(ArrayId::new)
     }
 
     /// Whether the program uses a non-linear operation ([`Term::Nl`]).
@@ -519,11 +574,12 @@ impl Term {
         })
     }
 
-    /// Whether the term divides (`/`, `%`) or is non-linear.
+    /// Whether the term divides (`/`, `%`), is non-linear or reads an
+    /// array: whether it has no linear form.
     pub fn divides(&self) -> bool {
         match self {
             Term::Const(_) | Term::Var(_) => false,
-            Term::Div(..) | Term::Mod(..) | Term::Nl(..) => true,
+            Term::Div(..) | Term::Mod(..) | Term::Nl(..) | Term::Select(..) => true,
             Term::Add(a, b) | Term::Sub(a, b) => a.divides() || b.divides(),
             Term::Mul(_, a) | Term::Neg(a) => a.divides(),
         }
@@ -535,11 +591,16 @@ impl Term {
             Term::Const(_) | Term::Var(_) => false,
             Term::Nl(..) => true,
             Term::Add(a, b) | Term::Sub(a, b) => a.nonlinear() || b.nonlinear(),
-            Term::Mul(_, a) | Term::Neg(a) | Term::Div(a, _) | Term::Mod(a, _) => a.nonlinear(),
+            Term::Mul(_, a)
+            | Term::Neg(a)
+            | Term::Div(a, _)
+            | Term::Mod(a, _)
+            | Term::Select(_, a) => a.nonlinear(),
         }
     }
 
-    /// Calls `f` on every variable the term reads.
+    /// Calls `f` on every variable the term reads (in the indices of
+    /// array elements too).
     pub fn for_each_var(&self, f: &mut impl FnMut(VarId)) {
         match self {
             Term::Const(_) => {}
@@ -548,7 +609,29 @@ impl Term {
                 a.for_each_var(f);
                 b.for_each_var(f);
             }
-            Term::Mul(_, a) | Term::Neg(a) | Term::Div(a, _) | Term::Mod(a, _) => a.for_each_var(f),
+            Term::Mul(_, a)
+            | Term::Neg(a)
+            | Term::Div(a, _)
+            | Term::Mod(a, _)
+            | Term::Select(_, a) => a.for_each_var(f),
+        }
+    }
+
+    /// Calls `f` on every array the term reads.
+    pub fn for_each_array(&self, f: &mut impl FnMut(ArrayId)) {
+        match self {
+            Term::Const(_) | Term::Var(_) => {}
+            Term::Add(a, b) | Term::Sub(a, b) | Term::Nl(_, a, b) => {
+                a.for_each_array(f);
+                b.for_each_array(f);
+            }
+            Term::Mul(_, a) | Term::Neg(a) | Term::Div(a, _) | Term::Mod(a, _) => {
+                a.for_each_array(f)
+            }
+            Term::Select(x, a) => {
+                f(*x);
+                a.for_each_array(f);
+            }
         }
     }
 }
@@ -609,6 +692,22 @@ impl Cond {
         }
     }
 
+    /// Calls `f` on every array the condition reads.
+    pub fn for_each_array(&self, f: &mut impl FnMut(ArrayId)) {
+        match self {
+            Cond::True | Cond::False | Cond::At(..) => {}
+            Cond::Cmp(_, a, b) => {
+                a.for_each_array(f);
+                b.for_each_array(f);
+            }
+            Cond::Not(c) => c.for_each_array(f),
+            Cond::And(a, b) | Cond::Or(a, b) => {
+                a.for_each_array(f);
+                b.for_each_array(f);
+            }
+        }
+    }
+
     /// Whether the condition divides (`/`, `%`) or is non-linear.
     pub fn divides(&self) -> bool {
         match self {
@@ -665,7 +764,7 @@ fn term_prec(t: &Term) -> u8 {
         Term::Mul(..) | Term::Div(..) | Term::Mod(..) => 2,
         Term::Neg(..) => 3,
         Term::Const(k) if *k < 0 => 3,
-        Term::Const(_) | Term::Var(_) | Term::Nl(..) => 4,
+        Term::Const(_) | Term::Var(_) | Term::Nl(..) | Term::Select(..) => 4,
     }
 }
 
@@ -699,6 +798,11 @@ fn fmt_term(p: &Program, t: &Term, min_prec: u8, f: &mut fmt::Formatter<'_>) -> 
         Term::Mod(a, k) => {
             fmt_term(p, a, 2, f)?;
             write!(f, " % {k}")?;
+        }
+        Term::Select(x, i) => {
+            write!(f, "{}[", p.arrays[x.index()].name)?;
+            fmt_term(p, i, 0, f)?;
+            f.write_str("]")?;
         }
         Term::Nl(op, a, b) => {
             write!(f, "{}(", op.name())?;

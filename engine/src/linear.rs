@@ -474,7 +474,7 @@ pub fn term_to_lin(t: &Term) -> Lin {
         Term::Sub(a, b) => term_to_lin(a).add_scaled(-1, &term_to_lin(b)),
         Term::Mul(k, a) => term_to_lin(a).scale(*k as i128),
         Term::Neg(a) => term_to_lin(a).scale(-1),
-        Term::Div(..) | Term::Mod(..) | Term::Nl(..) => {
+        Term::Div(..) | Term::Mod(..) | Term::Nl(..) | Term::Select(..) => {
             panic!("`/`, `%` or a non-linear operation reached the linear encoding")
         }
     }

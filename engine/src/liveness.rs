@@ -99,6 +99,10 @@ fn uses_with(p: &Program, weak: &[VarId]) -> Vec<Use> {
                 e.for_each_var(&mut note);
             }
         }
+        for st in &t.stores {
+            st.index.for_each_var(&mut note);
+            st.value.for_each_var(&mut note);
+        }
     }
     uses
 }
@@ -117,6 +121,10 @@ pub fn reset_dead_locals(p: &mut Program) -> Vec<(TransId, VarId)> {
 /// initial value. The reset is then part of what the condition means,
 /// not a transformation that preserves it.
 pub fn reset_dead_locals_weak(p: &mut Program, weak: &[VarId]) -> Vec<(TransId, VarId)> {
+    if p.has_arrays() {
+        // The uses below do not see the reads of stores.
+        return Vec::new();
+    }
     let mut uses = uses_with(p, weak);
     for (v, d) in p.vars.iter().enumerate() {
         if d.init.is_none() {

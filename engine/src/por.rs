@@ -1099,6 +1099,7 @@ mod tests {
                 .iter()
                 .map(|v| i128::from(v.init.unwrap_or(0)))
                 .collect(),
+            arrays: Vec::new(),
         }
     }
 

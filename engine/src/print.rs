@@ -22,7 +22,7 @@ const LINE_WIDTH: usize = 80;
 /// Prints a program as `.gc` text.
 pub fn print_program(p: &Program) -> String {
     let mut sections: Vec<String> = Vec::new();
-    if !p.vars.is_empty() {
+    if !p.vars.is_empty() || !p.arrays.is_empty() {
         sections.push(print_vars(p));
     }
     if !p.init.is_empty() {
@@ -46,10 +46,15 @@ pub fn print_program(p: &Program) -> String {
 }
 
 fn print_vars(p: &Program) -> String {
-    let items = p.vars.iter().map(|v| match v.init {
-        Some(k) => format!("{} = {k}", v.name),
-        None => v.name.clone(),
-    });
+    let decl = |name: &str, init: Option<i64>| match init {
+        Some(k) => format!("{name} = {k}"),
+        None => name.to_string(),
+    };
+    let items = p.vars.iter().map(|v| decl(&v.name, v.init)).chain(
+        p.arrays
+            .iter()
+            .map(|a| decl(&format!("{}[]", a.name), a.init)),
+    );
     let mut out = String::new();
     let mut line = String::new();
     for item in items {
@@ -108,6 +113,20 @@ fn print_thread(p: &Program, id: ThreadId, t: &Thread) -> String {
                 Rhs::Expr(e) => write!(s, "{} := {}", p.var(a.var).name, p.named(e)),
                 Rhs::Nondet => write!(s, "{} := *", p.var(a.var).name),
             };
+        }
+        for (i, st) in tr.stores.iter().enumerate() {
+            s.push_str(if i == 0 && tr.assigns.is_empty() {
+                " do "
+            } else {
+                ", "
+            });
+            let name = &p.arrays[st.array.index()].name;
+            let _ = write!(
+                s,
+                "{name}[{}] := {}",
+                p.named(&st.index),
+                p.named(&st.value)
+            );
         }
         s.push_str(";\n");
     }

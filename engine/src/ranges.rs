@@ -492,7 +492,7 @@ fn linear(t: &Term, k: i128, coeffs: &mut BTreeMap<VarId, i128>) -> Option<i128>
         Term::Sub(a, b) => linear(a, k, coeffs)?.checked_add(linear(b, k.checked_neg()?, coeffs)?),
         Term::Mul(c, a) => linear(a, k.checked_mul(i128::from(*c))?, coeffs),
         Term::Neg(a) => linear(a, k.checked_neg()?, coeffs),
-        Term::Div(..) | Term::Mod(..) | Term::Nl(..) => None,
+        Term::Div(..) | Term::Mod(..) | Term::Nl(..) | Term::Select(..) => None,
     }
 }
 

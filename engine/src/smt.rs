@@ -415,21 +415,21 @@ impl Smt {
     /// The value of a symbol in a model (0 when the model leaves it free).
     pub fn value(&mut self, model: &Model, space: Space, s: Sym) -> Result<i128, SmtError> {
         let c = self.constant(space, s);
+        self.int_value(model, &c)
+    }
+
+    /// The value of an integer term in a model (free constants taken as 0).
+    pub fn int_value(&mut self, model: &Model, t: &Int) -> Result<i128, SmtError> {
         if self.out_of_time() {
             return Err(SmtError::Timeout);
         }
-        model
-            .eval(&c, true)
-            .and_then(|v| v.as_i128())
-            .ok_or_else(|| {
-                SmtError::Unsupported(format!(
-                    "a model value does not fit in 128 bits ({})",
-                    model
-                        .eval(&c, true)
-                        .map(|v| v.to_string())
-                        .unwrap_or_default()
-                ))
-            })
+        let v = model.eval(t, true);
+        v.as_ref().and_then(|v| v.as_i128()).ok_or_else(|| {
+            SmtError::Unsupported(format!(
+                "a model value does not fit in 128 bits ({})",
+                v.map(|v| v.to_string()).unwrap_or_default()
+            ))
+        })
     }
 
     /// Eliminates the existentially quantified symbols `bound` from `f`

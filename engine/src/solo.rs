@@ -54,6 +54,9 @@ pub fn run(
     goal: &Goal<'_>,
     limits: Limits,
 ) -> Option<Vec<Move>> {
+    if program.has_arrays() {
+        return None;
+    }
     let mut search = Search {
         program,
         t,
@@ -124,6 +127,7 @@ impl Search<'_> {
         let frame = Frame {
             vars: vals.to_vec(),
             locs,
+            arrays: Vec::new(),
         };
         for &id in &program.threads[self.t.index()].transitions {
             let tr = program.transition(id);

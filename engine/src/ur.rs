@@ -49,6 +49,9 @@ pub fn check_with_proof(program: &Program, config: &Config) -> (Outcome, Option<
 
 /// Why UR cannot handle a program, if it cannot.
 pub fn unsupported(program: &Program) -> Option<String> {
+    if program.has_arrays() {
+        return Some("UR takes no program with arrays".into());
+    }
     if let Some(v) = program.vars.iter().find(|v| v.init.is_none()) {
         return Some(format!(
             "UR needs one concrete initial state, but `{}` has no initial value",

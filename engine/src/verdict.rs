@@ -92,7 +92,16 @@ impl Trace {
         initial_values: Vec<i128>,
         steps: &[(TransId, Vec<(VarId, i128)>)],
     ) -> Result<Trace, RunError> {
-        let initial = interp::initial_state(p, initial_values)?;
+        Trace::execute_from(p, interp::initial_state(p, initial_values)?, steps)
+    }
+
+    /// [`Trace::execute`] from a given initial state (one with initial
+    /// array contents, [`interp::initial_state_with`]).
+    pub fn execute_from(
+        p: &Program,
+        initial: State,
+        steps: &[(TransId, Vec<(VarId, i128)>)],
+    ) -> Result<Trace, RunError> {
         let mut cur = initial.clone();
         let mut out = Vec::with_capacity(steps.len());
         for (t, inputs) in steps {
@@ -163,7 +172,9 @@ impl Trace {
             .iter()
             .map(|s| (s.transition, s.inputs.clone()))
             .collect();
-        let again = Trace::execute(p, self.initial.vals.clone(), &steps)?;
+        let initial =
+            interp::initial_state_with(p, self.initial.vals.clone(), self.initial.arrays.clone())?;
+        let again = Trace::execute_from(p, initial, &steps)?;
         if let Some(i) = again
             .steps
             .iter()
@@ -361,6 +372,18 @@ pub struct SymbolicState {
     pub vals: Vec<crate::linear::Lin>,
     /// The path condition (conjoined).
     pub pc: Vec<crate::linear::Formula<crate::linear::Atom>>,
+}
+
+/// The answer of an engine that takes no program with arrays
+/// ([`crate::ir::Program::has_arrays`]).
+pub(crate) fn arrays_unsupported(engine: &str) -> Verdict {
+    Verdict::unknown(
+        UnknownKind::Unsupported,
+        format!(
+            "{engine} takes no program with arrays (bounded model checking searches them for \
+             errors)"
+        ),
+    )
 }
 
 /// A verdict with the figures of the run that produced it.

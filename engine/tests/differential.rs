@@ -436,6 +436,7 @@ fn map_term(t: &Term, f: &impl Fn(VarId) -> VarId) -> Term {
         Term::Div(a, k) => Term::Div(Box::new(map_term(a, f)), *k),
         Term::Mod(a, k) => Term::Mod(Box::new(map_term(a, f)), *k),
         Term::Nl(op, a, b) => Term::Nl(*op, Box::new(map_term(a, f)), Box::new(map_term(b, f))),
+        Term::Select(x, i) => Term::Select(*x, Box::new(map_term(i, f))),
     }
 }
 

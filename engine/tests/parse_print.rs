@@ -668,7 +668,9 @@ fn fix_term(t: &mut Term, nvars: u32) {
             fix_term(a, nvars);
             fix_term(b, nvars);
         }
-        Term::Mul(_, a) | Term::Neg(a) | Term::Div(a, _) | Term::Mod(a, _) => fix_term(a, nvars),
+        Term::Mul(_, a) | Term::Neg(a) | Term::Div(a, _) | Term::Mod(a, _) | Term::Select(_, a) => {
+            fix_term(a, nvars)
+        }
     }
 }
 
@@ -758,6 +760,7 @@ fn build_program(
                 to,
                 guard,
                 assigns,
+                stores: Vec::new(),
             });
             ids.push(id);
         }

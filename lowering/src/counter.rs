@@ -1546,6 +1546,7 @@ fn push(
             to,
             guard,
             assigns,
+            stores: Vec::new(),
         },
         None,
     );
@@ -1777,7 +1778,11 @@ fn constants_of(t: &Term) -> Vec<i64> {
                 walk(a, out);
                 walk(b, out);
             }
-            Term::Mul(_, a) | Term::Neg(a) | Term::Div(a, _) | Term::Mod(a, _) => walk(a, out),
+            Term::Mul(_, a)
+            | Term::Neg(a)
+            | Term::Div(a, _)
+            | Term::Mod(a, _)
+            | Term::Select(_, a) => walk(a, out),
         }
     }
     let mut out = Vec::new();
@@ -1865,7 +1870,7 @@ fn product(choices: &[Vec<(Cond, Val)>]) -> Vec<(Cond, Vec<Val>)> {
 fn eval(t: &Term) -> Option<i64> {
     Some(match t {
         Term::Const(c) => *c,
-        Term::Var(_) => return None,
+        Term::Var(_) | Term::Select(..) => return None,
         Term::Add(a, b) => eval(a)?.checked_add(eval(b)?)?,
         Term::Sub(a, b) => eval(a)?.checked_sub(eval(b)?)?,
         Term::Mul(k, a) => eval(a)?.checked_mul(*k)?,

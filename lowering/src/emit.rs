@@ -256,6 +256,7 @@ fn prepare(l: &mut Lowerer<'_>) -> Result<Option<engine::ir::VarId>> {
 fn declare(l: &Lowerer<'_>) -> Program {
     let mut p = Program {
         vars: Vec::new(),
+        arrays: Vec::new(),
         init: Vec::new(),
         threads: Vec::new(),
         transitions: Vec::new(),
@@ -653,6 +654,7 @@ fn push_transition(
             to,
             guard,
             assigns,
+            stores: Vec::new(),
         },
         Some(span),
     );

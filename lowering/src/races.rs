@@ -471,6 +471,7 @@ mod tests {
         let state = |l0: u32, l1: u32| State {
             locs: vec![LocId(l0), LocId(l1)],
             vals: vec![0; 3],
+            arrays: Vec::new(),
         };
         let holds = |s: &State| engine::interp::eval_cond(&conds[0], s).unwrap();
         // Thread 0 reads, thread 1 writes: a race, the write named first.

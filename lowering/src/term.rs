@@ -150,6 +150,7 @@ pub fn subst_term(t: &Term, f: &impl Fn(VarId) -> Option<Term>) -> Term {
         Term::Div(a, k) => Term::Div(Box::new(subst_term(a, f)), *k),
         Term::Mod(a, k) => Term::Mod(Box::new(subst_term(a, f)), *k),
         Term::Nl(op, a, b) => nl(*op, subst_term(a, f), subst_term(b, f)),
+        Term::Select(x, i) => Term::Select(*x, Box::new(subst_term(i, f))),
     }
 }
 
@@ -171,7 +172,9 @@ pub fn term_size(t: &Term) -> usize {
     match t {
         Term::Const(_) | Term::Var(_) => 1,
         Term::Add(a, b) | Term::Sub(a, b) | Term::Nl(_, a, b) => 1 + term_size(a) + term_size(b),
-        Term::Mul(_, a) | Term::Neg(a) | Term::Div(a, _) | Term::Mod(a, _) => 1 + term_size(a),
+        Term::Mul(_, a) | Term::Neg(a) | Term::Div(a, _) | Term::Mod(a, _) | Term::Select(_, a) => {
+            1 + term_size(a)
+        }
     }
 }
 
@@ -259,6 +262,7 @@ pub fn range_of(t: &Term, var: &impl Fn(VarId) -> Range) -> Range {
             }
         }
         Term::Nl(op, a, b) => nl_range(*op, range_of(a, var), range_of(b, var)),
+        Term::Select(..) => Range::ALL,
     }
 }
 

@@ -86,9 +86,12 @@ fn certified(
 }
 
 /// Checks a `.gc` program (`name`: its file, for the certificate).
-/// `Engine::Auto` is ASE: the `.gc` models are the papers' benchmarks.
+/// `Engine::Auto` is ASE (the `.gc` models are the papers' benchmarks),
+/// or bounded model checking for a program with arrays, the one engine
+/// that takes them.
 pub fn check_gc(program: &Program, name: &str, options: &Options) -> Report {
     let engine = match options.engine {
+        Engine::Auto if program.has_arrays() => Engine::Bmc,
         Engine::Auto => Engine::Ase,
         e => e,
     };

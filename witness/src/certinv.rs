@@ -81,7 +81,7 @@ fn linear(t: &Term) -> Option<(BTreeMap<usize, i64>, i64)> {
             }
             Term::Mul(f, a) => go(a, k.checked_mul(*f)?, m, c)?,
             Term::Neg(a) => go(a, k.checked_neg()?, m, c)?,
-            Term::Div(..) | Term::Mod(..) | Term::Nl(..) => return None,
+            Term::Div(..) | Term::Mod(..) | Term::Nl(..) | Term::Select(..) => return None,
         }
         Some(())
     }

@@ -616,6 +616,7 @@ mod tests {
         let state = State {
             locs: vec![],
             vals: vec![0, 7],
+            arrays: Vec::new(),
         };
         let x = Term::Var(VarId::new(0));
         for k in -5i64..=5 {

@@ -81,6 +81,7 @@ impl<'a> Path<'a> {
         let frame = Frame {
             vars,
             locs: locs.iter().map(|&l| loc(l)).collect(),
+            arrays: Vec::new(),
         };
         for c in &p.init {
             smt.assert(&cond(c, &frame));
@@ -127,6 +128,7 @@ impl<'a> Path<'a> {
         self.frame = Frame {
             vars,
             locs: self.locs.iter().map(|&l| loc(l)).collect(),
+            arrays: Vec::new(),
         };
         self.steps.push((t, inputs));
         true

@@ -54,6 +54,9 @@ pub type Backend<'a> = dyn FnMut(&Program, Option<Cond>, Option<Instant>) -> Fou
 
 /// Checks `p` by CEGPV with `backend`.
 pub fn check(p: &Program, config: &Config, backend: &mut Backend<'_>) -> Found {
+    if p.has_arrays() {
+        return bare(crate::verdict::arrays_unsupported("CEGPV"));
+    }
     let start = Instant::now();
     let mut state = Refinement {
         p,

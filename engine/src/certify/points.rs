@@ -106,6 +106,7 @@ pub(super) fn term(t: &Term, s: &[i128]) -> Option<i128> {
         Term::Mod(a, k) if *k > 0 => term(a, s)?.rem_euclid(i128::from(*k)),
         Term::Div(..) | Term::Mod(..) => return None,
         Term::Nl(op, a, b) => op.apply(term(a, s)?, term(b, s)?)?,
+        Term::Select(..) => return None,
     })
 }
 

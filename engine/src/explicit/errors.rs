@@ -100,6 +100,7 @@ mod tests {
         State {
             locs: locs.iter().map(|&l| LocId::new(l)).collect(),
             vals: vec![0],
+            arrays: Vec::new(),
         }
     }
 

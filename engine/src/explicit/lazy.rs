@@ -109,7 +109,7 @@ fn cond(c: &Cond, s: &State, lazy: &dyn Fn(i128) -> Interval) -> Option<bool> {
             x if is_lazy(x) => lazy(x),
             x => Interval::point(x),
         }),
-        Term::Div(..) | Term::Mod(..) | Term::Nl(..) => {
+        Term::Div(..) | Term::Mod(..) | Term::Nl(..) | Term::Select(..) => {
             Some(match crate::interp::eval_term(t, &s.vals) {
                 Ok(x) if !reads_lazy(t, s) => Interval::point(x),
                 _ => ANY,
@@ -283,7 +283,7 @@ fn affine(t: &Term, s: &State, sym: u32) -> Option<(i128, i128)> {
             let (x, y) = affine(a, s, sym)?;
             (x.checked_neg()?, y.checked_neg()?)
         }
-        Term::Div(..) | Term::Mod(..) | Term::Nl(..) => {
+        Term::Div(..) | Term::Mod(..) | Term::Nl(..) | Term::Select(..) => {
             if reads_lazy(t, s) {
                 return None;
             }
@@ -398,6 +398,7 @@ mod tests {
         State {
             locs: vec![LocId(0)],
             vals,
+            arrays: Vec::new(),
         }
     }
 

@@ -375,6 +375,7 @@ mod tests {
                     rhs: Rhs::Expr(Term::Const(0)),
                 },
             ],
+            stores: Vec::new(),
         };
         // `tmp - n <= -1` before: `-n + k <= -1` after (by variable).
         assert_eq!(
@@ -410,6 +411,7 @@ mod tests {
                 var: VarId::new(0),
                 rhs: Rhs::Expr(Term::Add(Box::new(var(0)), Box::new(Term::Const(1)))),
             }],
+            stores: Vec::new(),
         };
         let guard = Cond::Cmp(
             CmpOp::Lt,

@@ -24,6 +24,8 @@ pub(super) enum Item<'a> {
 
 pub(super) struct VarItem<'a> {
     pub name: Name<'a>,
+    /// Declared with `[]`: an array (its initial value is every element's).
+    pub array: bool,
     /// Initial value: whether negated, the magnitude, and the literal's span.
     pub init: Option<(bool, Magnitude, Span)>,
     pub span: Span,
@@ -47,6 +49,8 @@ pub(super) struct TransDecl<'a> {
 
 pub(super) struct AssignDecl<'a> {
     pub var: Name<'a>,
+    /// `var[index] := ...`: a store into an array.
+    pub index: Option<Expr<'a>>,
     /// `None` for `*`.
     pub rhs: Option<Expr<'a>>,
 }
@@ -75,6 +79,8 @@ pub(super) enum ExprKind<'a> {
     /// A minus sign directly followed by an integer literal.
     NegInt(Magnitude),
     Var(&'a str),
+    /// `a[i]`: an element of an array.
+    Select(Name<'a>, Box<Expr<'a>>),
     Bool(bool),
     At {
         thread: Name<'a>,

@@ -89,6 +89,8 @@ pub(super) enum TokenKind {
     RParen,
     LBrace,
     RBrace,
+    LBracket,
+    RBracket,
     Eof,
 }
 
@@ -134,6 +136,8 @@ impl TokenKind {
             TokenKind::RParen => "`)`",
             TokenKind::LBrace => "`{`",
             TokenKind::RBrace => "`}`",
+            TokenKind::LBracket => "`[`",
+            TokenKind::RBracket => "`]`",
             TokenKind::Eof => "end of file",
         }
     }
@@ -214,6 +218,8 @@ pub(super) fn tokenize(src: &str) -> Result<Vec<Token>, Vec<ParseError>> {
             b'&' if bytes.get(i + 1) == Some(&b'&') => (TokenKind::AndAnd, 2),
             b'|' if bytes.get(i + 1) == Some(&b'|') => (TokenKind::OrOr, 2),
             b'(' => single(TokenKind::LParen),
+            b'[' => single(TokenKind::LBracket),
+            b']' => single(TokenKind::RBracket),
             b')' => single(TokenKind::RParen),
             b'{' => single(TokenKind::LBrace),
             b'}' => single(TokenKind::RBrace),

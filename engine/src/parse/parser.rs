@@ -221,6 +221,10 @@ impl<'a> Parser<'a> {
         let mut vars = Vec::new();
         loop {
             let name = self.expect_ident("a variable name")?;
+            let array = self.eat(TokenKind::LBracket).is_some();
+            if array {
+                self.expect(TokenKind::RBracket, "`]` (an array is declared `a[]`)")?;
+            }
             let mut init = None;
             if self.eat(TokenKind::Eq).is_some() {
                 let negative = self.eat(TokenKind::Minus).is_some();
@@ -242,6 +246,7 @@ impl<'a> Parser<'a> {
             }
             vars.push(VarItem {
                 name,
+                array,
                 init,
                 span: self.span_from(name.span.start),
             });
@@ -348,13 +353,20 @@ impl<'a> Parser<'a> {
         if self.eat(TokenKind::Kw(Keyword::Do)).is_some() {
             loop {
                 let var = self.expect_ident("a variable name")?;
+                let index = if self.eat(TokenKind::LBracket).is_some() {
+                    let i = self.nested(Self::add)?;
+                    self.expect(TokenKind::RBracket, "`]`")?;
+                    Some(i)
+                } else {
+                    None
+                };
                 self.expect(TokenKind::Assign, "`:=`")?;
                 let rhs = if self.eat(TokenKind::Star).is_some() {
                     None
                 } else {
                     Some(self.expr()?)
                 };
-                assigns.push(AssignDecl { var, rhs });
+                assigns.push(AssignDecl { var, index, rhs });
                 if self.eat(TokenKind::Comma).is_none() {
                     break;
                 }
@@ -617,6 +629,23 @@ impl<'a> Parser<'a> {
                 }
                 Ok(Expr {
                     kind: ExprKind::Call(name, Box::new(a), Box::new(b)),
+                    span,
+                    height,
+                })
+            }
+            TokenKind::Ident if self.nth(1).kind == TokenKind::LBracket => {
+                self.bump();
+                let name = self.name(t);
+                self.bump();
+                let i = self.nested(Self::add)?;
+                self.expect(TokenKind::RBracket, "an operator or `]`")?;
+                let span = self.span_from(t.span.start);
+                if i.height >= MAX_HEIGHT {
+                    return self.too_deep(span);
+                }
+                let height = i.height + 1;
+                Ok(Expr {
+                    kind: ExprKind::Select(name, Box::new(i)),
                     span,
                     height,
                 })

@@ -29,6 +29,7 @@ pub(super) struct Resolver<'a> {
     program: Program,
     errors: Vec<ParseError>,
     vars: HashMap<&'a str, (VarId, Span)>,
+    arrays: HashMap<&'a str, (ArrayId, Span)>,
     threads: HashMap<&'a str, ThreadId>,
     thread_info: Vec<ThreadInfo<'a>>,
 }
@@ -38,6 +39,7 @@ pub(super) fn resolve(items: &[Item<'_>]) -> Result<Program, Vec<ParseError>> {
         program: Program::default(),
         errors: Vec::new(),
         vars: HashMap::new(),
+        arrays: HashMap::new(),
         threads: HashMap::new(),
         thread_info: Vec::new(),
     };
@@ -87,6 +89,12 @@ impl<'a> Resolver<'a> {
             .enumerate()
             .map(|(i, v)| (v.name.as_str(), (VarId::new(i), Span::default())))
             .collect();
+        let arrays = program
+            .arrays
+            .iter()
+            .enumerate()
+            .map(|(i, a)| (a.name.as_str(), (ArrayId::new(i), Span::default())))
+            .collect();
         let threads = program
             .threads
             .iter()
@@ -119,6 +127,7 @@ impl<'a> Resolver<'a> {
             },
             errors: Vec::new(),
             vars,
+            arrays,
             threads,
             thread_info,
         }
@@ -135,7 +144,8 @@ impl<'a> Resolver<'a> {
     }
 
     fn declare_var(&mut self, v: &VarItem<'a>) {
-        if let Some(&(_, first)) = self.vars.get(v.name.text) {
+        let first = self.vars.get(v.name.text).map(|d| d.1);
+        if let Some(first) = first.or_else(|| self.arrays.get(v.name.text).map(|d| d.1)) {
             self.errors.push(
                 ParseError::new(v.name.span, format!("duplicate variable `{}`", v.name.text))
                     .with_label(first, "first declared here"),
@@ -145,6 +155,16 @@ impl<'a> Resolver<'a> {
         let init = v
             .init
             .and_then(|(negative, m, span)| self.literal(negative, m, span));
+        if v.array {
+            let id = ArrayId::new(self.program.arrays.len());
+            self.arrays.insert(v.name.text, (id, v.name.span));
+            self.program.arrays.push(ArrayDecl {
+                name: v.name.text.to_string(),
+                init,
+            });
+            self.program.source_map.arrays.push(v.span);
+            return;
+        }
         let id = VarId::new(self.program.vars.len());
         self.vars.insert(v.name.text, (id, v.name.span));
         self.program.vars.push(VarDecl {
@@ -215,8 +235,15 @@ impl<'a> Resolver<'a> {
                 None => Some(Cond::True),
             };
             let mut assigns = Vec::new();
+            let mut stores = Vec::new();
             let mut assigned: HashMap<VarId, Span> = HashMap::new();
             for a in &tr.assigns {
+                if let Some(index) = &a.index {
+                    if let Some(store) = self.store(a.var, index, a.rhs.as_ref()) {
+                        stores.push(store);
+                    }
+                    continue;
+                }
                 let var = self.var(a.var);
                 let rhs = match &a.rhs {
                     Some(e) => self.term(e).map(Rhs::Expr),
@@ -260,10 +287,51 @@ impl<'a> Resolver<'a> {
                     to,
                     guard: guard.unwrap_or(Cond::True),
                     assigns,
+                    stores,
                 },
                 Some(tr.span),
             );
         }
+    }
+
+    /// `name[index] := rhs`.
+    fn store(&mut self, name: Name<'a>, index: &Expr<'a>, rhs: Option<&Expr<'a>>) -> Option<Store> {
+        let array = self.array(name);
+        let index = self.term(index);
+        let value = match rhs {
+            Some(e) => self.term(e),
+            None => {
+                self.errors.push(
+                    ParseError::new(
+                        name.span,
+                        "an array element cannot be assigned `*`".to_string(),
+                    )
+                    .with_note("assign `*` to a variable, and store the variable"),
+                );
+                None
+            }
+        };
+        Some(Store {
+            array: array?,
+            index: index?,
+            value: value?,
+        })
+    }
+
+    fn array(&mut self, name: Name<'a>) -> Option<ArrayId> {
+        if let Some(&(id, _)) = self.arrays.get(name.text) {
+            return Some(id);
+        }
+        let mut err = ParseError::new(name.span, format!("undeclared array `{}`", name.text));
+        if self.vars.contains_key(name.text) {
+            err.notes
+                .push(format!("`{}` is a variable, not an array", name.text));
+        } else {
+            err.notes
+                .push(format!("declare it with `var {}[];`", name.text));
+        }
+        self.errors.push(err);
+        None
     }
 
     fn var(&mut self, name: Name<'a>) -> Option<VarId> {
@@ -271,7 +339,12 @@ impl<'a> Resolver<'a> {
             return Some(id);
         }
         let mut err = ParseError::new(name.span, format!("undeclared variable `{}`", name.text));
-        if self.threads.contains_key(name.text) {
+        if self.arrays.contains_key(name.text) {
+            err.notes.push(format!(
+                "`{0}` is an array; its elements are `{0}[i]`",
+                name.text
+            ));
+        } else if self.threads.contains_key(name.text) {
             err.notes.push(format!(
                 "`{0}` is a thread; `{0}@LOC` tests whether it is at location LOC",
                 name.text
@@ -311,6 +384,10 @@ impl<'a> Resolver<'a> {
                     span: e.span,
                 })
                 .map(Term::Var),
+            ExprKind::Select(name, i) => {
+                let (array, i) = (self.array(*name), self.term(i));
+                Some(Term::Select(array?, Box::new(i?)))
+            }
             ExprKind::Neg(a) => Some(Term::Neg(Box::new(self.term(a)?))),
             ExprKind::Arith(op, a, b) => {
                 let (a_term, b_term) = (self.term(a), self.term(b));
@@ -434,6 +511,7 @@ impl<'a> Resolver<'a> {
             ExprKind::Int(_)
             | ExprKind::NegInt(_)
             | ExprKind::Var(_)
+            | ExprKind::Select(..)
             | ExprKind::Neg(_)
             | ExprKind::Arith(..)
             | ExprKind::Call(..) => {
@@ -505,6 +583,7 @@ impl<'a> Resolver<'a> {
 fn is_constant(t: &Term) -> bool {
     let mut has_var = false;
     t.for_each_var(&mut |_| has_var = true);
+    t.for_each_array(&mut |_| has_var = true);
     !has_var
 }
 
@@ -512,7 +591,7 @@ fn is_constant(t: &Term) -> bool {
 fn eval_constant(t: &Term) -> Option<i64> {
     match t {
         Term::Const(k) => Some(*k),
-        Term::Var(_) => None,
+        Term::Var(_) | Term::Select(..) => None,
         Term::Add(a, b) => eval_constant(a)?.checked_add(eval_constant(b)?),
         Term::Sub(a, b) => eval_constant(a)?.checked_sub(eval_constant(b)?),
         Term::Mul(k, a) => k.checked_mul(eval_constant(a)?),
