@@ -80,6 +80,14 @@ pub struct CppArgs {
     /// (SOUNDNESS.md, "Heap arrays of run-time length").
     #[arg(long)]
     pub no_heap_tails: bool,
+    /// Model those arrays, and the arrays too large for a variable per
+    /// element, as array values, every element exact (SOUNDNESS.md, "Heap
+    /// arrays of run-time length"): the program is only searched for bugs,
+    /// by bounded model checking, and never proved. `ase check` searches
+    /// this model by itself where the default one reaches an error it
+    /// cannot vouch for.
+    #[arg(long, conflicts_with = "no_heap_tails")]
+    pub exact_arrays: bool,
     /// Lower arrays used only to hold thread handles like other arrays
     /// (one variable per element, at most 4096), not by the slots of the
     /// threads stored in them (SOUNDNESS.md, "Arrays of thread handles")
@@ -195,6 +203,7 @@ impl Default for CppArgs {
             malloc_may_fail: false,
             extern_calls: ExternCallsArg::GiveUp,
             no_heap_tails: false,
+            exact_arrays: false,
             no_handle_arrays: false,
             races: false,
             no_races: false,
@@ -276,6 +285,9 @@ impl CppArgs {
         if self.no_heap_tails {
             out.push("--no-heap-tails".into());
         }
+        if self.exact_arrays {
+            out.push("--exact-arrays".into());
+        }
         if self.no_handle_arrays {
             out.push("--no-handle-arrays".into());
         }
@@ -356,6 +368,7 @@ impl CppArgs {
                 },
                 spec: self.spec.as_ref().map(|s| s.spec.clone()),
                 tails: !self.no_heap_tails,
+                array_values: self.exact_arrays,
                 handle_arrays: !self.no_handle_arrays,
                 ..lowering::Options::default()
             },

@@ -294,7 +294,17 @@ fn violation_checks_in(
     // A bug past the allocation of a heap array of run-time length is
     // found in the program lowered without tails (SOUNDNESS.md, "Heap
     // arrays of run-time length"): the witness is one of that program.
+    // Or in the exact array model (every element of every such array an
+    // element of an IR array), which bounded model checking searches.
     if checked.is_err() && lowered.tail_errors() {
+        let arrays = lowering::Options {
+            array_values: true,
+            ..options.clone()
+        };
+        let arrays = lowering::lower_with(&unit, &arrays).expect("lowers");
+        if let Ok(r) = witness::check_violation_witness(&text, program, &unit, &arrays) {
+            return Ok(r);
+        }
         let exact = lowering::Options {
             tails: false,
             ..options

@@ -160,8 +160,6 @@ struct Search<'a> {
     searched: Option<usize>,
     /// Per variable: the transitions that assign it.
     writers: Vec<Vec<TransId>>,
-    /// Per array: the transitions that store into it.
-    array_writers: Vec<Vec<TransId>>,
     /// Per transition `j` and thread `u` above `j`'s thread: `u`'s
     /// transitions that do not commute with `j` ([`dependencies`]).
     dependent: Vec<Vec<(usize, Vec<usize>)>>,
@@ -170,16 +168,9 @@ struct Search<'a> {
 impl<'a> Search<'a> {
     fn new(program: &'a Program, smt: &'a mut Smt) -> Search<'a> {
         let mut writers = vec![Vec::new(); program.vars.len()];
-        let mut array_writers = vec![Vec::new(); program.arrays.len()];
         for (j, tr) in program.transitions.iter().enumerate() {
             for a in &tr.assigns {
                 writers[a.var.index()].push(TransId::new(j));
-            }
-            for st in &tr.stores {
-                let w: &mut Vec<TransId> = &mut array_writers[st.array.index()];
-                if w.last() != Some(&TransId::new(j)) {
-                    w.push(TransId::new(j));
-                }
             }
         }
         Search {
@@ -190,7 +181,6 @@ impl<'a> Search<'a> {
             selectors: Vec::new(),
             searched: None,
             writers,
-            array_writers,
         }
     }
 
@@ -209,8 +199,11 @@ impl<'a> Search<'a> {
             locs: (0..m as u32)
                 .map(|t| self.smt.constant(Space::Symbolic, base + n as u32 + t))
                 .collect(),
+            // The initial contents; later ones are terms of them
+            // ([`Search::unroll`]).
             arrays: (0..self.program.arrays.len())
-                .map(|x| Array::new_const(format!("bmc.a{i}.{x}"), &Sort::int(), &Sort::int()))
+                .filter(|_| i == 0)
+                .map(|x| Array::new_const(format!("bmc.a{x}"), &Sort::int(), &Sort::int()))
                 .collect(),
         }
     }
@@ -256,10 +249,10 @@ impl<'a> Search<'a> {
                 self.smt.assert(&first.vars[x].eq(Int::from_i64(k)));
             }
         }
+        let mut first = first;
         for (x, d) in p.arrays.iter().enumerate() {
             if let Some(k) = d.init {
-                let all = Array::const_array(&Sort::int(), &Int::from_i64(k));
-                self.smt.assert(&first.arrays[x].eq(&all));
+                first.arrays[x] = Array::const_array(&Sort::int(), &Int::from_i64(k));
             }
         }
         for (t, th) in p.threads.iter().enumerate() {
@@ -336,10 +329,17 @@ impl<'a> Search<'a> {
                     effect.push(next.vars[a.var.index()].eq(term(e, cur)));
                 }
             }
-            for (x, stored) in stores(tr, cur) {
-                effect.push(next.arrays[x].eq(&stored));
-            }
             parts.push(sel[j].implies(Bool::and(&effect)));
+        }
+        // Arrays are terms of the previous ones, not constants: the stores
+        // of the selected transition, else unchanged (no equation between
+        // arrays, which would cost Z3 extensionality).
+        let mut next = next;
+        next.arrays = cur.arrays.clone();
+        for (j, tr) in p.transitions.iter().enumerate() {
+            for (x, stored) in stores(tr, cur) {
+                next.arrays[x] = sel[j].ite(&stored, &next.arrays[x]);
+            }
         }
         // Frame conditions: what the chosen transition does not touch.
         for (t, th) in p.threads.iter().enumerate() {
@@ -356,11 +356,7 @@ impl<'a> Search<'a> {
             written.push(next.vars[x].eq(&cur.vars[x]));
             parts.push(Bool::or(&written));
         }
-        for (x, writers) in self.array_writers.iter().enumerate() {
-            let mut written: Vec<Bool> = writers.iter().map(|j| sel[j.index()].clone()).collect();
-            written.push(next.arrays[x].eq(&cur.arrays[x]));
-            parts.push(Bool::or(&written));
-        }
+
         // Partial-order reduction: a step of thread `t` right after an
         // independent step of a thread `u > t` is not needed (the two in the
         // other order reach the same state in as many steps).

@@ -48,6 +48,30 @@ pub struct Config {
     pub want_proof: bool,
     /// How the time is split.
     pub shares: Shares,
+    /// A second model of the program that bounded model checking searches
+    /// instead (the exact array model of a C program, whose bugs the
+    /// program's model may not vouch for); a trace found there is marked
+    /// [`Found::exact`].
+    pub exact: Option<Arc<Exact>>,
+}
+
+/// The model bounded model checking searches instead of the program.
+#[derive(Clone, Debug)]
+pub struct Exact {
+    /// The model.
+    pub program: Program,
+    /// Its bug states ([`Config::target`]).
+    pub target: Option<Cond>,
+}
+
+impl Config {
+    /// The program bounded model checking searches, and its target.
+    fn bmc_model<'a>(&'a self, program: &'a Program) -> (&'a Program, Option<Cond>) {
+        match &self.exact {
+            Some(e) => (&e.program, e.target.clone()),
+            None => (program, self.target.clone()),
+        }
+    }
 }
 
 /// The shares of the portfolio's time budget.
@@ -78,6 +102,9 @@ pub struct Found {
     pub reachable: Option<Reachable>,
     /// The invariants of an inferred proof ([`crate::infer`]).
     pub invariants: Option<Vec<Invariant>>,
+    /// Whether the outcome's trace is one of [`Config::exact`]'s program
+    /// (bounded model checking found it there), not of the program run.
+    pub exact: bool,
 }
 
 impl Found {
@@ -88,6 +115,7 @@ impl Found {
             proof: None,
             reachable: None,
             invariants: None,
+            exact: false,
         }
     }
 }
@@ -117,6 +145,7 @@ fn sequential(program: &Program, config: &Config) -> Found {
         proof: None,
         reachable,
         invariants: None,
+        exact: false,
     };
     let why = match &first.verdict {
         Verdict::Unsafe(_) => return Found::of(first),
@@ -133,6 +162,7 @@ fn sequential(program: &Program, config: &Config) -> Found {
                     proof: Some(proof),
                     reachable: None,
                     invariants: None,
+                    exact: false,
                 },
                 _ => exhaustive(first),
             };
@@ -155,10 +185,12 @@ fn sequential(program: &Program, config: &Config) -> Found {
             proof: None,
             reachable: None,
             invariants: inferred.invariants,
+            exact: false,
         };
     }
     // Bounded model checking: it finds its bugs early or not at all.
     let shares = &config.shares;
+    let (bmc_program, target) = config.bmc_model(program);
     let bmc = crate::bmc::Config {
         bounds: config.bmc,
         deadline: timeout.map(|t| {
@@ -166,13 +198,13 @@ fn sequential(program: &Program, config: &Config) -> Found {
             Instant::now() + left.min(shares.bmc_of_whole.of(t))
         }),
         cancel: None,
-        target: config.target.clone(),
+        target,
     };
     // On a thread of its own: Z3's context and the solver pool are per
     // thread, and ASE's models (its predicates, proofs and traces) should
     // not depend on whether bounded model checking ran before it.
     let mut second = std::thread::scope(|s| {
-        s.spawn(|| crate::bmc::check(program, &bmc))
+        s.spawn(|| crate::bmc::check(bmc_program, &bmc))
             .join()
             .unwrap_or_else(|e| std::panic::resume_unwind(e))
     });
@@ -180,7 +212,10 @@ fn sequential(program: &Program, config: &Config) -> Found {
         Verdict::Unknown(why) => why.clone(),
         _ => {
             second.stats.time = start.elapsed();
-            return Found::of(second);
+            return Found {
+                exact: config.exact.is_some(),
+                ..Found::of(second)
+            };
         }
     };
     let rest = crate::ase::Config {
@@ -195,6 +230,7 @@ fn sequential(program: &Program, config: &Config) -> Found {
         proof,
         reachable: None,
         invariants: None,
+        exact: false,
     }
 }
 
@@ -213,20 +249,23 @@ fn parallel(program: &Program, config: &Config) -> Found {
     let (tx, rx) = mpsc::channel();
     // One flag per run, alive as long as the threads that read it.
     let cancel: &'static AtomicBool = Box::leak(Box::new(AtomicBool::new(false)));
+    let (bmc_program, target) = config.bmc_model(&program);
+    let bmc_program = Arc::new(bmc_program.clone());
     let bmc_config = crate::bmc::Config {
         bounds: config.bmc,
         deadline,
         cancel: Some(cancel),
-        target: config.target.clone(),
+        target,
     };
     // With two cores, bounded model checking runs after the search, on its
-    // thread (a third busy thread slows the other two); with more, on its
+    // thread (a third busy thread slows the other two); with more, or on a
+    // model of its own (the search may not end on the program's), on its
     // own thread.
-    let shared = config.jobs <= 2;
+    let shared = config.jobs <= 2 && config.exact.is_none();
     let bmc_started: &'static AtomicBool = Box::leak(Box::new(AtomicBool::new(!shared)));
     {
         let (tx, program, bounds) = (tx.clone(), Arc::clone(&program), config.explicit);
-        let bmc = bmc_config.clone();
+        let (bmc, bmc_program) = (bmc_config.clone(), Arc::clone(&bmc_program));
         std::thread::spawn(move || {
             let (outcome, reachable) =
                 crate::explicit::prove_with_states(&program, &bounds, deadline);
@@ -245,16 +284,16 @@ fn parallel(program: &Program, config: &Config) -> Found {
                     stats: Default::default(),
                 }
             } else {
-                crate::smt::interruptible(cancel, || crate::bmc::check(&program, &bmc))
+                crate::smt::interruptible(cancel, || crate::bmc::check(&bmc_program, &bmc))
             };
             let _ = tx.send(Finished::Bmc(outcome));
         });
     }
     if !shared {
-        let (tx, program) = (tx.clone(), Arc::clone(&program));
+        let tx = tx.clone();
         std::thread::spawn(move || {
             let outcome =
-                crate::smt::interruptible(cancel, || crate::bmc::check(&program, &bmc_config));
+                crate::smt::interruptible(cancel, || crate::bmc::check(&bmc_program, &bmc_config));
             let _ = tx.send(Finished::Bmc(outcome));
         });
     }
@@ -365,14 +404,19 @@ fn parallel(program: &Program, config: &Config) -> Found {
             proof,
             reachable: None,
             invariants,
+            exact: false,
         },
         (Some((outcome, reachable)), _, _) if conclusive(&outcome) => Found {
             outcome,
             proof: None,
             reachable,
             invariants: None,
+            exact: false,
         },
-        (_, _, Some(outcome)) if bmc_found => Found::of(outcome),
+        (_, _, Some(outcome)) if bmc_found => Found {
+            exact: config.exact.is_some(),
+            ..Found::of(outcome)
+        },
         (e, Some((mut outcome, proof, invariants)), b) => {
             if let Some((
                 Outcome {
@@ -396,6 +440,7 @@ fn parallel(program: &Program, config: &Config) -> Found {
                 proof,
                 reachable: None,
                 invariants,
+                exact: false,
             }
         }
         (Some((outcome, reachable)), None, _) => Found {
@@ -403,6 +448,7 @@ fn parallel(program: &Program, config: &Config) -> Found {
             proof: None,
             reachable,
             invariants: None,
+            exact: false,
         },
         (None, None, _) => Found::of(Outcome {
             verdict: Verdict::Unknown(Unknown::time()),

@@ -9,7 +9,7 @@
 
 use std::collections::{BTreeSet, HashMap};
 
-use engine::ir::{CmpOp, Cond, Term, VarId};
+use engine::ir::{ArrayId, CmpOp, Cond, Term, VarId};
 use frontend::lang_c::span::Span;
 
 use crate::term::{and, cond_size, subst_cond, subst_term, term_size};
@@ -135,6 +135,10 @@ pub struct Edge {
     pub guard: Cond,
     /// Concurrent assignments (over the state after the havoc).
     pub assigns: Vec<(VarId, Term)>,
+    /// Stores into IR arrays `(array, index, value)`, made with the
+    /// assignments (the exact array model, [`crate::Options::array_values`]).
+    /// An edge with stores is never composed with another.
+    pub stores: Vec<(ArrayId, Term, Term)>,
     /// The C construct it comes from.
     pub span: Option<Span>,
     /// Atomic-section role.
@@ -390,7 +394,7 @@ impl Cfg {
     /// Whether an edge reads or writes a shared variable, reads a location,
     /// or enters a special location.
     pub fn visible(&self, e: &Edge, shared: &dyn Fn(VarId) -> bool) -> bool {
-        if self.locs[e.to].kind.is_special() || e.guard.mentions_locations() {
+        if self.locs[e.to].kind.is_special() || e.guard.mentions_locations() || e.touches_arrays() {
             return true;
         }
         let mut vis = false;
@@ -485,8 +489,14 @@ impl Cfg {
 /// `e1; e2` as one edge, or `None` when the result would be too large,
 /// `e2` havocs a variable `e1` reads, or either step may race.
 fn compose(e1: &Edge, e2: &Edge) -> Option<Edge> {
-    // A step that may race stays its own step (see `Edge::accesses`).
-    if !e1.accesses.is_empty() || !e2.accesses.is_empty() {
+    // A step that may race stays its own step (see `Edge::accesses`), and
+    // so does a store into an array (a later read of the array would need
+    // the store's value: terms have no conditional).
+    if !e1.accesses.is_empty()
+        || !e2.accesses.is_empty()
+        || !e1.stores.is_empty()
+        || !e2.stores.is_empty()
+    {
         return None;
     }
     let h2: BTreeSet<VarId> = e2.havoc.iter().copied().collect();
@@ -548,6 +558,7 @@ fn compose(e1: &Edge, e2: &Edge) -> Option<Edge> {
         havoc,
         guard,
         assigns,
+        stores: Vec::new(),
         span: e2.span.or(e1.span),
         kind: EdgeKind::Plain,
         sync: Sync::None,
@@ -568,6 +579,7 @@ impl Edge {
             havoc: vec![],
             guard,
             assigns,
+            stores: Vec::new(),
             span: None,
             kind: EdgeKind::Plain,
             sync: Sync::None,
@@ -613,6 +625,10 @@ impl Edge {
         for (_, t) in &mut self.assigns {
             *t = subst_term(t, &value);
         }
+        for (_, i, t) in &mut self.stores {
+            *i = subst_term(i, &value);
+            *t = subst_term(t, &value);
+        }
         for (c, _) in &mut self.reads {
             *c = subst_cond(c, &value);
         }
@@ -633,10 +649,24 @@ impl Edge {
             f(*v);
             t.for_each_var(f);
         }
+        for (_, i, t) in &self.stores {
+            i.for_each_var(f);
+            t.for_each_var(f);
+        }
         for (c, v) in &self.reads {
             c.for_each_var(f);
             f(*v);
         }
+    }
+
+    /// Whether the edge reads or writes an IR array.
+    pub fn touches_arrays(&self) -> bool {
+        let mut any = !self.stores.is_empty();
+        self.guard.for_each_array(&mut |_| any = true);
+        for (_, t) in &self.assigns {
+            t.for_each_array(&mut |_| any = true);
+        }
+        any
     }
 }
 

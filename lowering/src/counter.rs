@@ -603,6 +603,9 @@ fn build(
     speculate: &BTreeMap<VarId, BTreeSet<i64>>,
     view: Option<&View>,
 ) -> Result<CounterSystem, String> {
+    if l.program.has_arrays() {
+        return Err("the counter abstraction takes no program with arrays".into());
+    }
     let without_slots;
     let original = l;
     let l = if l.handle_slots.is_empty() {

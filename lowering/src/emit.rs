@@ -145,6 +145,8 @@ pub(crate) fn emit(mut l: Lowerer<'_>) -> Result<Lowered> {
         deadlock,
         lock_sites: lock_sites(&l),
         tails: !l.tails.is_empty(),
+        array_values: l.array_values,
+        array_c: array_c_names(&l),
         tail_used: l.tail_used,
         tail_clean: l.tail_clean.clone(),
         tail_cells: l.tails.values().map(|t| (t.cell, t.index)).collect(),
@@ -256,7 +258,7 @@ fn prepare(l: &mut Lowerer<'_>) -> Result<Option<engine::ir::VarId>> {
 fn declare(l: &Lowerer<'_>) -> Program {
     let mut p = Program {
         vars: Vec::new(),
-        arrays: Vec::new(),
+        arrays: l.arrays.clone(),
         init: Vec::new(),
         threads: Vec::new(),
         transitions: Vec::new(),
@@ -414,6 +416,7 @@ fn transitions(
                                     rhs: Rhs::Nondet,
                                 })
                                 .collect(),
+                            Vec::new(),
                             ir_span(e.span),
                         );
                         m
@@ -443,7 +446,16 @@ fn transitions(
                     rhs: Rhs::Expr(t.clone()),
                 })
                 .collect();
-            push_transition(p, tid, start, to, guard, assigns, ir_span(e.span));
+            let stores = e
+                .stores
+                .iter()
+                .map(|(array, index, value)| engine::ir::Store {
+                    array: *array,
+                    index: index.clone(),
+                    value: value.clone(),
+                })
+                .collect();
+            push_transition(p, tid, start, to, guard, assigns, stores, ir_span(e.span));
         }
     }
     race_accesses
@@ -634,6 +646,7 @@ fn race_relevant(l: &Lowerer<'_>) -> Vec<bool> {
     relevant
 }
 
+#[allow(clippy::too_many_arguments)]
 fn push_transition(
     p: &mut Program,
     t: ThreadId,
@@ -641,6 +654,7 @@ fn push_transition(
     to: LocId,
     guard: Cond,
     assigns: Vec<Assign>,
+    stores: Vec<engine::ir::Store>,
     span: engine::ir::Span,
 ) {
     let th = &p.threads[t.index()];
@@ -654,7 +668,7 @@ fn push_transition(
             to,
             guard,
             assigns,
-            stores: Vec::new(),
+            stores,
         },
         Some(span),
     );
@@ -672,4 +686,21 @@ fn remap_at(c: &Cond, maps: &[HashMap<usize, LocId>]) -> Cond {
         Cond::Or(a, b) => crate::term::or(remap_at(a, maps), remap_at(b, maps)),
         c => c.clone(),
     }
+}
+
+/// Per IR array, the C name of its tail's array and its stride (the name
+/// of the tracked cell up to `[tracked]`).
+fn array_c_names(l: &Lowerer<'_>) -> Vec<(String, u64)> {
+    let mut out = vec![(String::new(), 1); l.arrays.len()];
+    for (&o, tail) in &l.tails {
+        let Some(a) = tail.array else { continue };
+        let cell = l.objects[o].cells[0];
+        let name = l.vars[cell.index()].meta.c_name.clone();
+        let name = name.map_or_else(
+            || l.arrays[a.index()].name.clone(),
+            |n| n.split("[tracked]").next().unwrap_or_default().to_string(),
+        );
+        out[a.index()] = (name, tail.stride);
+    }
+    out
 }

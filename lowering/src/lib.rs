@@ -338,6 +338,11 @@ pub struct Lowered {
     pub lock_sites: Vec<(ThreadId, engine::ir::VarId, Span)>,
     /// Whether some heap object has a tail ([`Options::tails`]).
     pub tails: bool,
+    /// Whether the tails are IR arrays ([`Options::array_values`]).
+    pub array_values: bool,
+    /// Per IR array: the C name of the array it holds and the cells of an
+    /// element (cell `i` of the IR array is in element `i / stride`).
+    pub array_c: Vec<(String, u64)>,
     /// With tails, the shared flag every allocation of one sets: a race,
     /// deadlock or check at exit reached with it set is no counterexample
     /// (the trace may rest on the arbitrary reads of untracked elements).
@@ -789,6 +794,12 @@ pub struct Options {
     /// up. Off: the arrays hold at most 8 elements, exactly (longer ones
     /// give up): the model bugs are searched in.
     pub tails: bool,
+    /// Every tail is an IR array instead (`engine::ir::Program::arrays`),
+    /// all of its elements exact: the model of arrays of any length that
+    /// bugs are searched in by bounded model checking (SOUNDNESS.md, "Heap
+    /// arrays of run-time length"). The reduction is off; races on array
+    /// elements are not checked (the model only finds bugs).
+    pub array_values: bool,
     /// Arrays used only to hold thread handles have no cells, whatever
     /// their length (SOUNDNESS.md, "Arrays of thread handles"). Off: they
     /// are arrays like any other (`--no-handle-arrays`).
@@ -840,6 +851,7 @@ impl Default for Options {
             extern_calls: ExternCalls::GiveUp,
             checks: Checks::default(),
             tails: true,
+            array_values: false,
             handle_arrays: true,
             tail_globals_above: types::MAX_CELLS,
             spec: None,
@@ -865,7 +877,10 @@ pub fn lower_with(unit: &ParsedUnit, options: &Options) -> Result<Lowered, Lower
         l.checks = options.checks;
         l.checks.spec = options.spec.is_some();
         l.spec = options.spec.clone();
-        l.tails_enabled = options.tails;
+        l.tails_enabled = options.tails || options.array_values;
+        l.array_values = options.array_values;
+        // The reduction's analyses see variables, not arrays.
+        l.reduce = options.reduce && !options.array_values;
         l.tail_globals_above = options.tail_globals_above;
         if !options.handle_arrays {
             l.no_handle_arrays();

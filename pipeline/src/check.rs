@@ -75,6 +75,7 @@ fn certified(
         proof,
         reachable,
         invariants,
+        ..
     } = found;
     let evidence = evidence_of(proof, reachable, invariants);
     let certification = crate::certify::certify_safe(program, name, outcome, evidence, timeout);
@@ -87,12 +88,10 @@ fn certified(
 
 /// Checks a `.gc` program (`name`: its file, for the certificate).
 /// `Engine::Auto` is ASE (the `.gc` models are the papers' benchmarks),
-/// or bounded model checking for a program with arrays, the one engine
-/// that takes them.
+/// but for a program with arrays ([`engines::run`]).
 pub fn check_gc(program: &Program, name: &str, options: &Options) -> Report {
     let engine = match options.engine {
-        Engine::Auto if program.has_arrays() => Engine::Bmc,
-        Engine::Auto => Engine::Ase,
+        Engine::Auto if !program.has_arrays() => Engine::Ase,
         e => e,
     };
     let mut found = engines::run(
@@ -102,6 +101,7 @@ pub fn check_gc(program: &Program, name: &str, options: &Options) -> Report {
         &options.engines,
         None,
         false,
+        None,
     );
     let certified = certified(program, name, &mut found, options, options.budget.timeout);
     Report {
@@ -286,11 +286,18 @@ impl CCheck<'_> {
         timeout: Option<Duration>,
         target: Option<engine::ir::Cond>,
         want_proof: bool,
+        exact: Option<&Lowered>,
     ) -> Found {
         let budget = engine::ase::Config {
             timeout,
             ..self.options.budget
         };
+        let exact = exact.map(|m| {
+            std::sync::Arc::new(engine::portfolio::Exact {
+                program: m.program.clone(),
+                target: Some(m.bug_condition()),
+            })
+        });
         engines::run(
             self.options.engine,
             program,
@@ -298,7 +305,23 @@ impl CCheck<'_> {
             &self.options.engines,
             target,
             want_proof,
+            exact,
         )
+    }
+
+    /// The exact array model of a program with tails whose errors the
+    /// tails cannot vouch for (`lower::arrays`): every element of every
+    /// tail kept, in an IR array. `None` without tails, or when the program
+    /// is that model already or does not lower so.
+    fn array_model(&self, lowered: &Lowered) -> Option<Box<Lowered>> {
+        if !lowered.tail_errors() || lowered.array_values {
+            return None;
+        }
+        let options = lowering::Options {
+            array_values: true,
+            ..self.job.input.lowering.clone()
+        };
+        lowering::lower_with(self.unit, &options).ok().map(Box::new)
     }
 
     /// The report, and the lowered program it is about (the program
@@ -313,22 +336,32 @@ impl CCheck<'_> {
         } else {
             timeout
         };
+        // Bounded model checking searches the exact array model: the
+        // tails vouch for few of the bugs in their arrays.
+        let mut arrays = self.array_model(&lowered);
         let mut found = self.search(
             &lowered.program,
             bounded,
             Some(lowered.bug_condition()),
             self.options.want_proof,
+            arrays.as_deref(),
         );
         let mut lowered = lowered;
+        if found.exact {
+            if let Some(model) = arrays.take() {
+                lowered = *model;
+            }
+        }
         let mut counted = None;
         let first = found.outcome.stats.time;
-        match self.past_give_up(&lowered, &found.outcome) {
+        match self.past_give_up(&lowered, arrays, &found.outcome) {
             Some(PastGiveUp::Bug(outcome, exact)) => {
                 found = Found {
                     outcome,
                     proof: None,
                     reachable: None,
                     invariants: None,
+                    exact: false,
                 };
                 found.outcome.stats.time += first;
                 if let Some(exact) = exact {
@@ -408,7 +441,12 @@ impl CCheck<'_> {
     /// length"); with threads created in loops, a short errors-only search
     /// first and then the counter abstraction ("Threads created in
     /// loops"). `None` when the verdict is not such a trace.
-    fn past_give_up(&self, lowered: &Lowered, outcome: &Outcome) -> Option<PastGiveUp> {
+    fn past_give_up(
+        &self,
+        lowered: &Lowered,
+        arrays: Option<Box<Lowered>>,
+        outcome: &Outcome,
+    ) -> Option<PastGiveUp> {
         let Verdict::Unsafe(trace) = &outcome.verdict else {
             return None;
         };
@@ -445,7 +483,7 @@ impl CCheck<'_> {
         let errors = bug_model.errors_only();
         let target = bug_model.bug_condition();
         let search_errors = |timeout| {
-            self.search(&errors, timeout, Some(target.clone()), false)
+            self.search(&errors, timeout, Some(target.clone()), false, None)
                 .outcome
         };
         let has_time = |left: Option<Duration>| left.is_none_or(|t| !t.is_zero());
@@ -495,6 +533,7 @@ impl CCheck<'_> {
                     share,
                     Some(lowered.bug_condition()),
                     false,
+                    None,
                 )
                 .outcome;
             let spent = spend(&o, &mut left);
@@ -503,6 +542,20 @@ impl CCheck<'_> {
             if bug {
                 o.stats.time = spent;
                 return Some(PastGiveUp::Bug(o, None));
+            }
+        }
+        // Arrays of any length, exactly (bounded model checking): half of
+        // what is left, the rest for the capacity model.
+        if let Some(model) = arrays.filter(|_| has_time(left)) {
+            let share = left.map(|t| t / 2);
+            let target = Some(model.bug_condition());
+            let mut o = self
+                .search(&model.errors_only(), share, target, false, None)
+                .outcome;
+            let spent = spend(&o, &mut left);
+            if matches!(o.verdict, Verdict::Unsafe(_)) {
+                o.stats.time = spent;
+                return Some(PastGiveUp::Bug(o, Some(model)));
             }
         }
         if has_time(left) {
@@ -526,7 +579,8 @@ impl CCheck<'_> {
         let Verdict::Unsafe(trace) = &outcome.verdict else {
             return None;
         };
-        if !self.job.input.lowering.reduce {
+        // The exact array model is lowered without the reduction.
+        if !self.job.input.lowering.reduce || lowered.array_values {
             return None;
         }
         let options = lowering::Options {

@@ -74,6 +74,8 @@ const AUTO_EXPLICIT_MAX_STATES: u64 = 1_000_000;
 /// that are bugs (C: `reach_error()` called, not a give-up location;
 /// `None`: every error state). `want_proof`: the portfolio also returns
 /// ASE's abstract states of a proof (for invariants and witnesses).
+/// `exact`: the model bounded model checking searches instead
+/// ([`engine::portfolio::Config::exact`]; `Engine::Auto` only).
 pub fn run(
     engine: Engine,
     program: &Program,
@@ -81,6 +83,7 @@ pub fn run(
     options: &EngineOptions,
     target: Option<Cond>,
     want_proof: bool,
+    exact: Option<std::sync::Arc<engine::portfolio::Exact>>,
 ) -> Found {
     let deadline = budget.timeout.map(|t| Instant::now() + t);
     let bmc_bounds = engine::bmc::Bounds {
@@ -91,6 +94,12 @@ pub fn run(
         proof: None,
         reachable: None,
         invariants: None,
+        exact: false,
+    };
+    // Bounded model checking is the one engine that takes arrays.
+    let engine = match engine {
+        Engine::Auto if program.has_arrays() => Engine::Bmc,
+        e => e,
     };
     match engine {
         Engine::Auto => {
@@ -106,6 +115,7 @@ pub fn run(
                 jobs: options.jobs,
                 want_proof,
                 shares: SCHEDULE.portfolio,
+                exact,
             };
             engine::portfolio::run(program, &config)
         }
@@ -163,7 +173,7 @@ pub fn run(
                     timeout: deadline.map(|d| d.saturating_duration_since(Instant::now())),
                     ..*budget
                 };
-                run(backend, slice, &budget, options, target, want_proof)
+                run(backend, slice, &budget, options, target, want_proof, None)
             })
         }
     }

@@ -518,6 +518,31 @@ pub fn build(unit: &ParsedUnit, file: &Path, lowered: &Lowered, trace: &Trace) -
                 }
             }
         }
+        let before = if i == 0 {
+            &trace.initial
+        } else {
+            &trace.steps[i - 1].state
+        };
+        for st in &tr.stores {
+            let (Ok(index), Ok(value)) = (
+                engine::interp::eval_term_in(&st.index, before),
+                engine::interp::eval_term_in(&st.value, before),
+            ) else {
+                continue;
+            };
+            let (array, stride) = &lowered.array_c[st.array.index()];
+            let stride = i128::from(*stride);
+            let name = if stride == 1 {
+                format!("{array}[{index}]")
+            } else {
+                format!(
+                    "{array}[{}] (cell {})",
+                    index.div_euclid(stride),
+                    index.rem_euclid(stride)
+                )
+            };
+            events.push(Event::Write { name, value });
+        }
         if lowered.errors.contains(&(th, tr.to)) {
             events.push(Event::Error);
         }

@@ -1,7 +1,7 @@
 //! Expressions: values as case lists, places (lvalues), conversions with
 //! exact wrap-around, and the loads that keep shared accesses apart.
 
-use engine::ir::{CmpOp, Cond, NlOp, Term, VarId};
+use engine::ir::{ArrayId, CmpOp, Cond, NlOp, Term, VarId};
 use frontend::lang_c::ast::{
     BinaryOperator as B, Constant, Expression, Integer, IntegerBase, IntegerSize, MemberOperator,
     UnaryOperator as U,
@@ -808,6 +808,10 @@ impl Lowerer<'_> {
                     (TargetVar::Skip, Res::Val(_)) => {
                         self.plain_edge(cur, next, c, vec![], Some(span));
                     }
+                    (TargetVar::Element(a, i), Res::Val(t)) => {
+                        let store = (*a, i.clone(), t.clone());
+                        self.store_edge(cur, next, c, store, span);
+                    }
                 }
             }
         }
@@ -974,6 +978,17 @@ impl Lowerer<'_> {
                         };
                         targets.push((and(c.clone(), tc), target));
                     }
+                }
+                Target::Tail {
+                    obj,
+                    addr,
+                    tracked: true,
+                } if self.array_of(*obj).is_some() => {
+                    let a = self.array_of(*obj).expect("an array");
+                    let element = TargetVar::Element(a, self.array_index(*obj, addr));
+                    targets.extend(self.array_cases(c, *obj, addr, &p.ty, element, |why| {
+                        TargetVar::Ub(why.into())
+                    }));
                 }
                 Target::Tail {
                     obj,
@@ -2074,6 +2089,9 @@ pub enum TargetVar {
     Tagged(VarId, Vec<(VarId, Term)>),
     /// A tail element that is not tracked: the store does nothing.
     Skip,
+    /// An element of an IR array (the exact array model): the array and
+    /// the index.
+    Element(ArrayId, Term),
     Ub(super::Ub),
 }
 

@@ -666,6 +666,7 @@ impl Lowerer<'_> {
             );
         }
         for (i, &o) in objs.iter().enumerate() {
+            self.set_array_contents(o, contents != Contents::Any);
             let mut assigns: Vec<(VarId, Term)> = vec![
                 (count, Term::Const(i as i64 + 1)),
                 (self.heap[&o], Term::Const(1)),

@@ -8,6 +8,7 @@
 //! the objects whose address is taken, plus a give-up case when the pointer
 //! matches none of them.
 
+mod arrays;
 mod atomics;
 mod buffers;
 mod call;
@@ -361,6 +362,11 @@ pub struct Lowerer<'a> {
     /// Whether heap arrays of run-time length get tails
     /// ([`crate::Options::tails`]).
     pub(crate) tails_enabled: bool,
+    /// Whether every tail is an IR array, all of it exact
+    /// ([`crate::Options::array_values`]).
+    pub(crate) array_values: bool,
+    /// The IR arrays (of the tails, with [`Lowerer::array_values`]).
+    pub(crate) arrays: Vec<engine::ir::ArrayDecl>,
     /// Clang's thread-safety annotations and their checks ([`capabilities`]).
     pub(crate) caps: capabilities::CapState,
     /// The pipes made so far, and whether the program calls `pipe`
@@ -556,6 +562,8 @@ impl<'a> Lowerer<'a> {
             tail_clean: Vec::new(),
             tail_redirects: Vec::new(),
             tails_enabled: true,
+            array_values: false,
+            arrays: Vec::new(),
             caps: capabilities::CapState::default(),
             blocks: HashMap::new(),
             pipes: Vec::new(),
@@ -1084,6 +1092,9 @@ impl<'a> Lowerer<'a> {
         }
         self.note_address_taken(o, name);
         self.make_tail(o, vname, span)?;
+        // Zeros, as a static object's; a local's contents are set by its
+        // declaration.
+        self.set_array_contents(o, true);
         let tail = self.tails[&o];
         self.vars[tail.length.index()].init = Some(n as i64);
         self.vars[tail.index.index()].init = None;
@@ -1461,6 +1472,24 @@ impl<'a> Lowerer<'a> {
         self.edge_kind(from, to, guard, assigns, span, EdgeKind::Plain);
     }
 
+    /// An edge that stores into an IR array (the exact array model): the
+    /// store is made on each edge of the cases [`Lowerer::edge_kind`]
+    /// emits for the guard.
+    pub(crate) fn store_edge(
+        &mut self,
+        from: Loc,
+        to: Loc,
+        guard: Cond,
+        store: (engine::ir::ArrayId, Term, Term),
+        span: Span,
+    ) {
+        let first = self.t.cfg.edges.len();
+        self.plain_edge(from, to, guard, vec![], Some(span));
+        for e in &mut self.t.cfg.edges[first..] {
+            e.stores.push(store.clone());
+        }
+    }
+
     pub(crate) fn edge_kind(
         &mut self,
         from: Loc,
@@ -1493,6 +1522,7 @@ impl<'a> Lowerer<'a> {
                 havoc: self.t.pending_havoc.clone(),
                 guard: and(pending.clone(), guard),
                 assigns,
+                stores: Vec::new(),
                 span,
                 kind,
                 sync: crate::cfg::Sync::None,

@@ -865,6 +865,7 @@ impl Lowerer<'_> {
         }
         self.plain_edge(cur, next, Cond::True, set, Some(id.span));
         self.t.cur = Some(next);
+        self.set_array_contents(o, zeroed);
         if !zeroed {
             self.havoc_object(o, id.span);
         }
@@ -936,6 +937,7 @@ impl Lowerer<'_> {
         let next = self.new_loc(Some(span));
         self.plain_edge(cur, next, guard, set, Some(span));
         self.t.cur = Some(next);
+        self.set_array_contents(o, false);
         self.havoc_object(o, span);
         Ok(())
     }

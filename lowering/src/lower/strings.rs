@@ -503,6 +503,11 @@ impl Lowerer<'_> {
         name: &str,
         span: Span,
     ) -> Result<()> {
+        if self.array_values {
+            let why = format!("`{name}` into an array of the exact array model (not modelled)");
+            self.give_up_where(Cond::True, why, span);
+            return Ok(());
+        }
         let unsupported = |what: &str| LowerError::unsupported(span, format!("`{name}` {what}"));
         let size = self
             .types

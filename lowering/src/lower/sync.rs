@@ -867,7 +867,9 @@ impl Lowerer<'_> {
                                 (c, Res::Val(Term::Var(v)))
                             }
                             TargetVar::Ub(r) => (c, Res::Ub(r)),
-                            TargetVar::Skip => (c, Res::Ub(super::tails::TAIL_MEMBER.into())),
+                            TargetVar::Skip | TargetVar::Element(..) => {
+                                (c, Res::Ub(super::tails::TAIL_MEMBER.into()))
+                            }
                         })
                         .collect(),
                     ty: CType::Ptr(Box::new(CType::Void)),

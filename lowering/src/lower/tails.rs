@@ -24,7 +24,7 @@
 //! other object, so pointer arithmetic into it is plain integer arithmetic
 //! on addresses.
 
-use engine::ir::{CmpOp, Cond, Term, VarId};
+use engine::ir::{ArrayDecl, ArrayId, CmpOp, Cond, Term, VarId};
 use frontend::lang_c::span::Span;
 
 use super::expr::Target;
@@ -77,6 +77,9 @@ pub(crate) struct Tail {
     /// The cells of an element: element `i` spans the addresses
     /// `[base + stride·i, base + stride·(i + 1))`.
     pub stride: u64,
+    /// In the exact array model ([`crate::Options::array_values`]): the IR
+    /// array of the object's cells, indexed by address minus base.
+    pub array: Option<ArrayId>,
 }
 
 impl Lowerer<'_> {
@@ -153,6 +156,14 @@ impl Lowerer<'_> {
             }
             meta.origin = crate::VarOrigin::Internal;
         }
+        let array = self.array_values.then(|| {
+            self.arrays.push(ArrayDecl {
+                name: format!("{name}.cells"),
+                // Set by the allocation ([`Lowerer::set_array_contents`]).
+                init: None,
+            });
+            ArrayId::new(self.arrays.len() - 1)
+        });
         self.tails.insert(
             o,
             Tail {
@@ -160,6 +171,7 @@ impl Lowerer<'_> {
                 cell: cells[0],
                 length,
                 stride: cells.len() as u64,
+                array,
             },
         );
         if self.tail_used.is_none() {
@@ -236,11 +248,16 @@ impl Lowerer<'_> {
                 addr: t.clone(),
                 tracked,
             };
-            out.push((
-                and(here.clone(), and(inside.clone(), at.clone())),
-                target(true),
-            ));
-            out.push((and(here.clone(), and(inside, not(at))), target(false)));
+            if tail.array.is_some() {
+                // The exact array model: every element is kept.
+                out.push((and(here.clone(), inside), target(true)));
+            } else {
+                out.push((
+                    and(here.clone(), and(inside.clone(), at.clone())),
+                    target(true),
+                ));
+                out.push((and(here.clone(), and(inside, not(at))), target(false)));
+            }
             out.push((
                 and(here, and(space.clone(), cmp(CmpOp::Ge, i, end))),
                 Target::Ub(Ub::violates(
@@ -317,6 +334,9 @@ impl Lowerer<'_> {
         ty: &CType,
     ) -> Vec<(Cond, super::expr::Res)> {
         use super::expr::Res;
+        if let Some(a) = self.array_of(o) {
+            return self.array_read(c, o, a, addr, ty);
+        }
         if !tracked {
             return vec![(c.clone(), Res::Val(Term::Var(self.havoc_temp(ty))))];
         }
@@ -339,7 +359,8 @@ impl Lowerer<'_> {
     /// first tail read of a group of edges sets it (one read event is all
     /// the argument of the module needs).
     pub(crate) fn note_tail_read(&mut self, cases: &[(Cond, Target)]) {
-        if !cases.iter().any(|(_, t)| matches!(t, Target::Tail { .. })) {
+        // In the exact array model every read is exact.
+        if self.array_values || !cases.iter().any(|(_, t)| matches!(t, Target::Tail { .. })) {
             return;
         }
         let flag = self.tail_exact();
@@ -436,6 +457,9 @@ impl Lowerer<'_> {
         to: super::Loc,
         guard: &Cond,
     ) -> Option<Vec<(Cond, super::Loc)>> {
+        if self.array_values {
+            return None;
+        }
         let used = self.tail_used?;
         let violation = matches!(self.t.cfg.locs[to].kind, crate::cfg::LocKind::Violation(_));
         let error = to == ERROR && self.checks.assertions;
@@ -524,7 +548,7 @@ impl Tail {
 
 /// `c` when `t` is `s · y + c` for a term `y` (every summand but the
 /// constant ones scaled by a multiple of `s`); `None` when not seen.
-fn stride_offset(t: &Term, s: i64) -> Option<i64> {
+pub(crate) fn stride_offset(t: &Term, s: i64) -> Option<i64> {
     match t {
         Term::Const(c) => Some(*c),
         Term::Mul(k, _) if k % s == 0 => Some(0),
