@@ -199,12 +199,9 @@ impl<'a> Search<'a> {
             locs: (0..m as u32)
                 .map(|t| self.smt.constant(Space::Symbolic, base + n as u32 + t))
                 .collect(),
-            // The initial contents; later ones are terms of them
-            // ([`Search::unroll`]).
-            arrays: (0..self.program.arrays.len())
-                .filter(|_| i == 0)
-                .map(|x| Array::new_const(format!("bmc.a{x}"), &Sort::int(), &Sort::int()))
-                .collect(),
+            // Set by `run` (the initial contents) and `unroll` (terms of
+            // the previous step's).
+            arrays: Vec::new(),
         }
     }
 
@@ -250,11 +247,12 @@ impl<'a> Search<'a> {
             }
         }
         let mut first = first;
-        for (x, d) in p.arrays.iter().enumerate() {
-            if let Some(k) = d.init {
-                first.arrays[x] = Array::const_array(&Sort::int(), &Int::from_i64(k));
-            }
-        }
+        first.arrays = (p.arrays.iter().enumerate())
+            .map(|(x, d)| match d.init {
+                Some(k) => Array::const_array(&Sort::int(), &Int::from_i64(k)),
+                None => Array::new_const(format!("bmc.a{x}"), &Sort::int(), &Sort::int()),
+            })
+            .collect();
         for (t, th) in p.threads.iter().enumerate() {
             self.smt
                 .assert(&first.locs[t].eq(Int::from_u64(th.initial.0.into())));
@@ -356,7 +354,6 @@ impl<'a> Search<'a> {
             written.push(next.vars[x].eq(&cur.vars[x]));
             parts.push(Bool::or(&written));
         }
-
         // Partial-order reduction: a step of thread `t` right after an
         // independent step of a thread `u > t` is not needed (the two in the
         // other order reach the same state in as many steps).

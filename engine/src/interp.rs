@@ -67,9 +67,10 @@ pub enum RunError {
     /// whose initial value the run was not given.
     #[error("an element of an array is read whose initial value is not given ({0:?}, index {1})")]
     UnknownElement(ArrayId, i128),
-    /// An array was read where only variables are available
-    /// ([`eval_term`]).
-    #[error("an array is read where only variables are known")]
+    /// The state does not hold the program's arrays (a term read by
+    /// [`eval_term`], which knows variables only, or initial contents for
+    /// another number of arrays).
+    #[error("the state does not hold the program's arrays")]
     NoArrays,
 }
 

@@ -502,14 +502,6 @@ impl Program {
         !self.arrays.is_empty()
     }
 
-    /// The array with this name, if any.
-    pub fn array_by_name(&self, name: &str) -> Option<ArrayId> {
-        self.arrays
-            .iter()
-            .position(|a| a.name == name)
-            .map(ArrayId::new)
-    }
-
     /// Whether the program uses a non-linear operation ([`Term::Nl`]).
     pub fn nonlinear(&self) -> bool {
         let rhs = |r: &Rhs| matches!(r, Rhs::Expr(t) if t.nonlinear());

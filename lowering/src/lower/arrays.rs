@@ -24,7 +24,7 @@
 
 use engine::ir::{ArrayId, CmpOp, Cond, Term};
 
-use super::expr::Res;
+use super::expr::{Res, TargetVar};
 use super::{Lowerer, ObjId};
 use crate::term::{and, any, cmp, not, or, sub, within};
 use crate::types::CType;
@@ -75,6 +75,21 @@ impl Lowerer<'_> {
                 .push(or(not(self.array_parts(o, addr, ty)), inside));
         }
         self.array_cases(c, o, addr, ty, Res::Val(element), |why| Res::Ub(why.into()))
+    }
+
+    /// What a store of type `ty` at `addr` of `o` under `c` sets, in the
+    /// exact array model: the element, or a give-up where the cell is not a
+    /// part of type `ty`. `None` outside the model.
+    pub(crate) fn array_store_targets(
+        &self,
+        c: &Cond,
+        o: ObjId,
+        addr: &Term,
+        ty: &CType,
+    ) -> Option<Vec<(Cond, TargetVar)>> {
+        let a = self.array_of(o)?;
+        let element = TargetVar::Element(a, self.array_index(o, addr));
+        Some(self.array_cases(c, o, addr, ty, element, |why| TargetVar::Ub(why.into())))
     }
 
     /// `ok` where the cell at `addr` of `o` is a part of type `ty` of its

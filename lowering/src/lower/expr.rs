@@ -983,18 +983,11 @@ impl Lowerer<'_> {
                     obj,
                     addr,
                     tracked: true,
-                } if self.array_of(*obj).is_some() => {
-                    let a = self.array_of(*obj).expect("an array");
-                    let element = TargetVar::Element(a, self.array_index(*obj, addr));
-                    targets.extend(self.array_cases(c, *obj, addr, &p.ty, element, |why| {
-                        TargetVar::Ub(why.into())
-                    }));
-                }
-                Target::Tail {
-                    obj,
-                    addr,
-                    tracked: true,
                 } => {
+                    if let Some(cases) = self.array_store_targets(c, *obj, addr, &p.ty) {
+                        targets.extend(cases);
+                        continue;
+                    }
                     for (at, cell) in self.tracked_cells(*obj, addr, &p.ty) {
                         let target = match cell {
                             Some(cell) => TargetVar::Var(cell),
