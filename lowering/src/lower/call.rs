@@ -173,6 +173,26 @@ impl Lowerer<'_> {
         self.call_here(c, span)
     }
 
+    /// A call of an allocation wrapper ([`super::wrappers`]) as the
+    /// allocation it makes: its size is then seen as written at the call
+    /// (`xmalloc(n * sizeof(int))` an array of `n` elements). Not where
+    /// the allocation may fail (the wrapper's null tests would matter).
+    fn wrapped_allocation(&mut self, c: &CallExpression, span: Span) -> Result<Option<Val>> {
+        if self.malloc_may_fail {
+            return Ok(None);
+        }
+        let Some(alloc) = self.wrappers.expand_call(c) else {
+            return Ok(None);
+        };
+        let Expression::Identifier(f) = &alloc.callee.node else {
+            return Ok(None);
+        };
+        if self.function_exists(&f.node.name) {
+            return Ok(None);
+        }
+        self.heap_call(&f.node.name, &alloc.arguments, span)
+    }
+
     fn call_here(&mut self, c: &Node<CallExpression>, span: Span) -> Result<Val> {
         let void = Val::term(Term::Const(0), CType::Void);
         let name = match &c.node.callee.node {
@@ -219,6 +239,9 @@ impl Lowerer<'_> {
             if let Some(v) = self.heap_call(&name, args, span)? {
                 return Ok(v);
             }
+        }
+        if let Some(v) = self.wrapped_allocation(&c.node, span)? {
+            return Ok(v);
         }
         match name.as_str() {
             "reach_error"

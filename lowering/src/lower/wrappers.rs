@@ -11,7 +11,9 @@
 //! hold and a call `xmalloc(e)` is the call `malloc(e)`: [`Wrappers::expand`]
 //! gives that call, with the arguments in place of the parameters, so that
 //! the models that recognise an allocation by its form (arrays of thread
-//! handles) see it through the wrapper.
+//! handles, arrays of run-time length: `xmalloc(n * sizeof(int))` holds
+//! `n` elements) see it through the wrapper; every call of a wrapper is
+//! lowered as that allocation (`Lowerer::wrapped_allocation`).
 //!
 //! The call is the same as the wrapper's when
 //!
@@ -102,11 +104,16 @@ impl<'a> Wrappers<'a> {
     /// `w(args)` (under casts), `w` a wrapper and `args` pure: the
     /// allocation it makes, its parameters replaced by the arguments.
     pub(crate) fn expand(&self, e: &Expression) -> Option<CallExpression> {
-        let call = match e {
-            Expression::Cast(c) => return self.expand(&c.node.expression.node),
-            Expression::Call(c) => &c.node,
-            _ => return None,
-        };
+        match e {
+            Expression::Cast(c) => self.expand(&c.node.expression.node),
+            Expression::Call(c) => self.expand_call(&c.node),
+            _ => None,
+        }
+    }
+
+    /// `w(args)`, `w` a wrapper and `args` pure: the allocation it makes,
+    /// its parameters replaced by the arguments.
+    pub(crate) fn expand_call(&self, call: &CallExpression) -> Option<CallExpression> {
         let Expression::Identifier(f) = &call.callee.node else {
             return None;
         };
