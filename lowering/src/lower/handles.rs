@@ -1,6 +1,7 @@
 //! Arrays of thread handles (SOUNDNESS.md, "Arrays of thread handles"):
-//! an array `A` that the program uses only as `&A[i]`, the first argument
-//! of `pthread_create`/`thrd_create`, and as `A[i]`, the first argument of
+//! an array `A` that the program uses only as `&A[i]` (or `A + i`), the
+//! first argument of `pthread_create`/`thrd_create`, and as `A[i]` (or
+//! `*(A + i)`), the first argument of
 //! `pthread_join`/`thrd_join` (a syntactic check over the whole file), has
 //! no cells, whatever its length. Instead:
 //!
@@ -95,30 +96,47 @@ impl HandleUses<'_, '_> {
     }
 }
 
-/// `A[e]` (under casts): the array's name and the index.
+/// `A[e]` or `*(A + e)` (under casts): the array's name and the index.
 fn element(e: &Expression) -> Option<(&Identifier, &Node<Expression>)> {
     match e {
         Expression::Cast(c) => element(&c.node.expression.node),
-        Expression::BinaryOperator(b)
-            if b.node.operator.node == frontend::lang_c::ast::BinaryOperator::Index =>
-        {
+        Expression::BinaryOperator(b) if b.node.operator.node == BinaryOperator::Index => {
             match &b.node.lhs.node {
                 Expression::Identifier(id) => Some((&id.node, &b.node.rhs)),
                 _ => None,
             }
         }
+        Expression::UnaryOperator(u) if u.node.operator.node == U::Indirection => {
+            offset(&u.node.operand.node)
+        }
         _ => None,
     }
 }
 
-/// `&A[e]` (under casts).
+/// `A + e` or `e + A`: the array's name and the index (pointer arithmetic
+/// when `A` is an array or pointer, as a name of handles is).
+fn offset(e: &Expression) -> Option<(&Identifier, &Node<Expression>)> {
+    let Expression::BinaryOperator(b) = e else {
+        return None;
+    };
+    if b.node.operator.node != BinaryOperator::Plus {
+        return None;
+    }
+    match (&b.node.lhs.node, &b.node.rhs.node) {
+        (Expression::Identifier(id), _) => Some((&id.node, &b.node.rhs)),
+        (_, Expression::Identifier(id)) => Some((&id.node, &b.node.lhs)),
+        _ => None,
+    }
+}
+
+/// `&A[e]` or `A + e` (under casts).
 fn element_address(e: &Expression) -> Option<(&Identifier, &Node<Expression>)> {
     match e {
         Expression::Cast(c) => element_address(&c.node.expression.node),
         Expression::UnaryOperator(u) if u.node.operator.node == U::Address => {
             element(&u.node.operand.node)
         }
-        _ => None,
+        e => offset(e),
     }
 }
 
