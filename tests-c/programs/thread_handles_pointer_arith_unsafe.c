@@ -1,7 +1,7 @@
 // expect: unsafe
 // args: --no-races --no-deadlocks
 // Workers started through an array of thread handles addressed by pointer
-// arithmetic (`i + ids`, `*(ids + i)`); main joins all but the last and
+// arithmetic (`ids + i`, `*(ids + i)`); main joins all but the last and
 // checks the count, which the last worker may not have added to yet
 #include <pthread.h>
 extern void reach_error(void);
@@ -19,7 +19,7 @@ void *worker(void *arg) {
 int main(void) {
   pthread_t ids[3];
   for (int i = 0; i < 3; i++) {
-    pthread_create(i + ids, 0, worker, 0);
+    pthread_create(ids + i, 0, worker, 0);
   }
   for (int i = 0; i < 2; i++) {
     pthread_join(*(ids + i), 0);

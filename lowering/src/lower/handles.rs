@@ -114,7 +114,10 @@ fn element(e: &Expression) -> Option<(&Identifier, &Node<Expression>)> {
 }
 
 /// `A + e` or `e + A`: the array's name and the index (pointer arithmetic
-/// when `A` is an array or pointer, as a name of handles is).
+/// when `A` is an array or pointer, as a name of handles is). Of two
+/// names, `x + y`, the first is taken for the array: read the other way
+/// (`i + A`), the name `A` counts as another use, and `A` is an ordinary
+/// array.
 fn offset(e: &Expression) -> Option<(&Identifier, &Node<Expression>)> {
     let Expression::BinaryOperator(b) = e else {
         return None;
