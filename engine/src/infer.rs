@@ -46,7 +46,7 @@ use z3::ast::{Bool, Int};
 use crate::bmc::{cond, loc, term, Frame};
 use crate::certify::Invariant;
 use crate::interp::{self, State};
-use crate::ir::{CmpOp, Cond, LocId, Program, Rhs, Term, ThreadId, TransId, VarId};
+use crate::ir::{CmpOp, Cond, LocId, Program, Rhs, Term, ThreadId, TransId, Transition, VarId};
 use crate::smt::{Smt, Space};
 use crate::verdict::{Outcome, Proof, Stats, Verdict};
 use pairs::Pair;
@@ -328,11 +328,21 @@ fn infer(
             then: fact(y),
         }));
     }
+    // Per tuple, the steps into it from sampled tuples.
+    let mut into: Vec<Vec<(usize, TransId)>> = vec![Vec::new(); tuples.list.len()];
+    for (j, steps) in tuples.steps.iter().enumerate() {
+        if !samples[j].is_empty() {
+            for &(id, to) in steps {
+                into[to].push((j, id));
+            }
+        }
+    }
     for i in 0..tuples.list.len() {
         stop.check()?;
         let mut c = candidates(&forms, &samples, i, &constants);
         if samples[i].is_empty() {
             nearest_candidates(&forms, &samples, &tuples, i, &mut c);
+            pushed_candidates(program, &forms, &samples, &into[i], &mut c);
             // Past a loop no run reached: what the loop's implications
             // conclude may hold outright.
             c.extend(pairs[i].iter().map(|p| p.then.clone()));
@@ -1303,6 +1313,52 @@ fn candidates(
         });
     }
     out
+}
+
+/// More candidates for a tuple that has no samples: per template, its
+/// greatest value in the states the steps `into` it (from sampled tuples
+/// `j`) make of the samples of `j`, their guards not evaluated, as long as
+/// the tuple has fewer than [`MAX_CANDIDATES`]. Where no run left a loop
+/// (a create loop of 10,000 iterations), the step past it still shows what
+/// it sets (a join loop's index and its count of joins both 1): candidates
+/// are only proposed, so the unreachable states these points may be cost
+/// time, never a wrong proof.
+fn pushed_candidates(
+    program: &Program,
+    forms: &[Form],
+    samples: &[Vec<Vec<i128>>],
+    into: &[(usize, TransId)],
+    out: &mut BTreeSet<Candidate>,
+) {
+    let points: Vec<Vec<i128>> = into
+        .iter()
+        .flat_map(|&(j, id)| {
+            let t = program.transition(id);
+            samples[j].iter().filter_map(|p| assigned(t, p))
+        })
+        .collect();
+    let points: Vec<&Vec<i128>> = points.iter().collect();
+    for (f, form) in forms.iter().enumerate().skip(1) {
+        if out.len() >= MAX_CANDIDATES {
+            return;
+        }
+        if let Some(bound) = greatest(form, &points).filter(|m| i64::try_from(*m).is_ok()) {
+            out.insert(Candidate { form: f, bound });
+        }
+    }
+}
+
+/// The values `t`'s assignments give the variables at `p` (an input keeps
+/// its old value), its guard not evaluated; `None` where an assignment
+/// cannot be evaluated.
+fn assigned(t: &Transition, p: &[i128]) -> Option<Vec<i128>> {
+    let mut q = p.to_vec();
+    for a in &t.assigns {
+        if let Rhs::Expr(e) = &a.rhs {
+            q[a.var.index()] = interp::eval_term(e, p).ok()?;
+        }
+    }
+    Some(q)
 }
 
 /// The value of a literal.

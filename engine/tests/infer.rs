@@ -48,6 +48,21 @@ thread w2 at l {
 error balance < 0;
 ";
 
+/// A loop of 10,000 iterations no sampled run leaves, then a second loop
+/// whose index is the same variable, reset to 1 with its count of rounds:
+/// `done == i` holds in the second loop. No run reaches it; the step past
+/// the first loop, applied to the first loop's samples, proposes it.
+const REUSED_INDEX: &str = "
+var i = 0, done = 0;
+thread t at a {
+  more: a -> a when i < 10000 do i := i + 1;
+  next: a -> b when i >= 10000 do i := 1, done := 1;
+  again: b -> b when i < 10000 do i := i + 1, done := done + 1;
+  stop: b -> c when i >= 10000;
+}
+error t@c && done != 10000;
+";
+
 fn certified(p: &Program, inferred: &engine::infer::Inferred) -> Status {
     let invariants = inferred
         .invariants
@@ -75,6 +90,21 @@ fn proves_with_an_equality_of_the_samples_and_the_checker_accepts() {
         );
         assert_eq!(certified(&p, &inferred), Status::Certified);
     }
+}
+
+#[test]
+fn a_loop_no_run_reaches_gets_what_the_step_into_it_sets() {
+    let p = program(REUSED_INDEX);
+    let inferred = infer(&p);
+    assert!(
+        matches!(inferred.outcome.verdict, Verdict::Safe(_)),
+        "{:?}",
+        inferred.outcome.verdict
+    );
+    assert_eq!(certified(&p, &inferred), Status::Certified);
+    // The same with one round too few counted: not proved.
+    let p = program(&REUSED_INDEX.replace("done := 1;", "done := 0;"));
+    assert!(matches!(infer(&p).outcome.verdict, Verdict::Unknown(_)));
 }
 
 #[test]

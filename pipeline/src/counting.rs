@@ -495,7 +495,10 @@ pub fn viewed(lowered: &lowering::Lowered, deadline: Instant) -> Result<ViewProo
         };
         match proof {
             Ok(proof) => return Ok(proof),
-            Err(e) => why = e,
+            Err(e) => {
+                print_failure_if_asked(&e);
+                why = e
+            }
         }
         if Instant::now() >= deadline {
             break;
@@ -521,6 +524,14 @@ enum Pass {
 fn print_if_asked(system: &CounterSystem) {
     if std::env::var_os("ASE_PRINT_COUNTERS").is_some() {
         eprintln!("{}", engine::print::print_program(&system.program));
+    }
+}
+
+/// Prints why a pass of [`viewed`] failed when `ASE_PRINT_COUNTERS` is set
+/// (only the last pass's reason reaches the verdict).
+fn print_failure_if_asked(why: &str) {
+    if std::env::var_os("ASE_PRINT_COUNTERS").is_some() {
+        eprintln!("// no proof of the view program: {why}");
     }
 }
 
