@@ -1337,12 +1337,19 @@ fn pushed_candidates(
             samples[j].iter().filter_map(|p| assigned(t, p))
         })
         .collect();
-    let points: Vec<&Vec<i128>> = points.iter().collect();
+    propose_greatest(forms, &[points.iter().collect()], out);
+}
+
+/// Per template, its greatest value over each set of points, as a
+/// candidate bound (one that fits 64 bits), while `out` has fewer than
+/// [`MAX_CANDIDATES`].
+fn propose_greatest(forms: &[Form], sets: &[Vec<&Vec<i128>>], out: &mut BTreeSet<Candidate>) {
     for (f, form) in forms.iter().enumerate().skip(1) {
-        if out.len() >= MAX_CANDIDATES {
-            return;
-        }
-        if let Some(bound) = greatest(form, &points).filter(|m| i64::try_from(*m).is_ok()) {
+        let bounds = sets.iter().filter_map(|points| greatest(form, points));
+        for bound in bounds.filter(|m| i64::try_from(*m).is_ok()) {
+            if out.len() >= MAX_CANDIDATES {
+                return;
+            }
             out.insert(Candidate { form: f, bound });
         }
     }
@@ -1401,26 +1408,13 @@ fn nearest_candidates(
         .filter(|&&(_, d)| d == least)
         .map(|&(j, _)| j)
         .collect();
-    let points: Vec<&Vec<i128>> = nearest.iter().flat_map(|&j| &samples[j]).collect();
-    let apart: Vec<Vec<&Vec<i128>>> = nearest
-        .iter()
-        .map(|&j| samples[j].iter().collect())
+    // Of all of them, and of each: a fact of one neighbour (the thread
+    // whose location differs never took the step there) may hold here.
+    let all: Vec<&Vec<i128>> = nearest.iter().flat_map(|&j| &samples[j]).collect();
+    let sets: Vec<Vec<&Vec<i128>>> = std::iter::once(all)
+        .chain(nearest.iter().map(|&j| samples[j].iter().collect()))
         .collect();
-    for (f, form) in forms.iter().enumerate().skip(1) {
-        // Of all of them, and of each: a fact of one neighbour (the thread
-        // whose location differs never took the step there) may hold here.
-        let bounds = std::iter::once(greatest(form, &points))
-            .chain(apart.iter().map(|points| greatest(form, points)));
-        for max in bounds.flatten().filter(|m| i64::try_from(*m).is_ok()) {
-            if out.len() >= MAX_CANDIDATES {
-                return;
-            }
-            out.insert(Candidate {
-                form: f,
-                bound: max,
-            });
-        }
-    }
+    propose_greatest(forms, &sets, out);
 }
 
 /// The greatest value of `Σ c·x` at the points (`None`: no point).
