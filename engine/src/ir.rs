@@ -176,9 +176,10 @@ pub enum Term {
     Nl(NlOp, Box<Term>, Box<Term>),
     /// `a[i]`: the element of an array at an index (written `a[i]`; any
     /// integer is an index: arrays are total maps from the integers, as in
-    /// McCarthy's theory of arrays). Computed by the interpreter, encoded
-    /// by bounded model checking (Z3's arrays); every other engine refuses
-    /// programs with arrays ([`Program::has_arrays`]).
+    /// McCarthy's theory of arrays). Computed by the interpreter and the
+    /// explicit search, encoded by bounded model checking (Z3's arrays);
+    /// every other engine refuses programs with arrays
+    /// ([`Program::has_arrays`]).
     Select(ArrayId, Box<Term>),
 }
 

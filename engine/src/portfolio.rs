@@ -88,6 +88,9 @@ pub struct Shares {
     /// ...and at most this share of the whole (ASE's proofs of programs the
     /// search could not settle should not wait long for it).
     pub bmc_of_whole: Share,
+    /// The explicit search of a model with arrays, before bounded model
+    /// checking: of the time the bug finders have ([`search_bugs`]).
+    pub arrays_explicit: Share,
 }
 
 /// What the portfolio found: the outcome, ASE's abstract states when ASE
@@ -124,6 +127,37 @@ impl Found {
 /// timeout (without one, its cap, else no deadline).
 fn infer_deadline(timeout: Option<Duration>, shares: &Shares) -> Option<Instant> {
     shares.infer.of_left(timeout).map(|t| Instant::now() + t)
+}
+
+/// Bounded model checking of `program` (`bmc`'s target), after the
+/// explicit search for its `share` of the time where the program has
+/// arrays: the search finds the bugs that need small values but many
+/// steps, BMC those that need particular values in few steps (each
+/// reports only traces the interpreter replayed).
+pub fn search_bugs(
+    program: &Program,
+    explicit: &crate::explicit::Bounds,
+    bmc: &crate::bmc::Config,
+    share: Share,
+) -> Outcome {
+    if !program.has_arrays() {
+        return crate::bmc::check(program, bmc);
+    }
+    let start = Instant::now();
+    let until = share
+        .of_left(bmc.deadline.map(|d| d.saturating_duration_since(start)))
+        .map(|t| start + t);
+    let mut found =
+        crate::explicit::check_arrays(program, explicit, until, bmc.target.as_ref(), bmc.cancel);
+    if let Verdict::Unknown(why) = &found.verdict {
+        let why = why.clone();
+        found = crate::bmc::check(program, bmc);
+        if let Verdict::Unknown(bmc_why) = &mut found.verdict {
+            bmc_why.detail = format!("{}; explicit search: {}", bmc_why.detail, why.detail);
+        }
+    }
+    found.stats.time = start.elapsed();
+    found
 }
 
 /// Runs the portfolio.
@@ -204,7 +238,7 @@ fn sequential(program: &Program, config: &Config) -> Found {
     // thread, and ASE's models (its predicates, proofs and traces) should
     // not depend on whether bounded model checking ran before it.
     let mut second = std::thread::scope(|s| {
-        s.spawn(|| crate::bmc::check(bmc_program, &bmc))
+        s.spawn(|| search_bugs(bmc_program, &config.explicit, &bmc, shares.arrays_explicit))
             .join()
             .unwrap_or_else(|e| std::panic::resume_unwind(e))
     });
@@ -290,10 +324,12 @@ fn parallel(program: &Program, config: &Config) -> Found {
         });
     }
     if !shared {
-        let tx = tx.clone();
+        let (tx, explicit_bounds) = (tx.clone(), config.explicit);
+        let share = config.shares.arrays_explicit;
         std::thread::spawn(move || {
-            let outcome =
-                crate::smt::interruptible(cancel, || crate::bmc::check(&bmc_program, &bmc_config));
+            let outcome = crate::smt::interruptible(cancel, || {
+                search_bugs(&bmc_program, &explicit_bounds, &bmc_config, share)
+            });
             let _ = tx.send(Finished::Bmc(outcome));
         });
     }

@@ -380,8 +380,8 @@ pub(crate) fn arrays_unsupported(engine: &str) -> Verdict {
     Verdict::unknown(
         UnknownKind::Unsupported,
         format!(
-            "{engine} takes no program with arrays (bounded model checking searches them for \
-             errors)"
+            "{engine} takes no program with arrays (the explicit search and bounded model \
+             checking search them for errors)"
         ),
     )
 }

@@ -163,6 +163,58 @@ fn bounded_model_checking_finds_array_bugs_with_replayed_traces() {
     assert!(initial.get(0) != Some(42) && initial.get(1) != Some(42));
 }
 
+fn explicit(p: &Program, bound: i64) -> Verdict {
+    let bounds = engine::explicit::Bounds {
+        bound,
+        max_states: 200_000,
+        partial_order: false,
+    };
+    let deadline = Instant::now() + Duration::from_secs(60);
+    engine::explicit::check(p, &bounds, Some(deadline)).verdict
+}
+
+#[test]
+fn the_explicit_search_chooses_an_element_where_it_is_first_read() {
+    // Index 2 must hold 7: found at bound 10 (after 1 and 3), and the
+    // trace's initial contents say so.
+    let p = program(
+        "var n, i = 0; var a[]; init n >= 3;
+         thread p at 0 {
+           0 -> 0 when i < n && a[i] != 7 do i := i + 1;
+           0 -> 1 when i < n && a[i] == 7;
+         }
+         error p@1 && i == 2;",
+    );
+    let Verdict::Unsafe(trace) = explicit(&p, 10) else {
+        panic!("the element 7 at index 2 is found")
+    };
+    trace.replay(&p).expect("replays");
+    assert_eq!(trace.steps.len(), 3);
+    let initial = &trace.initial.arrays[0];
+    assert_eq!(initial.get(2), Some(7));
+    assert!(initial.get(0) != Some(7) && initial.get(1) != Some(7));
+    // Out of the bound: no trace.
+    assert!(matches!(explicit(&p, 6), Verdict::Unknown(_)));
+}
+
+#[test]
+fn the_explicit_search_writes_before_it_reads() {
+    // Elements written first are never chosen: the trace starts from
+    // contents nobody read.
+    let p = program(
+        "var i = 0; var a[];
+         thread p at 0 { 0 -> 1 do a[3] := 5; 1 -> 2 when a[3] == 5 && a[4] == -1; }
+         error p@2;",
+    );
+    let Verdict::Unsafe(trace) = explicit(&p, 2) else {
+        panic!("found")
+    };
+    trace.replay(&p).expect("replays");
+    let initial = &trace.initial.arrays[0];
+    assert_eq!(initial.get(3), None);
+    assert_eq!(initial.get(4), Some(-1));
+}
+
 #[test]
 fn large_indices_and_sparse_contents_cost_nothing() {
     // A million elements apart: arrays are maps, not vectors.
@@ -179,7 +231,7 @@ fn large_indices_and_sparse_contents_cost_nothing() {
 }
 
 #[test]
-fn other_engines_refuse_arrays() {
+fn the_proof_engines_refuse_arrays() {
     let p = program(FILL);
     let refused =
         |v: &Verdict| matches!(v, Verdict::Unknown(u) if u.kind == UnknownKind::Unsupported);
@@ -190,8 +242,13 @@ fn other_engines_refuse_arrays() {
         max_states: 1000,
         partial_order: true,
     };
+    // The explicit search only looks for bugs: `FILL`'s (`q` reads `a[2]`
+    // before `p` writes it).
     let explicit = engine::explicit::prove(&p, &bounds, None);
-    assert!(refused(&explicit.verdict), "{:?}", explicit.verdict);
+    let Verdict::Unsafe(trace) = &explicit.verdict else {
+        panic!("{:?}", explicit.verdict)
+    };
+    trace.replay(&p).expect("replays");
     let inferred = engine::infer::prove(&p, None, None);
     assert!(!matches!(inferred.outcome.verdict, Verdict::Safe(_)));
     assert!(engine::ur::unsupported(&p).is_some());
@@ -547,4 +604,80 @@ fn arrays_agree_with_their_scalarised_programs() {
         unsafe_ > total / 10 && unsafe_ < total * 9 / 10,
         "{unsafe_} of {total}"
     );
+}
+
+#[test]
+fn the_explicit_search_agrees_with_the_scalarised_programs() {
+    // Over short arrays the search of the array program and that of its
+    // scalarised version (the elements free variables) explore the same
+    // values: each finds a bug where the other does, and a trace of the
+    // array program is one of at least the scalarised one's length.
+    const BOUND: i64 = 1;
+    let (mut unsafe_, mut total) = (0, 0);
+    for seed in 0..300u64 {
+        let mut p = Gen::program(seed);
+        // Free values in the bound in both (the search of the scalarised
+        // program would otherwise choose them from every integer).
+        for v in 0..p.vars.len() {
+            bounded_initially(&mut p, VarId::new(v), BOUND);
+        }
+        let mut s = scalarise(&p);
+        s.init = p.init.clone();
+        for v in p.vars.len()..s.vars.len() {
+            bounded_initially(&mut s, VarId::new(v), BOUND);
+        }
+        let (a, b) = (explicit(&p, BOUND), explicit(&s, BOUND));
+        let (la, lb) = (found_explicit(&a, &p), found_explicit(&b, &s));
+        match (la, lb) {
+            (Some(x), Some(y)) => assert!(x >= y, "seed {seed}: {x} < {y}"),
+            (None, None) => {}
+            _ => {
+                // The scalarised search discards states with values out of
+                // the bound; the array search does not, and may need more
+                // states: only its trace is checked, at its depth.
+                if let Some(x) = la {
+                    let depth = found(&bmc(&s, x), &s);
+                    assert!(depth.is_some_and(|d| d <= x), "seed {seed}");
+                } else {
+                    panic!(
+                        "seed {seed}: the scalarised search finds a bug in {lb:?} steps, the \
+                         array search none ({a:?})\n{}",
+                        print_program(&p)
+                    );
+                }
+            }
+        }
+        unsafe_ += usize::from(la.is_some());
+        total += 1;
+    }
+    assert!(
+        unsafe_ > total / 10 && unsafe_ < total * 9 / 10,
+        "{unsafe_} of {total}"
+    );
+}
+
+/// The length of the explicit search's trace (replayed), `None` without.
+fn found_explicit(v: &Verdict, p: &Program) -> Option<usize> {
+    match v {
+        Verdict::Unsafe(t) => {
+            t.replay(p).expect("the trace replays");
+            Some(t.steps.len())
+        }
+        Verdict::Unknown(u) => {
+            assert_ne!(u.kind, UnknownKind::Internal, "{}", u.detail);
+            None
+        }
+        Verdict::Safe(_) => panic!("the bounded search proves nothing"),
+    }
+}
+
+/// Adds `-b <= v <= b` to the initial condition of `p` when `v` has no
+/// initial value.
+fn bounded_initially(p: &mut Program, v: VarId, b: i64) {
+    if p.vars[v.index()].init.is_none() {
+        let x = Term::Var(v);
+        p.init
+            .push(Cond::Cmp(CmpOp::Ge, x.clone(), Term::Const(-b)));
+        p.init.push(Cond::Cmp(CmpOp::Le, x, Term::Const(b)));
+    }
 }

@@ -96,11 +96,28 @@ pub fn run(
         invariants: None,
         exact: false,
     };
-    // Bounded model checking is the one engine that takes arrays.
-    let engine = match engine {
-        Engine::Auto if program.has_arrays() => Engine::Bmc,
-        e => e,
+    let explicit_bounds = engine::explicit::Bounds {
+        bound: options.bound,
+        max_states: budget.max_states.unwrap_or(EXPLICIT_DEFAULT_MAX_STATES),
+        partial_order: options.partial_order,
     };
+    let bmc = engine::bmc::Config {
+        bounds: bmc_bounds,
+        deadline,
+        cancel: None,
+        target: target.clone(),
+    };
+    // Only the bug finders take arrays: the explicit search, then bounded
+    // model checking.
+    if engine == Engine::Auto && program.has_arrays() {
+        let share = SCHEDULE.portfolio.arrays_explicit;
+        return plain(engine::portfolio::search_bugs(
+            program,
+            &explicit_bounds,
+            &bmc,
+            share,
+        ));
+    }
     match engine {
         Engine::Auto => {
             let config = engine::portfolio::Config {
@@ -137,23 +154,15 @@ pub fn run(
                 ..plain(inferred.outcome)
             }
         }
-        Engine::Bmc => plain(engine::bmc::check(
+        Engine::Bmc => plain(engine::bmc::check(program, &bmc)),
+        Engine::Explicit if program.has_arrays() => plain(engine::explicit::check_arrays(
             program,
-            &engine::bmc::Config {
-                bounds: bmc_bounds,
-                deadline,
-                cancel: None,
-                target,
-            },
+            &explicit_bounds,
+            deadline,
+            target.as_ref(),
+            None,
         )),
-        Engine::Explicit => {
-            let bounds = engine::explicit::Bounds {
-                bound: options.bound,
-                max_states: budget.max_states.unwrap_or(EXPLICIT_DEFAULT_MAX_STATES),
-                partial_order: options.partial_order,
-            };
-            plain(engine::explicit::check(program, &bounds, deadline))
-        }
+        Engine::Explicit => plain(engine::explicit::check(program, &explicit_bounds, deadline)),
         Engine::Magic => {
             let found = engine::magic::check(program, &engine::magic::Config { deadline });
             Found {

@@ -64,6 +64,7 @@ pub const SCHEDULE: Schedule = Schedule {
         infer: Share::fraction(1, 5).at_most(Duration::from_secs(10)),
         bmc_of_left: Share::fraction(1, 3),
         bmc_of_whole: Share::fraction(1, 10),
+        arrays_explicit: Share::fraction(1, 2),
     },
     bounded_instances: Share::fraction(2, 3),
     errors_first: Share::fraction(1, 16).at_most(Duration::from_secs(2)),
