@@ -137,7 +137,8 @@ pub struct Edge {
     pub assigns: Vec<(VarId, Term)>,
     /// Stores into IR arrays `(array, index, value)`, made with the
     /// assignments (the exact array model, [`crate::Options::array_values`]).
-    /// An edge with stores is never composed with another.
+    /// An edge with stores is not composed with a later one that reads
+    /// the arrays it stores into.
     pub stores: Vec<(ArrayId, Term, Term)>,
     /// The C construct it comes from.
     pub span: Option<Span>,
@@ -489,14 +490,20 @@ impl Cfg {
 /// `e1; e2` as one edge, or `None` when the result would be too large,
 /// `e2` havocs a variable `e1` reads, or either step may race.
 fn compose(e1: &Edge, e2: &Edge) -> Option<Edge> {
-    // A step that may race stays its own step (see `Edge::accesses`), and
-    // so does a store into an array (a later read of the array would need
-    // the store's value: terms have no conditional).
-    if !e1.accesses.is_empty()
-        || !e2.accesses.is_empty()
-        || !e1.stores.is_empty()
-        || !e2.stores.is_empty()
-    {
+    // A step that may race stays its own step (see `Edge::accesses`). A
+    // store into an array is not merged with a later step that reads the
+    // array (that read would need the store's value: terms have no
+    // conditional).
+    if !e1.accesses.is_empty() || !e2.accesses.is_empty() {
+        return None;
+    }
+    let mut stored = BTreeSet::new();
+    for (a, _, _) in &e1.stores {
+        stored.insert(*a);
+    }
+    let mut reads_stored = false;
+    e2.for_each_array_access(&mut |a, write| reads_stored |= !write && stored.contains(&a));
+    if reads_stored {
         return None;
     }
     let h2: BTreeSet<VarId> = e2.havoc.iter().copied().collect();
@@ -506,6 +513,14 @@ fn compose(e1: &Edge, e2: &Edge) -> Option<Edge> {
     });
     for (v, t) in &e1.assigns {
         reads1.insert(*v);
+        t.for_each_var(&mut |v| {
+            reads1.insert(v);
+        });
+    }
+    for (_, i, t) in &e1.stores {
+        i.for_each_var(&mut |v| {
+            reads1.insert(v);
+        });
         t.for_each_var(&mut |v| {
             reads1.insert(v);
         });
@@ -546,6 +561,15 @@ fn compose(e1: &Edge, e2: &Edge) -> Option<Edge> {
             assigns.push((*v, t.clone()));
         }
     }
+    // Stores apply in order: `e1`'s, then `e2`'s over the state after `e1`.
+    let mut stores = e1.stores.clone();
+    for (a, i, t) in &e2.stores {
+        let (i, t) = (subst_term(i, &f), subst_term(t, &f));
+        if term_size(&i) > MAX_SIZE || term_size(&t) > MAX_SIZE {
+            return None;
+        }
+        stores.push((*a, i, t));
+    }
     let mut havoc = e1.havoc.clone();
     havoc.extend(e2.havoc.iter().copied());
     let mut reads = e1.reads.clone();
@@ -558,7 +582,7 @@ fn compose(e1: &Edge, e2: &Edge) -> Option<Edge> {
         havoc,
         guard,
         assigns,
-        stores: Vec::new(),
+        stores,
         span: e2.span.or(e1.span),
         kind: EdgeKind::Plain,
         sync: Sync::None,
@@ -656,6 +680,33 @@ impl Edge {
         for (c, v) in &self.reads {
             c.for_each_var(f);
             f(*v);
+        }
+    }
+
+    /// Calls `f` on every variable the edge reads: its guard, right-hand
+    /// sides and stores (indices and values), not its recorded reads.
+    pub fn for_each_read(&self, f: &mut impl FnMut(VarId)) {
+        self.guard.for_each_var(f);
+        for (_, t) in &self.assigns {
+            t.for_each_var(f);
+        }
+        for (_, i, t) in &self.stores {
+            i.for_each_var(f);
+            t.for_each_var(f);
+        }
+    }
+
+    /// Calls `f` on every IR array the edge reads (`false`) or writes
+    /// (`true`).
+    pub fn for_each_array_access(&self, f: &mut impl FnMut(ArrayId, bool)) {
+        self.guard.for_each_array(&mut |a| f(a, false));
+        for (_, t) in &self.assigns {
+            t.for_each_array(&mut |a| f(a, false));
+        }
+        for (a, i, t) in &self.stores {
+            i.for_each_array(&mut |b| f(b, false));
+            t.for_each_array(&mut |b| f(b, false));
+            f(*a, true);
         }
     }
 

@@ -797,8 +797,9 @@ pub struct Options {
     /// Every tail is an IR array instead (`engine::ir::Program::arrays`),
     /// all of its elements exact: the model of arrays of any length that
     /// bugs are searched in by bounded model checking (SOUNDNESS.md, "Heap
-    /// arrays of run-time length"). The reduction is off; races on array
-    /// elements are not checked (the model only finds bugs).
+    /// arrays of run-time length"). The reduction treats each array as one
+    /// shared variable; races on array elements are not checked (the model
+    /// only finds bugs).
     pub array_values: bool,
     /// Arrays used only to hold thread handles have no cells, whatever
     /// their length (SOUNDNESS.md, "Arrays of thread handles"). Off: they
@@ -879,8 +880,6 @@ pub fn lower_with(unit: &ParsedUnit, options: &Options) -> Result<Lowered, Lower
         l.spec = options.spec.clone();
         l.tails_enabled = options.tails || options.array_values;
         l.array_values = options.array_values;
-        // The reduction's analyses see variables, not arrays.
-        l.reduce = options.reduce && !options.array_values;
         l.tail_globals_above = options.tail_globals_above;
         if !options.handle_arrays {
             l.no_handle_arrays();

@@ -155,6 +155,14 @@ pub(crate) fn step_accesses(
             by_rhs.insert(v);
         });
     }
+    for (_, i, t) in &e.stores {
+        i.for_each_var(&mut |v| {
+            by_rhs.insert(v);
+        });
+        t.for_each_var(&mut |v| {
+            by_rhs.insert(v);
+        });
+    }
     read.extend(by_rhs.iter().copied());
     for v in &e.havoc {
         read.remove(v);

@@ -73,6 +73,7 @@ pub fn replay(reduced: &Lowered, unreduced: &Lowered, trace: &Trace) -> Result<T
     let (rp, up) = (&reduced.program, &unreduced.program);
     let same = rp.vars.len() == up.vars.len()
         && rp.vars.iter().zip(&up.vars).all(|(a, b)| a.name == b.name)
+        && rp.arrays == up.arrays
         && rp.threads.len() == up.threads.len()
         && rp
             .threads
@@ -89,8 +90,11 @@ pub fn replay(reduced: &Lowered, unreduced: &Lowered, trace: &Trace) -> Result<T
         .zip(&up.vars)
         .map(|(&v, d)| d.init.map_or(v, i128::from))
         .collect();
-    let mut cur = interp::initial_state(up, initial_vals.clone())
+    // The arrays' initial contents are the reduced trace's (the elements
+    // its steps read).
+    let initial = interp::initial_state_with(up, initial_vals, trace.initial.arrays.clone())
         .map_err(|e| ReplayError::End(format!("initial state: {e}")))?;
+    let mut cur = initial.clone();
     let mut moves: Vec<Move> = Vec::new();
     // Per thread: the literals its guards compare variables with (and
     // their neighbours): candidates for inputs the reduction decided away.
@@ -200,7 +204,7 @@ pub fn replay(reduced: &Lowered, unreduced: &Lowered, trace: &Trace) -> Result<T
             end_name(&got)
         )));
     }
-    Trace::execute(up, initial_vals, &moves).map_err(|e| ReplayError::End(e.to_string()))
+    Trace::execute_from(up, initial, &moves).map_err(|e| ReplayError::End(e.to_string()))
 }
 
 fn end_name(e: &TraceEnd) -> String {

@@ -261,7 +261,8 @@ fn check_one(seed: u64, property: Property, counts: &mut Counts) {
     }
     let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("counter_differential");
     std::fs::create_dir_all(&dir).expect("temp dir");
-    let path = dir.join(format!("seed_{seed}.c"));
+    // One file per property: the two tests run side by side.
+    let path = dir.join(format!("{property:?}_seed_{seed}.c"));
     std::fs::write(&path, &text).expect("write program");
     let unit = frontend::parse_file(&path, &frontend::Options::default())
         .unwrap_or_else(|e| panic!("seed {seed}: the frontend rejects\n{text}\n{e}"));

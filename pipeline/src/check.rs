@@ -579,14 +579,14 @@ impl CCheck<'_> {
         let Verdict::Unsafe(trace) = &outcome.verdict else {
             return None;
         };
-        // The exact array model is lowered without the reduction.
-        if !self.job.input.lowering.reduce || lowered.array_values {
+        if !self.job.input.lowering.reduce {
             return None;
         }
         let options = lowering::Options {
             reduce: false,
             compress: false,
             tails: lowered.tails,
+            array_values: lowered.array_values,
             ..self.job.input.lowering.clone()
         };
         let result = lowering::lower_with(self.unit, &options)

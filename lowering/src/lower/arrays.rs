@@ -53,7 +53,7 @@ impl Lowerer<'_> {
     /// `ty`) under `c`: the element, where the cell is a part of type `ty`
     /// of its element, else a give-up ([`Lowerer::array_parts`]). An
     /// element of arbitrary initial contents is within its type: the
-    /// reading step's guard says so.
+    /// reading step's guard says so, under `c`.
     pub(crate) fn array_read(
         &mut self,
         c: &Cond,
@@ -70,9 +70,10 @@ impl Lowerer<'_> {
                 r.lo.unwrap_or(i128::MIN),
                 r.hi.unwrap_or(i128::MAX),
             );
-            self.t
-                .pending_guard
-                .push(or(not(self.array_parts(o, addr, ty)), inside));
+            // Only where this case is the access (another case's element
+            // is not read).
+            let here = and(c.clone(), self.array_parts(o, addr, ty));
+            self.t.pending_guard.push(or(not(here), inside));
         }
         self.array_cases(c, o, addr, ty, Res::Val(element), |why| Res::Ub(why.into()))
     }

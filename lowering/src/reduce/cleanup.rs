@@ -73,6 +73,10 @@ pub(super) fn invariant_constants(
             for (_, rhs) in &mut e.assigns {
                 *rhs = subst_term(rhs, &sigma);
             }
+            for (_, i, t) in &mut e.stores {
+                *i = subst_term(i, &sigma);
+                *t = subst_term(t, &sigma);
+            }
             if e.guard == Cond::False {
                 e.dead = true;
             }
@@ -109,6 +113,14 @@ pub(super) fn dead_inputs(cfg: &mut Cfg, local: &dyn Fn(VarId) -> bool) {
     for e in cfg.edges.iter_mut().filter(|e| !e.dead) {
         let mut rhs_reads = BTreeSet::new();
         for (_, t) in &e.assigns {
+            t.for_each_var(&mut |v| {
+                rhs_reads.insert(v);
+            });
+        }
+        for (_, i, t) in &e.stores {
+            i.for_each_var(&mut |v| {
+                rhs_reads.insert(v);
+            });
             t.for_each_var(&mut |v| {
                 rhs_reads.insert(v);
             });
@@ -241,10 +253,7 @@ fn liveness(cfg: &Cfg, local: &dyn Fn(VarId) -> bool) -> Vec<BTreeSet<VarId>> {
 }
 
 fn read_vars(e: &Edge, f: &mut impl FnMut(VarId)) {
-    e.guard.for_each_var(f);
-    for (_, t) in &e.assigns {
-        t.for_each_var(f);
-    }
+    e.for_each_read(f);
 }
 
 /// Whether some integer `v` satisfies all the conditions, when each is a

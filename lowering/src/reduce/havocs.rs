@@ -62,10 +62,7 @@ pub(super) fn drop_unread(main: &mut Cfg, alone: &[bool]) -> usize {
                         after[i] = true;
                     }
                 };
-                e.guard.for_each_var(&mut reads);
-                for (_, t) in &e.assigns {
-                    t.for_each_var(&mut reads);
-                }
+                e.for_each_read(&mut reads);
                 after
             } else {
                 vec![true; candidates.len()]
@@ -88,10 +85,7 @@ pub(super) fn drop_unread(main: &mut Cfg, alone: &[bool]) -> usize {
         // The edge's own guard and right-hand sides read the havocked
         // value: such a havoc stays, as does one the edge overwrites.
         let mut used: Vec<VarId> = e.assigns.iter().map(|(v, _)| *v).collect();
-        e.guard.for_each_var(&mut |v| used.push(v));
-        for (_, t) in &e.assigns {
-            t.for_each_var(&mut |v| used.push(v));
-        }
+        e.for_each_read(&mut |v| used.push(v));
         e.havoc
             .retain(|v| used.contains(v) || index(*v).is_none_or(|i| live[e.to][i]));
         dropped += before - e.havoc.len();

@@ -199,6 +199,7 @@ pub(crate) fn reduce(
             });
         }
     }
+    let arrays = ArrayUse::of(&cfgs, &sets, &concurrent);
     let class_of_var = |k: usize, e: &Edge, v: VarId| -> Mover {
         let u = &users[v.index()];
         if Some(v) == atomic_flag {
@@ -262,9 +263,14 @@ pub(crate) fn reduce(
                 e.for_each_var(&mut |v| {
                     vars_of.insert(v);
                 });
+                let mut arrays_of = BTreeSet::new();
+                e.for_each_array_access(&mut |a, _| {
+                    arrays_of.insert(a);
+                });
                 vars_of
                     .into_iter()
                     .map(|v| class_of_var(k, e, v))
+                    .chain(arrays_of.into_iter().map(|a| arrays.class(k, a)))
                     .fold(Mover::Both, Mover::then)
             };
             t.cfg.edges[i].mover = mover;
@@ -273,6 +279,70 @@ pub(crate) fn reduce(
     Concurrency {
         alone,
         held: sets.into_iter().map(|s| s.must).collect(),
+    }
+}
+
+/// How the threads use each IR array (the exact array model,
+/// [`crate::Options::array_values`]): an array is classified like a shared
+/// variable, every access to any of its elements an access to it.
+struct ArrayUse {
+    /// Per array, the threads whose live edges touch it.
+    users: Vec<BTreeSet<usize>>,
+    /// Per array, the mutexes held at every access while other threads
+    /// run (`None`: no such access).
+    protection: Vec<Option<BTreeSet<VarId>>>,
+    /// Per array, whether it is written while other threads run.
+    written_concurrently: Vec<bool>,
+}
+
+impl ArrayUse {
+    fn of(
+        cfgs: &[&Cfg],
+        sets: &[locks::Locksets],
+        concurrent: &dyn Fn(usize, &Edge) -> bool,
+    ) -> ArrayUse {
+        let mut n = 0;
+        for e in cfgs.iter().flat_map(|c| c.live()) {
+            e.for_each_array_access(&mut |a, _| n = n.max(a.index() + 1));
+        }
+        let mut out = ArrayUse {
+            users: vec![BTreeSet::new(); n],
+            protection: vec![None; n],
+            written_concurrently: vec![false; n],
+        };
+        for (k, cfg) in cfgs.iter().enumerate() {
+            for e in cfg.live() {
+                let here = concurrent(k, e);
+                let held = sets[k].must[e.from].clone().unwrap_or_default();
+                e.for_each_array_access(&mut |a, write| {
+                    out.users[a.index()].insert(k);
+                    if !here {
+                        return;
+                    }
+                    let p = &mut out.protection[a.index()];
+                    *p = Some(match p.take() {
+                        None => held.clone(),
+                        Some(old) => old.intersection(&held).copied().collect(),
+                    });
+                    out.written_concurrently[a.index()] |= write;
+                });
+            }
+        }
+        out
+    }
+
+    /// The mover class of thread `k`'s access to array `a`: as of a
+    /// variable ([`reduce`]), without mutexes and run flags.
+    fn class(&self, k: usize, a: engine::ir::ArrayId) -> Mover {
+        let u = &self.users[a.index()];
+        let protected = self.protection[a.index()]
+            .as_ref()
+            .is_some_and(|p| !p.is_empty());
+        if (u.len() <= 1 && u.contains(&k)) || protected || !self.written_concurrently[a.index()] {
+            Mover::Both
+        } else {
+            Mover::Non
+        }
     }
 }
 
