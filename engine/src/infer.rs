@@ -113,13 +113,22 @@ pub fn prove(
         Hints::default(),
         &mut stats,
     );
-    // Candidates that do not exclude the error: again with disjunctive
-    // ones (slower, so only then).
-    if matches!(&result, Ok((_, Err(_)))) {
-        let limits = Limits {
+    // Candidates that do not exclude the error: again with the templates
+    // of counters and copies, then with disjunctive candidates (each pass
+    // slower, so only then).
+    for limits in [
+        Limits {
+            counters: true,
+            ..Limits::default()
+        },
+        Limits {
             pairs: true,
             ..Limits::default()
-        };
+        },
+    ] {
+        if !matches!(&result, Ok((_, Err(_)))) {
+            break;
+        }
         let mut more = Stats::default();
         let again = infer(
             program,
@@ -219,6 +228,10 @@ pub struct Limits {
     pub equality_vars: usize,
     /// Whether disjunctive candidates are proposed too ([`pairs`]).
     pub pairs: bool,
+    /// Whether templates also relate the counters of a thread and the
+    /// copies of variables that meet ([`thread_counters`],
+    /// [`copy_classes`]): more candidates, so a second pass.
+    pub counters: bool,
 }
 
 impl Default for Limits {
@@ -227,6 +240,7 @@ impl Default for Limits {
             max_queries: MAX_QUERIES,
             equality_vars: EQUALITY_VARS,
             pairs: false,
+            counters: false,
         }
     }
 }
@@ -283,7 +297,7 @@ fn infer(
     // The empty form first ([`FALSE`]).
     let mut forms: Vec<Form> = vec![Vec::new()];
     let mut form_index: HashMap<Form, usize> = HashMap::from([(Vec::new(), FALSE)]);
-    for f in templates(program, &samples, limits.equality_vars, &relevant)
+    for f in templates(program, &samples, &limits, &relevant)
         .into_iter()
         .chain(extra)
     {
@@ -995,7 +1009,7 @@ fn term_literals(t: &Term, f: &mut impl FnMut(i64)) {
 fn templates(
     program: &Program,
     samples: &[Vec<Vec<i128>>],
-    equality_vars: usize,
+    limits: &Limits,
     relevant: &[bool],
 ) -> Vec<Form> {
     let mut out: Vec<Form> = Vec::new();
@@ -1053,6 +1067,9 @@ fn templates(
             }
         }
     }
+    if limits.counters {
+        related_counters_and_copies(program, relevant, &mut pairs);
+    }
     for (a, b) in pairs {
         for (x, y) in [(1, 1), (1, -1), (-1, 1), (-1, -1)] {
             out.push(vec![(a, x), (b, y)]);
@@ -1068,7 +1085,7 @@ fn templates(
                     .collect()
             })
             .collect();
-        for e in equalities(&points, equality_vars) {
+        for e in equalities(&points, limits.equality_vars) {
             let neg: Form = e.iter().map(|&(v, k)| (v, -k)).collect();
             out.push(e);
             out.push(neg);
@@ -1093,6 +1110,109 @@ fn increments(tr: &crate::ir::Transition, up: bool) -> BTreeSet<usize> {
         })
         .map(|a| a.var.index())
         .collect()
+}
+
+/// Adds to `pairs` the counters of each thread ([`thread_counters`]) and
+/// the copies of the variables of each pair ([`copy_classes`]: `t := c`
+/// read before the check `t > n`, `c <= n` where `c` is written).
+fn related_counters_and_copies(
+    program: &Program,
+    relevant: &[bool],
+    pairs: &mut BTreeSet<(usize, usize)>,
+) {
+    for up in [true, false] {
+        for counters in thread_counters(program, up) {
+            for &a in &counters {
+                for &b in &counters {
+                    if a < b && relevant[a] && relevant[b] {
+                        pairs.insert((a, b));
+                    }
+                }
+            }
+        }
+    }
+    let classes = copy_classes(program);
+    let copied: Vec<(usize, usize)> = pairs
+        .iter()
+        .flat_map(|&(a, b)| {
+            let of = |v: usize| classes.get(&v).into_iter().flatten().copied();
+            let a_side = std::iter::once(a).chain(of(a));
+            a_side.flat_map(move |x| std::iter::once(b).chain(of(b)).map(move |y| (x, y)))
+        })
+        .filter(|&(u, v)| u != v && relevant[u] && relevant[v])
+        .collect();
+    pairs.extend(copied.into_iter().map(|(u, v)| (u.min(v), u.max(v))));
+}
+
+/// Most variables of one class of copies [`copy_classes`].
+const COPY_CLASS: usize = 8;
+
+/// Per variable, the others it is copied to or from through chains of
+/// copies `x := y` (classes of at most [`COPY_CLASS`] variables; a value
+/// copied wider, a pointer say, gets none).
+fn copy_classes(program: &Program) -> HashMap<usize, Vec<usize>> {
+    let mut parent: Vec<usize> = (0..program.vars.len()).collect();
+    fn root(parent: &mut [usize], mut v: usize) -> usize {
+        while parent[v] != v {
+            parent[v] = parent[parent[v]];
+            v = parent[v];
+        }
+        v
+    }
+    for tr in &program.transitions {
+        for a in &tr.assigns {
+            if let Rhs::Expr(Term::Var(u)) = &a.rhs {
+                let (x, y) = (
+                    root(&mut parent, a.var.index()),
+                    root(&mut parent, u.index()),
+                );
+                parent[x] = y;
+            }
+        }
+    }
+    let mut members: HashMap<usize, Vec<usize>> = HashMap::new();
+    for v in 0..parent.len() {
+        let r = root(&mut parent, v);
+        members.entry(r).or_default().push(v);
+    }
+    let mut out = HashMap::new();
+    for class in members.into_values() {
+        if class.len() < 2 || class.len() > COPY_CLASS {
+            continue;
+        }
+        for &v in &class {
+            out.insert(v, class.iter().copied().filter(|&u| u != v).collect());
+        }
+    }
+    out
+}
+
+/// Most counters of one thread [`thread_counters`] relates pairwise.
+const THREAD_COUNTERS: usize = 6;
+
+/// Per thread, the variables its steps count up (`up`) or down by a
+/// constant from any variable (`i := i + 1`, and `c := t + 1` where an
+/// earlier step read `t := c`, as `c++` on a shared `c` is lowered), when
+/// there are at most [`THREAD_COUNTERS`] of them: a loop's index and what
+/// its body counts move together across steps (`c <= i`).
+fn thread_counters(program: &Program, up: bool) -> Vec<BTreeSet<usize>> {
+    let mut per_thread: Vec<BTreeSet<usize>> = vec![BTreeSet::new(); program.threads.len()];
+    for tr in &program.transitions {
+        for a in &tr.assigns {
+            let step = match &a.rhs {
+                Rhs::Expr(Term::Add(x, k)) if matches!(**x, Term::Var(_)) => constant(k),
+                Rhs::Expr(Term::Sub(x, k)) if matches!(**x, Term::Var(_)) => {
+                    constant(k).map(|c| -c)
+                }
+                _ => None,
+            };
+            if step.is_some_and(|c| c != 0 && (c > 0) == up) {
+                per_thread[tr.thread.index()].insert(a.var.index());
+            }
+        }
+    }
+    per_thread.retain(|c| c.len() >= 2 && c.len() <= THREAD_COUNTERS);
+    per_thread
 }
 
 /// Per variable: whether a condition reads it, or an assignment to such a

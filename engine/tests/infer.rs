@@ -63,6 +63,29 @@ thread t at a {
 error t@c && done != 10000;
 ";
 
+/// A worker counts the elements of an input-length array it reads as
+/// zero (`c++` on a shared `c` lowered as `t := c` then `c := t + 1`);
+/// main joins it and checks the count against the length through copies
+/// of both (`r := c, m := n`). The invariant `c <= i` relates two counters
+/// of one thread that no single step increments together, and `c <= n`
+/// is proposed only because `r` and `m` are copies of `c` and `n`.
+const COUNTED_SCAN: &str = "
+var n, c = 0, i = 0, t = 0, r = 0, m = 0, v = 0;
+init n >= 0;
+thread w at a {
+  head: a -> b when i < n do v := *;
+  hit: b -> d when v == 0 do t := c;
+  miss: b -> a when v != 0 do i := i + 1;
+  count: d -> a do c := t + 1, i := i + 1, t := 0;
+  done: a -> e when i >= n;
+}
+thread main at s {
+  join: s -> k when w@e do r := c, m := n;
+  check: k -> err when r > m;
+}
+error main@err;
+";
+
 fn certified(p: &Program, inferred: &engine::infer::Inferred) -> Status {
     let invariants = inferred
         .invariants
@@ -102,6 +125,14 @@ fn a_loop_no_run_reaches_gets_what_the_step_into_it_sets() {
     assert_proved_and_certified(REUSED_INDEX);
     // The same with one round too few counted: not proved.
     let p = program(&REUSED_INDEX.replace("done := 1;", "done := 0;"));
+    assert!(matches!(infer(&p).outcome.verdict, Verdict::Unknown(_)));
+}
+
+#[test]
+fn counters_of_one_thread_and_copies_meet() {
+    assert_proved_and_certified(COUNTED_SCAN);
+    // Counting every element twice: `c <= n` fails.
+    let p = program(&COUNTED_SCAN.replace("c := t + 1", "c := t + 2"));
     assert!(matches!(infer(&p).outcome.verdict, Verdict::Unknown(_)));
 }
 

@@ -425,6 +425,7 @@ fn relying_proof(
         max_queries: 6_000,
         equality_vars: 24,
         pairs: false,
+        counters: false,
     };
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(240);
     let (invariants, excluded) =

@@ -473,6 +473,7 @@ const VIEW_LIMITS: engine::infer::Limits = engine::infer::Limits {
     max_queries: 6_000,
     equality_vars: 24,
     pairs: false,
+    counters: false,
 };
 
 /// A proof by a view program and its inferred invariant, by `deadline`
