@@ -146,21 +146,32 @@ fn bounded_model_checking_finds_array_bugs_with_replayed_traces() {
     assert_eq!(trace.steps.len(), 12);
     // The bug needs an element of arbitrary initial contents: the model's
     // value is in the trace's initial state.
-    let p = program(
-        "var n, i = 0; var a[]; init n >= 3;
-         thread p at 0 {
-           0 -> 0 when i < n && a[i] != 42 do i := i + 1;
-           0 -> 1 when i < n && a[i] == 42;
-         }
-         error p@1 && i == 2;",
-    );
+    let p = first_at_two(42);
     let Verdict::Unsafe(trace) = bmc(&p, 10) else {
         panic!("the element 42 at index 2 is found")
     };
-    trace.replay(&p).expect("replays");
+    assert_first_at_two(&p, &trace, 42);
+}
+
+/// A search of an array of arbitrary contents for the first element equal
+/// to `v`: the error is that it is at index 2.
+fn first_at_two(v: i128) -> Program {
+    program(&format!(
+        "var n, i = 0; var a[]; init n >= 3;
+         thread p at 0 {{
+           0 -> 0 when i < n && a[i] != {v} do i := i + 1;
+           0 -> 1 when i < n && a[i] == {v};
+         }}
+         error p@1 && i == 2;"
+    ))
+}
+
+/// The trace replays, and its initial contents put the first `v` at 2.
+fn assert_first_at_two(p: &Program, trace: &engine::verdict::Trace, v: i128) {
+    trace.replay(p).expect("replays");
     let initial = &trace.initial.arrays[0];
-    assert_eq!(initial.get(2), Some(42));
-    assert!(initial.get(0) != Some(42) && initial.get(1) != Some(42));
+    assert_eq!(initial.get(2), Some(v));
+    assert!(initial.get(0) != Some(v) && initial.get(1) != Some(v));
 }
 
 fn explicit(p: &Program, bound: i64) -> Verdict {
@@ -177,22 +188,12 @@ fn explicit(p: &Program, bound: i64) -> Verdict {
 fn the_explicit_search_chooses_an_element_where_it_is_first_read() {
     // Index 2 must hold 7: found at bound 10 (after 1 and 3), and the
     // trace's initial contents say so.
-    let p = program(
-        "var n, i = 0; var a[]; init n >= 3;
-         thread p at 0 {
-           0 -> 0 when i < n && a[i] != 7 do i := i + 1;
-           0 -> 1 when i < n && a[i] == 7;
-         }
-         error p@1 && i == 2;",
-    );
+    let p = first_at_two(7);
     let Verdict::Unsafe(trace) = explicit(&p, 10) else {
         panic!("the element 7 at index 2 is found")
     };
-    trace.replay(&p).expect("replays");
     assert_eq!(trace.steps.len(), 3);
-    let initial = &trace.initial.arrays[0];
-    assert_eq!(initial.get(2), Some(7));
-    assert!(initial.get(0) != Some(7) && initial.get(1) != Some(7));
+    assert_first_at_two(&p, &trace, 7);
     // Out of the bound: no trace.
     assert!(matches!(explicit(&p, 6), Verdict::Unknown(_)));
 }
