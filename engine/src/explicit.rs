@@ -1175,14 +1175,7 @@ pub fn check_arrays(
     target: Option<&Cond>,
     cancel: Option<&std::sync::atomic::AtomicBool>,
 ) -> Outcome {
-    arrays::check(
-        program,
-        bounds.bound,
-        bounds.max_states,
-        deadline,
-        target,
-        cancel,
-    )
+    arrays::check(program, bounds, deadline, target, cancel)
 }
 
 /// Exhaustive explicit-state search: like [`check`], but values are
@@ -1343,14 +1336,7 @@ fn search_keeping(
 ) -> Outcome {
     if program.has_arrays() {
         // A bug finder only: no proof, no states kept.
-        return arrays::check(
-            program,
-            bounds.bound,
-            bounds.max_states,
-            deadline,
-            None,
-            None,
-        );
+        return arrays::check(program, bounds, deadline, None, None);
     }
     let start = Instant::now();
     let mut search = Search::new(program, bounds, deadline, exhaustive, saturation);

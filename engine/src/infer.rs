@@ -1018,15 +1018,7 @@ fn templates(
         out.push(vec![(v, -1)]);
     }
     let mut pairs: BTreeSet<(usize, usize)> = BTreeSet::new();
-    let mut meet = |vars: &BTreeSet<usize>| {
-        for &a in vars {
-            for &b in vars {
-                if a < b && relevant[a] && relevant[b] {
-                    pairs.insert((a, b));
-                }
-            }
-        }
-    };
+    let mut meet = |vars: &BTreeSet<usize>| meet(&mut pairs, vars, relevant);
     for c in program.error.iter().chain(&program.init) {
         for atom in atoms(c) {
             meet(&atom);
@@ -1095,21 +1087,39 @@ fn templates(
     out
 }
 
+/// Adds to `pairs` every two relevant variables of `vars`.
+fn meet(pairs: &mut BTreeSet<(usize, usize)>, vars: &BTreeSet<usize>, relevant: &[bool]) {
+    for &a in vars {
+        for &b in vars {
+            if a < b && relevant[a] && relevant[b] {
+                pairs.insert((a, b));
+            }
+        }
+    }
+}
+
 /// The variables a transition increments (`up`) or decrements by a
 /// constant.
 fn increments(tr: &crate::ir::Transition, up: bool) -> BTreeSet<usize> {
     tr.assigns
         .iter()
-        .filter(|a| {
-            let step = match &a.rhs {
-                Rhs::Expr(Term::Add(x, k)) if **x == Term::Var(a.var) => constant(k),
-                Rhs::Expr(Term::Sub(x, k)) if **x == Term::Var(a.var) => constant(k).map(|c| -c),
-                _ => None,
-            };
-            step.is_some_and(|c| c != 0 && (c > 0) == up)
-        })
+        .filter(|a| counted(a, up) == Some(a.var))
         .map(|a| a.var.index())
         .collect()
+}
+
+/// The variable `a` adds a constant to (`up`) or subtracts one from:
+/// `x` of `v := x + k`, `k > 0` (`up`) or `k < 0`.
+fn counted(a: &crate::ir::Assign, up: bool) -> Option<VarId> {
+    let (x, step) = match &a.rhs {
+        Rhs::Expr(Term::Add(x, k)) => (x, constant(k)?),
+        Rhs::Expr(Term::Sub(x, k)) => (x, constant(k)?.checked_neg()?),
+        _ => return None,
+    };
+    match **x {
+        Term::Var(x) if step != 0 && (step > 0) == up => Some(x),
+        _ => None,
+    }
 }
 
 /// Adds to `pairs` the counters of each thread ([`thread_counters`]) and
@@ -1122,13 +1132,7 @@ fn related_counters_and_copies(
 ) {
     for up in [true, false] {
         for counters in thread_counters(program, up) {
-            for &a in &counters {
-                for &b in &counters {
-                    if a < b && relevant[a] && relevant[b] {
-                        pairs.insert((a, b));
-                    }
-                }
-            }
+            meet(pairs, &counters, relevant);
         }
     }
     let classes = copy_classes(program);
@@ -1198,17 +1202,8 @@ const THREAD_COUNTERS: usize = 6;
 fn thread_counters(program: &Program, up: bool) -> Vec<BTreeSet<usize>> {
     let mut per_thread: Vec<BTreeSet<usize>> = vec![BTreeSet::new(); program.threads.len()];
     for tr in &program.transitions {
-        for a in &tr.assigns {
-            let step = match &a.rhs {
-                Rhs::Expr(Term::Add(x, k)) if matches!(**x, Term::Var(_)) => constant(k),
-                Rhs::Expr(Term::Sub(x, k)) if matches!(**x, Term::Var(_)) => {
-                    constant(k).map(|c| -c)
-                }
-                _ => None,
-            };
-            if step.is_some_and(|c| c != 0 && (c > 0) == up) {
-                per_thread[tr.thread.index()].insert(a.var.index());
-            }
+        for a in tr.assigns.iter().filter(|a| counted(a, up).is_some()) {
+            per_thread[tr.thread.index()].insert(a.var.index());
         }
     }
     per_thread.retain(|c| c.len() >= 2 && c.len() <= THREAD_COUNTERS);

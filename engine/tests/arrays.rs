@@ -568,7 +568,8 @@ fn scalarise(p: &Program) -> Program {
     out
 }
 
-/// The length of the trace found, `None` for `unknown`.
+/// The length of the trace a bug finder found (replayed), `None` for
+/// `unknown`.
 fn found(v: &Verdict, p: &Program) -> Option<usize> {
     match v {
         Verdict::Unsafe(t) => {
@@ -579,7 +580,7 @@ fn found(v: &Verdict, p: &Program) -> Option<usize> {
             assert_ne!(u.kind, UnknownKind::Internal, "{}", u.detail);
             None
         }
-        Verdict::Safe(_) => panic!("bounded model checking proves nothing"),
+        Verdict::Safe(_) => panic!("a bug finder proves nothing"),
     }
 }
 
@@ -633,7 +634,7 @@ fn the_explicit_search_agrees_with_the_scalarised_programs() {
             bounded_initially(&mut s, VarId::new(v), BOUND);
         }
         let (a, b) = (explicit(&p, BOUND), explicit(&s, BOUND));
-        let (la, lb) = (found_explicit(&a, &p), found_explicit(&b, &s));
+        let (la, lb) = (found(&a, &p), found(&b, &s));
         match (la, lb) {
             (Some(x), Some(y)) => assert!(x >= y, "seed {seed}: {x} < {y}"),
             (None, None) => {}
@@ -657,21 +658,6 @@ fn the_explicit_search_agrees_with_the_scalarised_programs() {
         total += 1;
     }
     assert_both_kinds(unsafe_, total);
-}
-
-/// The length of the explicit search's trace (replayed), `None` without.
-fn found_explicit(v: &Verdict, p: &Program) -> Option<usize> {
-    match v {
-        Verdict::Unsafe(t) => {
-            t.replay(p).expect("the trace replays");
-            Some(t.steps.len())
-        }
-        Verdict::Unknown(u) => {
-            assert_ne!(u.kind, UnknownKind::Internal, "{}", u.detail);
-            None
-        }
-        Verdict::Safe(_) => panic!("the bounded search proves nothing"),
-    }
 }
 
 /// Adds `-b <= v <= b` to the initial condition of `p` when `v` has no

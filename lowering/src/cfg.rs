@@ -507,24 +507,10 @@ fn compose(e1: &Edge, e2: &Edge) -> Option<Edge> {
         return None;
     }
     let h2: BTreeSet<VarId> = e2.havoc.iter().copied().collect();
-    let mut reads1 = BTreeSet::new();
-    e1.guard.for_each_var(&mut |v| {
+    let mut reads1: BTreeSet<VarId> = e1.assigns.iter().map(|(v, _)| *v).collect();
+    e1.for_each_read(&mut |v| {
         reads1.insert(v);
     });
-    for (v, t) in &e1.assigns {
-        reads1.insert(*v);
-        t.for_each_var(&mut |v| {
-            reads1.insert(v);
-        });
-    }
-    for (_, i, t) in &e1.stores {
-        i.for_each_var(&mut |v| {
-            reads1.insert(v);
-        });
-        t.for_each_var(&mut |v| {
-            reads1.insert(v);
-        });
-    }
     for (c, v) in &e1.reads {
         reads1.insert(*v);
         c.for_each_var(&mut |v| {
@@ -687,6 +673,12 @@ impl Edge {
     /// sides and stores (indices and values), not its recorded reads.
     pub fn for_each_read(&self, f: &mut impl FnMut(VarId)) {
         self.guard.for_each_var(f);
+        self.for_each_rhs_read(f);
+    }
+
+    /// Calls `f` on every variable the edge's right-hand sides and stores
+    /// (indices and values) read.
+    pub fn for_each_rhs_read(&self, f: &mut impl FnMut(VarId)) {
         for (_, t) in &self.assigns {
             t.for_each_var(f);
         }

@@ -150,19 +150,9 @@ pub(crate) fn step_accesses(
         read.insert(v);
     });
     let mut by_rhs = BTreeSet::new();
-    for (_, t) in &e.assigns {
-        t.for_each_var(&mut |v| {
-            by_rhs.insert(v);
-        });
-    }
-    for (_, i, t) in &e.stores {
-        i.for_each_var(&mut |v| {
-            by_rhs.insert(v);
-        });
-        t.for_each_var(&mut |v| {
-            by_rhs.insert(v);
-        });
-    }
+    e.for_each_rhs_read(&mut |v| {
+        by_rhs.insert(v);
+    });
     read.extend(by_rhs.iter().copied());
     for v in &e.havoc {
         read.remove(v);

@@ -23,7 +23,7 @@ use crate::interp::{self, RunError, State};
 use crate::ir::{ArrayId, Cond, Program, Rhs, TransId, VarId};
 use crate::verdict::{Limit, Outcome, Stats, Trace, Unknown, UnknownKind, Verdict};
 
-use super::FxIndexSet;
+use super::{Bounds, FxIndexSet};
 
 /// The bound tried between 1 and the one asked for.
 const MIDDLE_BOUND: i64 = 3;
@@ -43,7 +43,7 @@ const DEADLINE_EVERY: usize = 16;
 type Choice = (ArrayId, i128, i128);
 
 /// How a state was first reached: from which node, by which step with
-/// which inputs, choosing which elements (the initial states: `None`).
+/// which inputs (the initial states have none).
 struct Parent {
     from: usize,
     transition: TransId,
@@ -60,17 +60,18 @@ enum Stop {
 
 /// Searches `program` breadth-first for a state satisfying an error
 /// condition (and `target`, when given), inputs in `[-b, b]` for growing
-/// `b` up to `bound`. `unsafe` with a replayed trace, or `unknown`.
+/// `b` up to the bound, at most `limits.max_states` states per bound.
+/// `unsafe` with a replayed trace, or `unknown`.
 pub(crate) fn check(
     program: &Program,
-    bound: i64,
-    max_states: u64,
+    limits: &Bounds,
     deadline: Option<Instant>,
     target: Option<&Cond>,
     cancel: Option<&AtomicBool>,
 ) -> Outcome {
+    let (bound, max_states) = (limits.bound.max(1), limits.max_states);
     let start = Instant::now();
-    let mut bounds = vec![1, MIDDLE_BOUND.min(bound), bound.max(1)];
+    let mut bounds = vec![1, MIDDLE_BOUND.min(bound), bound];
     bounds.dedup();
     let mut visited = 0;
     let mut last = Verdict::Unknown(Unknown::time());

@@ -95,7 +95,7 @@ pub(super) fn unread_variables(
     let mut read = vec![false; nvars];
     for t in threads.iter() {
         for e in t.cfg.live() {
-            read_vars(e, &mut |v| read[v.index()] = true);
+            e.for_each_read(&mut |v| read[v.index()] = true);
         }
     }
     let dead = |v: VarId| !read[v.index()] && !keep(v);
@@ -112,19 +112,9 @@ pub(super) fn dead_inputs(cfg: &mut Cfg, local: &dyn Fn(VarId) -> bool) {
     let live = liveness(cfg, local);
     for e in cfg.edges.iter_mut().filter(|e| !e.dead) {
         let mut rhs_reads = BTreeSet::new();
-        for (_, t) in &e.assigns {
-            t.for_each_var(&mut |v| {
-                rhs_reads.insert(v);
-            });
-        }
-        for (_, i, t) in &e.stores {
-            i.for_each_var(&mut |v| {
-                rhs_reads.insert(v);
-            });
-            t.for_each_var(&mut |v| {
-                rhs_reads.insert(v);
-            });
-        }
+        e.for_each_rhs_read(&mut |v| {
+            rhs_reads.insert(v);
+        });
         let candidates: Vec<VarId> = e
             .havoc
             .iter()
@@ -235,7 +225,7 @@ fn liveness(cfg: &Cfg, local: &dyn Fn(VarId) -> bool) -> Vec<BTreeSet<VarId>> {
             for (v, _) in &e.assigns {
                 before.remove(v);
             }
-            read_vars(e, &mut |v| {
+            e.for_each_read(&mut |v| {
                 if local(v) {
                     before.insert(v);
                 }
@@ -250,10 +240,6 @@ fn liveness(cfg: &Cfg, local: &dyn Fn(VarId) -> bool) -> Vec<BTreeSet<VarId>> {
         }
     }
     live
-}
-
-fn read_vars(e: &Edge, f: &mut impl FnMut(VarId)) {
-    e.for_each_read(f);
 }
 
 /// Whether some integer `v` satisfies all the conditions, when each is a
