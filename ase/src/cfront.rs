@@ -546,8 +546,10 @@ fn render(at: Option<&Location>, end: Option<&Location>, kind: &str, message: &s
     } else {
         Diagnostic::error()
     };
+    // The severity already says "error:".
+    let title = if kind == "error" { message } else { &headline };
     let d = severity
-        .with_message(&headline)
+        .with_message(title)
         .with_labels(vec![Label::primary((), s..e.max(s))]);
     let mut buf = NoColor::new(Vec::new());
     if term::emit(&mut buf, &term::Config::default(), &file, &d).is_err() {

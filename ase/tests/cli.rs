@@ -481,6 +481,22 @@ fn directory_without_programs() {
 }
 
 #[test]
+fn invalid_c_says_error_once() {
+    // The diagnostic's severity is the only "error:" (it once read
+    // "error: error: unknown identifier").
+    let dir = std::env::temp_dir().join(format!("ase-invalid-c-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let file = dir.join("undeclared.c");
+    std::fs::write(&file, "int main(void) { return nosuch; }\n").expect("write");
+    assert_bad_invocation(
+        &["check", file.to_str().expect("utf-8")],
+        "error: unknown identifier `nosuch`",
+    );
+    assert!(!stderr(&ase(&["check", file.to_str().expect("utf-8")])).contains("error: error"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn cegpv_is_not_its_own_backend() {
     assert_bad_invocation(
         &[

@@ -1130,9 +1130,24 @@ fn related_counters_and_copies(
     relevant: &[bool],
     pairs: &mut BTreeSet<(usize, usize)>,
 ) {
-    for up in [true, false] {
-        for counters in thread_counters(program, up) {
-            meet(pairs, &counters, relevant);
+    let (ups, downs) = (
+        thread_counters(program, true),
+        thread_counters(program, false),
+    );
+    for counters in ups.iter().chain(&downs).flatten() {
+        meet(pairs, counters, relevant);
+    }
+    // A loop counting down beside a count going up (a join loop from the
+    // last handle to the first: `joined + i` is constant).
+    for (up, down) in ups.iter().zip(&downs) {
+        if let (Some(up), Some(down)) = (up, down) {
+            for &a in up {
+                for &b in down {
+                    if a != b && relevant[a] && relevant[b] {
+                        pairs.insert((a.min(b), a.max(b)));
+                    }
+                }
+            }
         }
     }
     let classes = copy_classes(program);
@@ -1197,17 +1212,20 @@ const THREAD_COUNTERS: usize = 6;
 /// Per thread, the variables its steps count up (`up`) or down by a
 /// constant from any variable (`i := i + 1`, and `c := t + 1` where an
 /// earlier step read `t := c`, as `c++` on a shared `c` is lowered), when
-/// there are at most [`THREAD_COUNTERS`] of them: a loop's index and what
-/// its body counts move together across steps (`c <= i`).
-fn thread_counters(program: &Program, up: bool) -> Vec<BTreeSet<usize>> {
+/// there are some and at most [`THREAD_COUNTERS`] of them (else `None`):
+/// a loop's index and what its body counts move together across steps
+/// (`c <= i`).
+fn thread_counters(program: &Program, up: bool) -> Vec<Option<BTreeSet<usize>>> {
     let mut per_thread: Vec<BTreeSet<usize>> = vec![BTreeSet::new(); program.threads.len()];
     for tr in &program.transitions {
         for a in tr.assigns.iter().filter(|a| counted(a, up).is_some()) {
             per_thread[tr.thread.index()].insert(a.var.index());
         }
     }
-    per_thread.retain(|c| c.len() >= 2 && c.len() <= THREAD_COUNTERS);
     per_thread
+        .into_iter()
+        .map(|c| (!c.is_empty() && c.len() <= THREAD_COUNTERS).then_some(c))
+        .collect()
 }
 
 /// Per variable: whether a condition reads it, or an assignment to such a

@@ -230,11 +230,17 @@ fn prepare(l: &mut Lowerer<'_>) -> Result<Option<engine::ir::VarId>> {
             .iter()
             .flat_map(|&o| l.objects[o].cells.iter().copied())
             .collect();
+        let params: std::collections::BTreeMap<engine::ir::VarId, Vec<engine::ir::VarId>> = l
+            .threads
+            .iter()
+            .filter_map(|t| Some((t.run?, l.objects[t.param?].cells.clone())))
+            .collect();
         crate::races::mark(
             &mut l.threads,
             &|v| relevant[v.index()],
             &|v| atomic.contains(&v),
             concurrency.as_ref(),
+            &params,
         );
     }
     for t in &mut l.threads {

@@ -112,11 +112,53 @@ pub(crate) fn reads_when(c: &Cond, v: VarId) -> Cond {
             }
         }
         Cond::Not(a) => reads_when(a, v),
-        Cond::And(a, b) => or(reads_when(a, v), and((**a).clone(), reads_when(b, v))),
-        Cond::Or(a, b) => or(
-            reads_when(a, v),
-            and(crate::term::not((**a).clone()), reads_when(b, v)),
-        ),
+        Cond::And(a, b) => or(reads_when(a, v), right_reads(b, v, a, false)),
+        Cond::Or(a, b) => or(reads_when(a, v), right_reads(b, v, a, true)),
+    }
+}
+
+/// When the right operand `b` of `&&` (`negate` false) or `||` (true)
+/// with left operand `a` reads `v`: where the left operand does not decide
+/// (`a`, or `!a` for `||`) and `b` reads it. Built only when `b` reads it
+/// at all, and the left operand is simplified under the values that
+/// reading pins (`x == k`): a guard split into one case per cell of an
+/// array, `i == 0 && .. || i == 1 && .. || ..`, reads cell `c` exactly
+/// when `i == c`, not under a copy of every case before it (which made
+/// the race conditions quadratic in the cells, and their making cubic).
+fn right_reads(b: &Cond, v: VarId, a: &Cond, negate: bool) -> Cond {
+    let reads = reads_when(b, v);
+    if reads == Cond::False {
+        return Cond::False;
+    }
+    let left = under_pins(a, &pinned(&reads));
+    let left = if negate { crate::term::not(left) } else { left };
+    and(left, reads)
+}
+
+/// `c` where the variables of `pins` have their values (folded).
+fn under_pins(c: &Cond, pins: &[(VarId, i64)]) -> Cond {
+    if pins.is_empty() {
+        return c.clone();
+    }
+    crate::term::subst_cond(c, &|x| {
+        pins.iter()
+            .find(|&&(y, _)| y == x)
+            .map(|&(_, k)| engine::ir::Term::Const(k))
+    })
+}
+
+/// The variables a condition pins to a constant by a conjunct `x == k`.
+fn pinned(c: &Cond) -> Vec<(VarId, i64)> {
+    use engine::ir::{CmpOp, Term};
+    match c {
+        Cond::And(a, b) => {
+            let mut out = pinned(a);
+            out.extend(pinned(b));
+            out
+        }
+        Cond::Cmp(CmpOp::Eq, Term::Var(x), Term::Const(k))
+        | Cond::Cmp(CmpOp::Eq, Term::Const(k), Term::Var(x)) => vec![(*x, *k)],
+        _ => Vec::new(),
     }
 }
 
@@ -157,8 +199,19 @@ pub(crate) fn step_accesses(
     for v in &e.havoc {
         read.remove(v);
     }
+    // A read recorded under a condition the guard contradicts is none (a
+    // case of an access split by cell records the reads of every case, and
+    // a step for the indices outside the array those of none).
+    let pins = pinned(&e.guard);
     let mut recorded: BTreeMap<VarId, Cond> = BTreeMap::new();
     for (c, v) in &e.reads {
+        let c = &under_pins(c, &pins);
+        let its_pins = pinned(c);
+        if *c == Cond::False
+            || (!its_pins.is_empty() && under_pins(&e.guard, &its_pins) == Cond::False)
+        {
+            continue;
+        }
         let w = recorded.entry(*v).or_insert(Cond::False);
         *w = or(std::mem::replace(w, Cond::False), c.clone());
     }
@@ -182,12 +235,22 @@ pub(crate) fn step_accesses(
 /// may race with an access of another thread. `relevant`: the cells of C
 /// objects the check covers; `atomic_var`: cells of `_Atomic` objects;
 /// `conc`: what the reduction knows (none without it: every pair of
-/// threads may then run together, holding no lock).
+/// threads may then run together, holding no lock); `params`: per
+/// thread's `run` flag, the cells of its start routine's parameter.
+///
+/// The step that starts a thread (sets its `run` flag) and writes its
+/// parameter is no access of the parameter: the write happens before the
+/// thread's first step, and before any other thread can learn the
+/// parameter's address from it (`pthread_create` synchronises with the
+/// start of the new thread). With the instances of a thread created in a
+/// loop counted, the write would otherwise stand beside any instance's
+/// read of its own parameter.
 pub(crate) fn mark(
     threads: &mut [ThreadInst],
     relevant: &dyn Fn(VarId) -> bool,
     atomic_var: &dyn Fn(VarId) -> bool,
     conc: Option<&Concurrency>,
+    params: &BTreeMap<VarId, Vec<VarId>>,
 ) {
     struct Candidate {
         thread: usize,
@@ -210,7 +273,11 @@ pub(crate) fn mark(
             let held = conc
                 .and_then(|c| c.held.get(k)?.get(e.from)?.clone())
                 .unwrap_or_default();
+            let started = started_params(e, params);
             for access in step_accesses(e, atomic_step, relevant, atomic_var) {
+                if access.write && started.contains(&access.var) {
+                    continue;
+                }
                 by_var.entry(access.var).or_default().push(Candidate {
                     thread: k,
                     edge: i,
@@ -236,6 +303,18 @@ pub(crate) fn mark(
             }
         }
     }
+}
+
+/// The parameter cells of the threads that step `e` starts (sets the
+/// `run` flag of to 1).
+fn started_params(e: &crate::cfg::Edge, params: &BTreeMap<VarId, Vec<VarId>>) -> BTreeSet<VarId> {
+    e.assigns
+        .iter()
+        .filter(|(_, t)| matches!(t, engine::ir::Term::Const(1)))
+        .filter_map(|(v, _)| params.get(v))
+        .flatten()
+        .copied()
+        .collect()
 }
 
 /// The error disjuncts of the race check: per variable and pair of
@@ -351,8 +430,128 @@ mod tests {
     /// second step.
     fn marked(mut ts: Vec<ThreadInst>, conc: Option<&Concurrency>) -> Vec<Vec<Access>> {
         // X and Y are data, M is not (a mutex).
-        mark(&mut ts, &|v| v != M, &|_| false, conc);
+        mark(&mut ts, &|v| v != M, &|_| false, conc, &BTreeMap::new());
         ts.iter().map(|t| t.cfg.edges[1].accesses.clone()).collect()
+    }
+
+    #[test]
+    fn the_start_of_a_thread_does_not_race_on_its_parameter() {
+        // t1 starts t2 (sets its run flag R) and writes its parameter X;
+        // t2 reads X.
+        const R: VarId = VarId(3);
+        let start = Edge::new(
+            0,
+            0,
+            Cond::True,
+            vec![(R, Term::Const(1)), (X, Term::Const(7))],
+        );
+        let params = BTreeMap::from([(R, vec![X])]);
+        let mut ts = vec![thread("t1", start, 0), thread("t2", read_x_into_y(), 0)];
+        mark(&mut ts, &|v| v != M && v != R, &|_| false, None, &params);
+        assert!(ts.iter().all(|t| t.cfg.edges[1].accesses.is_empty()));
+        // Another write of the parameter races with the read.
+        let mut ts = vec![thread("t1", write_x(), 0), thread("t2", read_x_into_y(), 0)];
+        mark(&mut ts, &|v| v != M && v != R, &|_| false, None, &params);
+        assert!(ts.iter().all(|t| t.cfg.edges[1].accesses.len() == 1));
+    }
+
+    /// `reads_when` as C's order defines it, without simplification.
+    fn reads_when_plain(c: &Cond, v: VarId) -> Cond {
+        match c {
+            Cond::True | Cond::False | Cond::At(..) => Cond::False,
+            Cond::Cmp(..) => {
+                let mut found = false;
+                c.for_each_var(&mut |w| found |= w == v);
+                if found {
+                    Cond::True
+                } else {
+                    Cond::False
+                }
+            }
+            Cond::Not(a) => reads_when_plain(a, v),
+            Cond::And(a, b) => or(
+                reads_when_plain(a, v),
+                and((**a).clone(), reads_when_plain(b, v)),
+            ),
+            Cond::Or(a, b) => or(
+                reads_when_plain(a, v),
+                and(crate::term::not((**a).clone()), reads_when_plain(b, v)),
+            ),
+        }
+    }
+
+    /// A xorshift step: a number below `n`.
+    fn below(seed: &mut u64, n: u64) -> u64 {
+        *seed ^= *seed << 13;
+        *seed ^= *seed >> 7;
+        *seed ^= *seed << 17;
+        *seed % n
+    }
+
+    /// A random comparison of one of variables 0..4 with a small constant.
+    fn random_cmp(seed: &mut u64, op: CmpOp) -> Cond {
+        let v = VarId(below(seed, 4) as u32);
+        Cond::Cmp(op, Term::Var(v), Term::Const(below(seed, 3) as i64))
+    }
+
+    /// A random condition over variables 0..4 with small constants, with
+    /// the case splits of array accesses (`x == k && ..`) among them.
+    fn random_cond(seed: &mut u64, depth: u32) -> Cond {
+        if depth == 0 || below(seed, 4) == 0 {
+            let op = [CmpOp::Eq, CmpOp::Ne, CmpOp::Le, CmpOp::Gt][below(seed, 4) as usize];
+            return random_cmp(seed, op);
+        }
+        let a = Box::new(random_cond(seed, depth - 1));
+        let b = Box::new(random_cond(seed, depth - 1));
+        match below(seed, 4) {
+            0 => Cond::And(a, b),
+            1 => Cond::Or(a, b),
+            2 => Cond::Not(a),
+            _ => Cond::And(Box::new(random_cmp(seed, CmpOp::Eq)), b),
+        }
+    }
+
+    #[test]
+    fn reads_when_agrees_with_cs_order() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
+        for _ in 0..2000 {
+            let c = random_cond(&mut seed, 4);
+            for v in 0..4 {
+                let (fast, plain) = (reads_when(&c, VarId(v)), reads_when_plain(&c, VarId(v)));
+                for vals in 0..81_u32 {
+                    let s = State {
+                        locs: Vec::new(),
+                        vals: (0..4)
+                            .map(|k| i128::from(vals / 3_u32.pow(k) % 3))
+                            .collect(),
+                        arrays: Vec::new(),
+                    };
+                    let eval = |c: &Cond| engine::interp::eval_cond(c, &s).expect("no overflow");
+                    assert_eq!(eval(&fast), eval(&plain), "{c:?} reads {v} at {:?}", s.vals);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_case_split_reads_each_cell_under_its_case_alone() {
+        // `i == 0 && x0 > 0 || i == 1 && x1 > 0 || i == 2 && x2 > 0`
+        let i = VarId(0);
+        let case = |k: i64| {
+            Cond::And(
+                Box::new(Cond::Cmp(CmpOp::Eq, Term::Var(i), Term::Const(k))),
+                Box::new(Cond::Cmp(
+                    CmpOp::Gt,
+                    Term::Var(VarId(1 + k as u32)),
+                    Term::Const(0),
+                )),
+            )
+        };
+        let split = (1..3).fold(case(0), |c, k| Cond::Or(Box::new(c), Box::new(case(k))));
+        assert_eq!(
+            reads_when(&split, VarId(3)),
+            Cond::Cmp(CmpOp::Eq, Term::Var(i), Term::Const(2))
+        );
     }
 
     #[test]

@@ -152,6 +152,9 @@ pub struct StructDef {
     pub complete: bool,
     /// Whether a member is `_Atomic` (not modelled).
     pub atomic_members: bool,
+    /// Why the definition was refused (the uses of the type are refused
+    /// with it).
+    pub refused: Option<LowerError>,
 }
 
 /// The type environment: typedefs, struct tags, enum constants.
@@ -426,8 +429,27 @@ impl Types {
             }
         };
         let Some(decls) = &st.declarations else {
-            return Ok(CType::Struct(idx));
+            // A definition that was refused is refused at each use too (the
+            // declaration that defines it may have no declarator, where the
+            // error is not reported).
+            return match &self.structs[idx].refused {
+                Some(e) if !self.structs[idx].complete => Err(e.clone()),
+                _ => Ok(CType::Struct(idx)),
+            };
         };
+        self.define_struct(idx, decls, is_union, span)
+            .inspect_err(|e| self.structs[idx].refused = Some(e.clone()))
+    }
+
+    /// Lays out the fields of struct or union `idx` from its definition:
+    /// its type.
+    fn define_struct(
+        &mut self,
+        idx: usize,
+        decls: &[Node<StructDeclaration>],
+        is_union: bool,
+        span: Span,
+    ) -> Result<CType> {
         let mut fields = Vec::new();
         let mut guards = Vec::new();
         let mut offset = 0u64;
@@ -515,6 +537,7 @@ impl Types {
         def.cells = offset.max(1);
         def.complete = true;
         def.atomic_members = has_atomic;
+        def.refused = None;
         Ok(CType::Struct(idx))
     }
 
