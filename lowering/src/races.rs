@@ -31,7 +31,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use engine::interp::State;
-use engine::ir::{Cond, LocId, ThreadId, VarId};
+use engine::ir::{CmpOp, Cond, LocId, Term, ThreadId, VarId};
 use frontend::lang_c::span::Span;
 
 use crate::cfg::Access;
@@ -101,19 +101,24 @@ pub(crate) fn kinds_conflict((w1, a1): (bool, bool), (w2, a2): (bool, bool)) -> 
 /// comparison that mentions `v` reads it.
 pub(crate) fn reads_when(c: &Cond, v: VarId) -> Cond {
     match c {
-        Cond::True | Cond::False | Cond::At(..) => Cond::False,
-        Cond::Cmp(..) => {
-            let mut found = false;
-            c.for_each_var(&mut |w| found |= w == v);
-            if found {
-                Cond::True
-            } else {
-                Cond::False
-            }
-        }
+        Cond::True | Cond::False | Cond::At(..) | Cond::Cmp(..) => atom_reads(c, v),
         Cond::Not(a) => reads_when(a, v),
         Cond::And(a, b) => or(reads_when(a, v), right_reads(b, v, a, false)),
         Cond::Or(a, b) => or(reads_when(a, v), right_reads(b, v, a, true)),
+    }
+}
+
+/// Whether an atom of a condition reads `v`: a comparison that mentions
+/// it.
+fn atom_reads(c: &Cond, v: VarId) -> Cond {
+    let mut found = false;
+    if let Cond::Cmp(..) = c {
+        c.for_each_var(&mut |w| found |= w == v);
+    }
+    if found {
+        Cond::True
+    } else {
+        Cond::False
     }
 }
 
@@ -135,29 +140,37 @@ fn right_reads(b: &Cond, v: VarId, a: &Cond, negate: bool) -> Cond {
     and(left, reads)
 }
 
-/// `c` where the variables of `pins` have their values (folded).
-fn under_pins(c: &Cond, pins: &[(VarId, i64)]) -> Cond {
+/// `c` where the terms of `pins` have their values (folded): variables
+/// wherever they occur, other terms where a comparison has them as a side.
+fn under_pins(c: &Cond, pins: &[(Term, i64)]) -> Cond {
     if pins.is_empty() {
         return c.clone();
     }
-    crate::term::subst_cond(c, &|x| {
-        pins.iter()
-            .find(|&&(y, _)| y == x)
-            .map(|&(_, k)| engine::ir::Term::Const(k))
-    })
+    let value = |t: &Term| pins.iter().find(|(p, _)| p == t).map(|&(_, k)| k);
+    let side = |t: &Term| match value(t) {
+        Some(k) => Term::Const(k),
+        None => crate::term::subst_term(t, &|x| value(&Term::Var(x)).map(Term::Const)),
+    };
+    match c {
+        Cond::Cmp(op, a, b) => crate::term::cmp(*op, side(a), side(b)),
+        Cond::Not(a) => crate::term::not(under_pins(a, pins)),
+        Cond::And(a, b) => and(under_pins(a, pins), under_pins(b, pins)),
+        Cond::Or(a, b) => or(under_pins(a, pins), under_pins(b, pins)),
+        Cond::True | Cond::False | Cond::At(..) => c.clone(),
+    }
 }
 
-/// The variables a condition pins to a constant by a conjunct `x == k`.
-fn pinned(c: &Cond) -> Vec<(VarId, i64)> {
-    use engine::ir::{CmpOp, Term};
+/// The terms a condition pins to a constant by a conjunct `t == k`.
+fn pinned(c: &Cond) -> Vec<(Term, i64)> {
     match c {
         Cond::And(a, b) => {
             let mut out = pinned(a);
             out.extend(pinned(b));
             out
         }
-        Cond::Cmp(CmpOp::Eq, Term::Var(x), Term::Const(k))
-        | Cond::Cmp(CmpOp::Eq, Term::Const(k), Term::Var(x)) => vec![(*x, *k)],
+        Cond::Cmp(CmpOp::Eq, Term::Const(k), t) | Cond::Cmp(CmpOp::Eq, t, Term::Const(k)) => {
+            vec![(t.clone(), *k)]
+        }
         _ => Vec::new(),
     }
 }
@@ -389,7 +402,6 @@ pub fn find(
 mod tests {
     use super::*;
     use crate::cfg::{Cfg, Edge, LocKind};
-    use engine::ir::{CmpOp, Term};
 
     /// A thread `start -> a -(step)-> b`, `a` at atomic depth `depth`.
     fn thread(name: &str, step: Edge, depth: u32) -> ThreadInst {
@@ -458,16 +470,7 @@ mod tests {
     /// `reads_when` as C's order defines it, without simplification.
     fn reads_when_plain(c: &Cond, v: VarId) -> Cond {
         match c {
-            Cond::True | Cond::False | Cond::At(..) => Cond::False,
-            Cond::Cmp(..) => {
-                let mut found = false;
-                c.for_each_var(&mut |w| found |= w == v);
-                if found {
-                    Cond::True
-                } else {
-                    Cond::False
-                }
-            }
+            Cond::True | Cond::False | Cond::At(..) | Cond::Cmp(..) => atom_reads(c, v),
             Cond::Not(a) => reads_when_plain(a, v),
             Cond::And(a, b) => or(
                 reads_when_plain(a, v),

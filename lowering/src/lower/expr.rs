@@ -18,6 +18,12 @@ use crate::Violation;
 /// Most cases one expression may split into.
 const MAX_CASES: usize = 2048;
 
+/// Most cases one array access may split into: a cell of any array that
+/// has a variable per cell (at most [`crate::types::MAX_CELLS`], `int
+/// g[64][64]` indexed by two varying indices among them), and the cases
+/// outside it.
+const MAX_ACCESS_CASES: usize = 2 * crate::types::MAX_CELLS as usize;
+
 /// The outcome of evaluating an expression in one case.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Res {
@@ -1192,7 +1198,7 @@ impl Lowerer<'_> {
                                 }
                             }
                         }
-                        if out.len() > MAX_CASES {
+                        if out.len() > MAX_ACCESS_CASES {
                             return Err(LowerError::unsupported(
                                 span,
                                 "array access splits into too many cases",
