@@ -1134,21 +1134,12 @@ fn related_counters_and_copies(
         thread_counters(program, true),
         thread_counters(program, false),
     );
-    for counters in ups.iter().chain(&downs).flatten() {
-        meet(pairs, counters, relevant);
-    }
-    // A loop counting down beside a count going up (a join loop from the
-    // last handle to the first: `joined + i` is constant).
+    // Counters of one direction, and, where a thread has both, a loop
+    // counting down beside a count going up (a join loop from the last
+    // handle to the first: `joined + i` is constant).
     for (up, down) in ups.iter().zip(&downs) {
-        if let (Some(up), Some(down)) = (up, down) {
-            for &a in up {
-                for &b in down {
-                    if a != b && relevant[a] && relevant[b] {
-                        pairs.insert((a.min(b), a.max(b)));
-                    }
-                }
-            }
-        }
+        let both: BTreeSet<usize> = up.iter().chain(down).flatten().copied().collect();
+        meet(pairs, &both, relevant);
     }
     let classes = copy_classes(program);
     let copied: Vec<(usize, usize)> = pairs

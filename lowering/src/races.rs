@@ -126,7 +126,7 @@ fn atom_reads(c: &Cond, v: VarId) -> Cond {
 /// with left operand `a` reads `v`: where the left operand does not decide
 /// (`a`, or `!a` for `||`) and `b` reads it. Built only when `b` reads it
 /// at all, and the left operand is simplified under the values that
-/// reading pins (`x == k`): a guard split into one case per cell of an
+/// reading pins (`t == k`): a guard split into one case per cell of an
 /// array, `i == 0 && .. || i == 1 && .. || ..`, reads cell `c` exactly
 /// when `i == c`, not under a copy of every case before it (which made
 /// the race conditions quadratic in the cells, and their making cubic).
