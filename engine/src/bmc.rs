@@ -267,6 +267,9 @@ impl<'a> Search<'a> {
         };
         for k in 0..=config.bounds.max_depth {
             stats.iterations = k as u32;
+            if self.smt.out_of_time() {
+                return Err(SmtError::Timeout);
+            }
             if k > 0 {
                 if p.transitions.is_empty() {
                     return Ok(Verdict::unknown(
@@ -502,7 +505,22 @@ fn stores(tr: &crate::ir::Transition, f: &Frame) -> Vec<(usize, Array)> {
 /// other reads or writes and neither guard reads the other's thread's
 /// location: then, from any state, taking both in either order is possible
 /// when it is in one order, and reaches the same state.
+///
+/// None at all (no reduction, every interleaving searched) when the pairs
+/// of transitions of different threads are more than [`MAX_PAIRS`]: the
+/// constraints of the reduction grow with their number (20,000 transitions
+/// per thread, the cases of accesses into a large array, made hundreds of
+/// millions of them, built before any deadline was looked at).
 fn dependencies(p: &Program) -> Vec<Vec<(usize, Vec<usize>)>> {
+    let per_thread: Vec<usize> = p.threads.iter().map(|th| th.transitions.len()).collect();
+    let pairs: usize = p
+        .transitions
+        .iter()
+        .map(|tr| per_thread[tr.thread.index() + 1..].iter().sum::<usize>())
+        .sum();
+    if pairs > MAX_PAIRS {
+        return vec![Vec::new(); p.transitions.len()];
+    }
     // Bits: the variables, then the arrays (an array is one unit).
     let n = p.vars.len();
     let words = (n + p.arrays.len()).div_ceil(64).max(1);
@@ -564,6 +582,9 @@ fn dependencies(p: &Program) -> Vec<Vec<(usize, Vec<usize>)>> {
         })
         .collect()
 }
+
+/// The most pairs of transitions [`dependencies`] relates.
+const MAX_PAIRS: usize = 4_000_000;
 
 /// Calls `f` on every thread whose location `c` reads.
 fn locations_read(c: &Cond, f: &mut impl FnMut(ThreadId)) {

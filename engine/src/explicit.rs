@@ -291,6 +291,11 @@ struct Search<'a> {
     ranges: crate::ase::hash::FxHashMap<(TransId, VarId), (i128, i128)>,
     /// The first reason the exhaustive search missed states, if any.
     cut: Option<Cut>,
+    /// Whether a step was taken for the sampled values of a guard only
+    /// ([`lazy::Guard::Sampled`]): its successor also stands for values
+    /// for which the guard is false, so an error state past it may be
+    /// reached by no execution.
+    sampled_guard: bool,
     /// Exhaustive mode over saturated counters ([`crate::saturate`]): a
     /// state stands for many, and an error state is only abstract.
     saturation: Option<&'a Saturation>,
@@ -371,6 +376,7 @@ impl<'a> Search<'a> {
                 Default::default()
             },
             cut: None,
+            sampled_guard: false,
             saturation,
             por: (bounds.partial_order && saturation.is_none() && program.threads.len() > 1)
                 .then(|| PersistentSets::new(program)),
@@ -792,6 +798,7 @@ impl<'a> Search<'a> {
                     // nothing else reads them: taken, the values lazy (an
                     // over-approximation).
                     if decided == lazy::Guard::Sampled && in_rhs.is_empty() {
+                        self.sampled_guard = true;
                         return self.successors_from(cur, state, t, with(None), true);
                     }
                     // A symbol the guard allows for a few values only
@@ -1354,6 +1361,12 @@ fn search_keeping(
         ),
         Ok(Some(id)) => match search.trace(id) {
             Ok(trace) => Verdict::Unsafe(trace),
+            Err(_) if search.sampled_guard => Verdict::unknown(
+                UnknownKind::NoProof,
+                "the search reaches an error state through a step taken for sampled input \
+                 values only (an over-approximation), and no execution follows its path"
+                    .to_string(),
+            ),
             Err(e) => Verdict::unknown(
                 UnknownKind::Internal,
                 format!("internal error: the explicit trace does not replay ({e})"),
@@ -1537,6 +1550,31 @@ mod tests {
             max_states: 100_000,
             partial_order: false,
         }
+    }
+
+    #[test]
+    fn an_error_past_a_sampled_guard_that_does_not_replay_is_no_internal_error() {
+        // `x + n < 100` holds for every sampled pair, so the step is taken
+        // with both values lazy; the later guards narrow them past 50
+        // each, where it is false: the error state stands for no
+        // execution.
+        let p = program(
+            "var x = 0, n = 0;
+             thread main at start {
+               start -> a do x := *, n := *;
+               a -> b when x + n < 100;
+               b -> c when x > 50;
+               c -> d when n > 50;
+               d -> ERROR;
+             }
+             error main@ERROR;",
+        );
+        let out = prove(&p, &bounds(10), None);
+        let Verdict::Unknown(why) = &out.verdict else {
+            panic!("expected unknown, got {:?}", out.verdict);
+        };
+        assert_eq!(why.kind, UnknownKind::NoProof, "{}", why.detail);
+        assert!(why.detail.contains("over-approximation"), "{}", why.detail);
     }
 
     #[test]

@@ -408,3 +408,27 @@ fn differential_against_the_explicit_search() {
         failures.join("\n")
     );
 }
+
+#[test]
+fn many_transitions_are_searched_without_the_reduction() {
+    // Two threads of 2,100 transitions each: more pairs than the reduction
+    // relates (its constraints would grow with them), so every interleaving
+    // is searched; the shortest trace is still found and replays.
+    let n = 2_100;
+    let steps = |v: &str| {
+        (0..n)
+            .map(|k| format!("0 -> 0 when {v} == {k} do {v} := {v} + 1;"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    let p = program(&format!(
+        "var x = 0, y = 0;
+         thread p at 0 {{ {} }}
+         thread q at 0 {{ {} }}
+         error x == 2 && y == 1;",
+        steps("x"),
+        steps("y")
+    ));
+    let o = run(&p, 10);
+    assert_eq!(trace(&p, &o).steps.len(), 3);
+}

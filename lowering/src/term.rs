@@ -118,10 +118,30 @@ pub fn not(a: Cond) -> Cond {
     }
 }
 
-/// The disjunction of conditions.
+/// The disjunction of conditions. A long one is a balanced tree
+/// ([`engine::ir::disjunction`]): a chain of thousands (the cases of an
+/// access into a large array) would be deeper than the recursive walks of
+/// the engines can descend.
 pub fn any(conds: impl IntoIterator<Item = Cond>) -> Cond {
-    conds.into_iter().fold(Cond::False, or)
+    let mut parts: Vec<Cond> = Vec::new();
+    for c in conds {
+        match c {
+            Cond::True => return Cond::True,
+            Cond::False => {}
+            c if parts.last() == Some(&c) => {}
+            c => parts.push(c),
+        }
+    }
+    if parts.len() <= SHORT {
+        parts.into_iter().fold(Cond::False, or)
+    } else {
+        engine::ir::disjunction(parts)
+    }
 }
+
+/// The most disjuncts [`any`] keeps as a chain (the shape it always had,
+/// which the printed `.gc` shows without parentheses).
+const SHORT: usize = 64;
 
 /// `lo <= t && t <= hi`; a bound of `i128::MIN` or `i128::MAX` (or beyond
 /// [`Term::literal`]'s reach) is no bound.

@@ -1178,11 +1178,9 @@ impl Lowerer<'_> {
                                         }
                                     }
                                     (Target::Cell(o, off), Res::Val(i)) => {
-                                        let mut inside = Vec::new();
                                         for k in 0..n {
                                             let at =
                                                 cmp(CmpOp::Eq, i.clone(), Term::Const(k as i64));
-                                            inside.push(at.clone());
                                             self.within_length(
                                                 &mut out,
                                                 and(c.clone(), at),
@@ -1190,8 +1188,11 @@ impl Lowerer<'_> {
                                                 off + k * esz,
                                             );
                                         }
+                                        // The index is none of `0..n`: a
+                                        // range, not `n` disjuncts.
+                                        let inside = within(i, 0, i128::from(n) - 1);
                                         out.push((
-                                            and(c.clone(), not(any(inside))),
+                                            and(c.clone(), not(inside)),
                                             self.out_of_bounds(*o, *off, &arr),
                                         ));
                                     }
@@ -1982,15 +1983,19 @@ impl Lowerer<'_> {
         let lo = r.lo.map_or(0, |l| l.clamp(0, w)) as i64;
         let hi = r.hi.map_or(w - 1, |h| h.clamp(-1, w - 1)) as i64;
         let mut out = Vec::new();
-        let mut inside = Vec::new();
         for k in lo..=hi {
             let at = cmp(CmpOp::Eq, y.clone(), Term::Const(k));
-            inside.push(at.clone());
             for (c, r) in self.constant_shift(x, k, left, ct, span)? {
                 out.push((and(at.clone(), c), r));
             }
         }
-        out.push((not(any(inside)), Res::Ub(shift_out_of_range())));
+        // None of `lo..=hi` (none at all when the range is empty).
+        let inside = if lo <= hi {
+            within(y, lo.into(), hi.into())
+        } else {
+            Cond::False
+        };
+        out.push((not(inside), Res::Ub(shift_out_of_range())));
         Ok(out)
     }
 
