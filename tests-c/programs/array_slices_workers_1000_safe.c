@@ -1,6 +1,6 @@
 // expect: safe
 // args: --no-races --no-deadlocks
-// timeout: 60
+// timeout: 30
 // Four workers fill their own 250-element slices of `int a[1000]` (a
 // variable per element) in loops; main joins them in a loop and checks
 // every element. Each access `a[t*K + i]` splits into 1,000 cases: the
