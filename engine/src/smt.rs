@@ -293,6 +293,25 @@ impl Smt {
         }
     }
 
+    /// Lowers the prover's timeout to the time left when that is less: a
+    /// query made late in a run would otherwise have the whole budget the
+    /// solver was made with, and run past the deadline (a `--engine bmc`
+    /// run of `--timeout 30` took 60 s). The time left is in whole seconds,
+    /// so the setting changes at most once a second.
+    fn tighten_timeout(&mut self) {
+        let ms = timeout_ms(self.deadline);
+        let pooled = self
+            .pooled
+            .as_mut()
+            .expect("the solver lives as long as `Smt`");
+        if ms < pooled.timeout_ms {
+            let mut params = Params::new();
+            params.set_u32("timeout", ms);
+            pooled.solver.set_params(&params);
+            pooled.timeout_ms = ms;
+        }
+    }
+
     fn guard_time(&self) -> Result<(), SmtError> {
         if self.out_of_time() {
             Err(SmtError::Timeout)
@@ -356,6 +375,7 @@ impl Smt {
     /// Whether the asserted constraints are satisfiable.
     pub fn check(&mut self) -> Result<bool, SmtError> {
         self.guard_time()?;
+        self.tighten_timeout();
         self.queries += 1;
         let r = self.solver().check();
         let r = self.interpret(r);
@@ -602,6 +622,17 @@ mod tests {
     use super::*;
     use crate::ir::CmpOp;
     use crate::linear::compare;
+
+    #[test]
+    fn a_query_made_late_is_given_the_time_left_only() {
+        let mut smt = Smt::new(Some(Instant::now() + std::time::Duration::from_secs(100)));
+        let timeout = |smt: &Smt| smt.pooled.as_ref().map(|p| p.timeout_ms);
+        assert_eq!(timeout(&smt), Some(100_000));
+        // Later in the run: two seconds are left.
+        smt.deadline = Some(Instant::now() + std::time::Duration::from_millis(1_500));
+        assert_eq!(smt.check(), Ok(true));
+        assert_eq!(timeout(&smt), Some(2_000));
+    }
 
     #[test]
     fn quantifier_elimination_gives_linear_atoms() {
