@@ -29,7 +29,8 @@
 //! 7. Otherwise ([`prove`], with `Limits::pairs`), once more with
 //!    disjunctive candidates `x - y <= a || z = b` proposed from the
 //!    samples ([`pairs`]: an array element that a loop has filled up to
-//!    its index), the samples drawn harder; they are stated as disjunctive
+//!    its index; `x - y <= a || u - w <= b`: a maximum of the elements
+//!    below the index), the samples drawn harder; they are stated as disjunctive
 //!    blocks of the certificate.
 //!
 //! The samples and constants only choose candidates; the proof is Z3's

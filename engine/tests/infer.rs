@@ -106,6 +106,26 @@ thread w at a {
 error w@e && done != 10000;
 ";
 
+/// A maximum over an array of input length in the one-element model (the
+/// tracked element `k` holds `ak`; another element reads as any value):
+/// the loop needs `i <= k ∨ ak - m <= 0`, whose conclusion takes many
+/// values where its guard fails.
+const MAXIMUM: &str = "
+var n = 0, k = 0, ak = 0, i = 0, m = -1000, v = 0;
+thread w at s {
+  pick: s -> p do n := *, k := *, ak := *;
+  ok: p -> a when 0 <= k && k < n && n <= 50 && -100 <= ak && ak <= 100;
+  mine_bigger: a -> a when i < n && i == k && ak > m do m := ak, i := i + 1;
+  mine_smaller: a -> a when i < n && i == k && ak <= m do i := i + 1;
+  other: a -> o when i < n && i != k do v := *;
+  other_bigger: o -> a when -100 <= v && v <= 100 && v > m do m := v, i := i + 1;
+  other_smaller: o -> a when -100 <= v && v <= 100 && v <= m do i := i + 1;
+  stop: a -> e when i >= n;
+  check: e -> bad when m < ak;
+}
+error w@bad;
+";
+
 fn certified(p: &Program, inferred: &engine::infer::Inferred) -> Status {
     let invariants = inferred
         .invariants
@@ -161,6 +181,14 @@ fn a_thread_counting_up_and_down_gets_their_sum() {
     assert_proved_and_certified(UP_AND_DOWN);
     // One more put than takes: `done` ends at 10001.
     let p = program(&UP_AND_DOWN.replace("start: a -> b do", "start: a -> b do done := 1,"));
+    assert!(matches!(infer(&p).outcome.verdict, Verdict::Unknown(_)));
+}
+
+#[test]
+fn a_maximum_gets_the_bound_of_the_elements_below_the_index() {
+    assert_proved_and_certified(MAXIMUM);
+    // The last element is skipped: it may be greater than `m`.
+    let p = program(&MAXIMUM.replace("when i >= n;", "when i >= n - 1;"));
     assert!(matches!(infer(&p).outcome.verdict, Verdict::Unknown(_)));
 }
 

@@ -10,8 +10,11 @@
 //! difference of two (not both the guard's) of either sign that takes one
 //! value at the samples where the guard fails
 //! (and others where it holds), and `b` that value (both signs: `x == b`
-//! where the guard fails); a tuple also gets those of the tuples with a
-//! step to it. Houdini
+//! where the guard fails). A difference that takes several values where
+//! the guard fails, and a greater one where it holds, gets its greatest
+//! value there, and 0 when that is below 0 (`i <= k ∨ a_k - m <= 0`: a
+//! maximum `m` of the elements below `i`). A tuple also gets those of the
+//! tuples with a step to it. Houdini
 //! keeps those that are inductive, as it does the plain ones; only
 //! proposed, they can make no proof wrong.
 
@@ -40,6 +43,9 @@ fn value(form: &Form, point: &[i128]) -> i128 {
 /// that take one value where the guard fails but not everywhere.
 pub(super) fn pairs(forms: &[Form], points: &[Vec<i128>]) -> BTreeSet<Pair> {
     let mut out = BTreeSet::new();
+    // Bounds of a conclusion that varies where the guard fails: after the
+    // others (there are more of them).
+    let mut ranged = Vec::new();
     // Conclusions: one variable, or a difference (`a_k - k`, an element
     // that holds its index).
     let conclusions: Vec<(usize, &Form)> = forms
@@ -62,20 +68,56 @@ pub(super) fn pairs(forms: &[Form], points: &[Vec<i128>]) -> BTreeSet<Pair> {
             }
             let b = value(conclusion, failing[0]);
             let one_value = failing.iter().all(|p| value(conclusion, p) == b);
-            let everywhere = points.iter().all(|p| value(conclusion, p) == b);
-            if !one_value || everywhere || !fits(b) {
+            let guard = Candidate { form: d, bound: a };
+            let pair = |b| Pair {
+                guard: guard.clone(),
+                then: Candidate { form: s, bound: b },
+            };
+            if !one_value {
+                if is_difference(conclusion) {
+                    ranged.extend(greatest_where_failing(conclusion, &failing, points).map(pair));
+                }
                 continue;
             }
-            out.insert(Pair {
-                guard: Candidate { form: d, bound: a },
-                then: Candidate { form: s, bound: b },
-            });
+            let everywhere = points.iter().all(|p| value(conclusion, p) == b);
+            if everywhere || !fits(b) {
+                continue;
+            }
+            out.insert(pair(b));
             if out.len() >= MAX_PAIRS {
                 return out;
             }
         }
     }
+    for p in ranged {
+        if out.len() >= MAX_PAIRS {
+            break;
+        }
+        out.insert(p);
+    }
     out
+}
+
+/// The bounds proposed for a difference `g` of two variables that takes
+/// several values where the guard fails (at `failing`): its greatest value
+/// there, where it is greater elsewhere, and 0 too when that lies below 0
+/// (`i <= k ∨ a_k - m <= 0`: `m` is at least every element below `i`, a
+/// maximum).
+fn greatest_where_failing(
+    g: &Form,
+    failing: &[&Vec<i128>],
+    points: &[Vec<i128>],
+) -> impl Iterator<Item = i128> {
+    let greatest = failing.iter().map(|p| value(g, p)).max().unwrap_or(0);
+    let above = |b: i128| points.iter().any(|p| value(g, p) > b);
+    let mut out = Vec::new();
+    if above(greatest) && fits(greatest) {
+        out.push(greatest);
+        if greatest < 0 && above(0) {
+            out.push(0);
+        }
+    }
+    out.into_iter()
 }
 
 /// Whether a bound can be stated (certificates write 64-bit bounds).
@@ -243,6 +285,49 @@ mod tests {
                 .iter()
                 .any(|&(v, _)| guard.iter().all(|&(w, _)| w != v))
         }));
+    }
+
+    #[test]
+    fn a_maximum_of_a_filled_prefix_gives_the_implication() {
+        // Variables: 0 = i, 1 = k, 2 = a_k, 3 = m. Where i > k, m is at
+        // least a_k (the maximum of the elements below i); where i <= k,
+        // m is anything. The difference a_k - m takes several values
+        // where the guard fails: its greatest there is proposed.
+        let forms: Vec<Form> = vec![vec![], vec![(0, 1), (1, -1)], vec![(2, 1), (3, -1)]];
+        let points = vec![
+            vec![0, 2, 7, 1],
+            vec![1, 2, 7, 3],
+            vec![3, 2, 7, 7],
+            vec![4, 2, 7, 9],
+            vec![3, 2, 5, 8],
+        ];
+        let found = pairs(&forms, &points);
+        let guard = Candidate { form: 1, bound: 0 };
+        assert!(found.contains(&Pair {
+            guard: guard.clone(),
+            then: Candidate { form: 2, bound: 0 },
+        }));
+        // Sampled below 0 where the guard fails: 0 as well.
+        let below: Vec<Vec<i128>> = points
+            .iter()
+            .map(|p| vec![p[0], p[1], p[2], p[3] + i128::from(p[0] > p[1])])
+            .collect();
+        let found = pairs(&forms, &below);
+        for bound in [-1, 0] {
+            assert!(found.contains(&Pair {
+                guard: guard.clone(),
+                then: Candidate { form: 2, bound },
+            }));
+        }
+        // Not where the difference is no greater where the guard holds
+        // (m = a_k + 10 - i: the guard makes no bound).
+        let lower: Vec<Vec<i128>> = points
+            .iter()
+            .map(|p| vec![p[0], p[1], p[2], p[2] + 10 - p[0]])
+            .collect();
+        assert!(pairs(&forms, &lower)
+            .iter()
+            .all(|p| p.then.form != 2 || p.guard != guard));
     }
 
     #[test]
