@@ -324,11 +324,11 @@ fn infer(
     }
     let constants = constants(program);
     let mut cands: Vec<BTreeSet<Candidate>> = Vec::with_capacity(tuples.list.len());
-    let own: Vec<BTreeSet<Pair>> = samples
+    let own: Vec<(BTreeSet<Pair>, BTreeSet<Pair>)> = samples
         .iter()
         .map(|points| match limits.pairs {
             true => pairs::pairs(&forms, points),
-            false => BTreeSet::new(),
+            false => Default::default(),
         })
         .collect();
     let sampled: Vec<bool> = samples.iter().map(|s| !s.is_empty()).collect();

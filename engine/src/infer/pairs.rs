@@ -25,6 +25,10 @@ use crate::ir::{LocId, Program, TransId};
 
 /// Most disjunctive candidates per tuple of locations.
 const MAX_PAIRS: usize = 400;
+/// Most of them, on top, whose conclusion is the greatest value of a
+/// difference where the guard fails ([`greatest_where_failing`]): room of
+/// their own, so that they take none from the others.
+const MAX_RANGED: usize = 100;
 
 /// The candidate `guard ∨ then`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -40,11 +44,22 @@ fn value(form: &Form, point: &[i128]) -> i128 {
 
 /// The disjunctive candidates the samples `points` of a tuple suggest:
 /// guards that hold at some samples and fail at others, and variables
-/// that take one value where the guard fails but not everywhere.
-pub(super) fn pairs(forms: &[Form], points: &[Vec<i128>]) -> BTreeSet<Pair> {
+/// that take one value where the guard fails but not everywhere; then,
+/// apart, the greatest values where the guard fails of differences that
+/// take several ([`greatest_where_failing`]).
+pub(super) fn pairs(forms: &[Form], points: &[Vec<i128>]) -> (BTreeSet<Pair>, BTreeSet<Pair>) {
+    let (plain, mut ranged) = plain_and_ranged(forms, points);
+    // Those that set the most samples apart first.
+    ranged.sort_by_key(|r| std::cmp::Reverse(r.0));
+    let ranged = ranged.into_iter().take(MAX_RANGED).map(|(_, p)| p);
+    (plain, ranged.collect())
+}
+
+/// The plain pairs, and the ranged ones with the samples each sets apart.
+fn plain_and_ranged(forms: &[Form], points: &[Vec<i128>]) -> (BTreeSet<Pair>, Vec<(usize, Pair)>) {
     let mut out = BTreeSet::new();
-    // Bounds of a conclusion that varies where the guard fails: after the
-    // others (there are more of them).
+    // Bounds of a conclusion that varies where the guard fails: kept
+    // apart (there are more of them), with the samples each sets apart.
     let mut ranged = Vec::new();
     // Conclusions: one variable, or a difference (`a_k - k`, an element
     // that holds its index).
@@ -74,8 +89,12 @@ pub(super) fn pairs(forms: &[Form], points: &[Vec<i128>]) -> BTreeSet<Pair> {
                 then: Candidate { form: s, bound: b },
             };
             if !one_value {
-                if is_difference(conclusion) {
-                    ranged.extend(greatest_where_failing(conclusion, &failing, points).map(pair));
+                if is_difference(conclusion) && is_difference(guard_form) {
+                    ranged.extend(
+                        greatest_where_failing(conclusion, &failing, points)
+                            .into_iter()
+                            .map(|(apart, b)| (apart, pair(b))),
+                    );
                 }
                 continue;
             }
@@ -85,17 +104,11 @@ pub(super) fn pairs(forms: &[Form], points: &[Vec<i128>]) -> BTreeSet<Pair> {
             }
             out.insert(pair(b));
             if out.len() >= MAX_PAIRS {
-                return out;
+                return (out, ranged);
             }
         }
     }
-    for p in ranged {
-        if out.len() >= MAX_PAIRS {
-            break;
-        }
-        out.insert(p);
-    }
-    out
+    (out, ranged)
 }
 
 /// The bounds proposed for a difference `g` of two variables that takes
@@ -103,21 +116,24 @@ pub(super) fn pairs(forms: &[Form], points: &[Vec<i128>]) -> BTreeSet<Pair> {
 /// there, where it is greater elsewhere, and 0 too when that lies below 0
 /// (`i <= k ∨ a_k - m <= 0`: `m` is at least every element below `i`, a
 /// maximum).
+///
+/// Each with the number of samples above it (where the guard holds): the
+/// more the guard sets apart, the likelier the implication.
 fn greatest_where_failing(
     g: &Form,
     failing: &[&Vec<i128>],
     points: &[Vec<i128>],
-) -> impl Iterator<Item = i128> {
+) -> Vec<(usize, i128)> {
     let greatest = failing.iter().map(|p| value(g, p)).max().unwrap_or(0);
-    let above = |b: i128| points.iter().any(|p| value(g, p) > b);
+    let above = |b: i128| points.iter().filter(|p| value(g, p) > b).count();
     let mut out = Vec::new();
-    if above(greatest) && fits(greatest) {
-        out.push(greatest);
-        if greatest < 0 && above(0) {
-            out.push(0);
+    if above(greatest) > 0 && fits(greatest) {
+        out.push((above(greatest), greatest));
+        if greatest < 0 && above(0) > 0 {
+            out.push((above(0), 0));
         }
     }
-    out.into_iter()
+    out
 }
 
 /// Whether a bound can be stated (certificates write 64-bit bounds).
@@ -225,9 +241,27 @@ pub(super) fn goals(
 /// (a tuple whose samples all lie past a loop still needs the loop's
 /// implication, which its predecessor's samples show).
 pub(super) fn with_predecessors(
+    own: Vec<(BTreeSet<Pair>, BTreeSet<Pair>)>,
+    sampled: &[bool],
+    steps: &[Vec<(TransId, usize)>],
+) -> Vec<BTreeSet<Pair>> {
+    let (plain, ranged): (Vec<_>, Vec<_>) = own.into_iter().unzip();
+    let mut out = handed_on(plain, sampled, steps, MAX_PAIRS);
+    for (at, more) in out
+        .iter_mut()
+        .zip(handed_on(ranged, sampled, steps, MAX_RANGED))
+    {
+        at.extend(more);
+    }
+    out
+}
+
+/// [`with_predecessors`] of one kind of pairs, at most `cap` per tuple.
+fn handed_on(
     own: Vec<BTreeSet<Pair>>,
     sampled: &[bool],
     steps: &[Vec<(TransId, usize)>],
+    cap: usize,
 ) -> Vec<BTreeSet<Pair>> {
     let mut out = own.clone();
     let mut queue: VecDeque<usize> = (0..own.len()).filter(|&k| !own[k].is_empty()).collect();
@@ -239,7 +273,7 @@ pub(super) fn with_predecessors(
         for &(_, i) in &steps[k] {
             let before = out[i].len();
             for p in &passed {
-                if out[i].len() >= MAX_PAIRS {
+                if out[i].len() >= cap {
                     break;
                 }
                 out[i].insert(p.clone());
@@ -268,7 +302,7 @@ mod tests {
             vec![3, 2, 1],
             vec![4, 2, 1],
         ];
-        let found = pairs(&forms, &points);
+        let found = pairs(&forms, &points).0;
         let guard = Candidate { form: 1, bound: 0 };
         assert!(found.contains(&Pair {
             guard: guard.clone(),
@@ -301,7 +335,7 @@ mod tests {
             vec![4, 2, 7, 9],
             vec![3, 2, 5, 8],
         ];
-        let found = pairs(&forms, &points);
+        let found = pairs(&forms, &points).1;
         let guard = Candidate { form: 1, bound: 0 };
         assert!(found.contains(&Pair {
             guard: guard.clone(),
@@ -312,7 +346,7 @@ mod tests {
             .iter()
             .map(|p| vec![p[0], p[1], p[2], p[3] + i128::from(p[0] > p[1])])
             .collect();
-        let found = pairs(&forms, &below);
+        let found = pairs(&forms, &below).1;
         for bound in [-1, 0] {
             assert!(found.contains(&Pair {
                 guard: guard.clone(),
@@ -326,6 +360,7 @@ mod tests {
             .map(|p| vec![p[0], p[1], p[2], p[2] + 10 - p[0]])
             .collect();
         assert!(pairs(&forms, &lower)
+            .1
             .iter()
             .all(|p| p.then.form != 2 || p.guard != guard));
     }
@@ -336,7 +371,7 @@ mod tests {
         // any value once clean is 0). Where clean is 1, t == 20.
         let forms: Vec<Form> = vec![vec![], vec![(0, 1)], vec![(1, 1)], vec![(1, -1)]];
         let points = vec![vec![1, 20], vec![0, 3], vec![1, 20], vec![0, -8]];
-        let found = pairs(&forms, &points);
+        let found = pairs(&forms, &points).0;
         assert!(found.contains(&Pair {
             guard: Candidate { form: 1, bound: 0 },
             then: Candidate { form: 2, bound: 20 },
