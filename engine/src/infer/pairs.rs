@@ -239,7 +239,8 @@ pub(super) fn goals(
 /// Per tuple, its own disjunctive candidates and those of the tuples
 /// with a step to it; a tuple without samples passes on what it gets
 /// (a tuple whose samples all lie past a loop still needs the loop's
-/// implication, which its predecessor's samples show).
+/// implication, which its predecessor's samples show). The plain and the
+/// ranged pairs ([`pairs`]) are handed on each within its own cap.
 pub(super) fn with_predecessors(
     own: Vec<(BTreeSet<Pair>, BTreeSet<Pair>)>,
     sampled: &[bool],
