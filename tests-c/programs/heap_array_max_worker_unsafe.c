@@ -1,8 +1,9 @@
 // expect: unsafe
 // args: --property unreach-call
-// A worker computes the maximum of a heap array of an input length but
-// skips its last element (arbitrary contents); main joins it and checks
-// that no element exceeds the maximum: the last one may.
+// A worker computes the maximum of a heap array of an input length
+// (arbitrary contents) but starts from `m`'s initial 0 instead of the
+// first element; main joins it and checks that no element exceeds the
+// maximum: with one positive element, it does.
 #include <pthread.h>
 #include <stdlib.h>
 extern int __VERIFIER_nondet_int(void);
@@ -13,8 +14,7 @@ int n;
 int m;
 
 void *largest(void *arg) {
-  m = a[0];
-  for (int i = 1; i < n - 1; i++) {
+  for (int i = 1; i < n; i++) {
     int v = a[i];
     if (v > m)
       m = v;
