@@ -126,12 +126,14 @@ fn greatest_where_failing(
 ) -> Vec<(usize, i128)> {
     let greatest = failing.iter().map(|p| value(g, p)).max().unwrap_or(0);
     let above = |b: i128| points.iter().filter(|p| value(g, p) > b).count();
-    let mut out = Vec::new();
-    if above(greatest) > 0 && fits(greatest) {
-        out.push((above(greatest), greatest));
-        if greatest < 0 && above(0) > 0 {
-            out.push((above(0), 0));
-        }
+    let apart = above(greatest);
+    if apart == 0 || !fits(greatest) {
+        return Vec::new();
+    }
+    let mut out = vec![(apart, greatest)];
+    let apart_at_0 = above(0);
+    if greatest < 0 && apart_at_0 > 0 {
+        out.push((apart_at_0, 0));
     }
     out
 }
